@@ -1,0 +1,53 @@
+/// The 17 COCO keypoints PoseNet predicts, in the order of its heatmap channels.
+///
+/// Raw values are the heatmap channel indices; ``name`` is the TF.js part name used in JSON output.
+public enum BodyPart: Int, CaseIterable, Sendable, Codable, CustomStringConvertible {
+    case nose, leftEye, rightEye, leftEar, rightEar
+    case leftShoulder, rightShoulder, leftElbow, rightElbow, leftWrist, rightWrist
+    case leftHip, rightHip, leftKnee, rightKnee, leftAnkle, rightAnkle
+
+    /// Number of keypoints (heatmap channels).
+    public static let count = 17
+
+    /// The TF.js / COCO part name, e.g. `"leftShoulder"`.
+    public var name: String {
+        switch self {
+        case .nose: return "nose"
+        case .leftEye: return "leftEye"
+        case .rightEye: return "rightEye"
+        case .leftEar: return "leftEar"
+        case .rightEar: return "rightEar"
+        case .leftShoulder: return "leftShoulder"
+        case .rightShoulder: return "rightShoulder"
+        case .leftElbow: return "leftElbow"
+        case .rightElbow: return "rightElbow"
+        case .leftWrist: return "leftWrist"
+        case .rightWrist: return "rightWrist"
+        case .leftHip: return "leftHip"
+        case .rightHip: return "rightHip"
+        case .leftKnee: return "leftKnee"
+        case .rightKnee: return "rightKnee"
+        case .leftAnkle: return "leftAnkle"
+        case .rightAnkle: return "rightAnkle"
+        }
+    }
+
+    /// The part with the given TF.js name, or `nil`.
+    public init?(name: String) {
+        guard let part = BodyPart.allCases.first(where: { $0.name == name }) else { return nil }
+        self = part
+    }
+
+    /// Which side of the body the part is on; drawing colours parts by side.
+    public var side: BodySide {
+        let n = name
+        if n.hasPrefix("left") { return .left }
+        if n.hasPrefix("right") { return .right }
+        return .centre
+    }
+
+    public var description: String { name }
+}
+
+/// Left, right or neither (the nose).
+public enum BodySide: Sendable { case left, right, centre }

@@ -1,0 +1,71 @@
+/// A point in image pixels: `x` to the right, `y` down, origin at the top-left pixel's corner.
+public struct Point: Equatable, Sendable, Codable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+
+    /// Squared Euclidean distance, the quantity NMS radii are compared against.
+    @inlinable public func squaredDistance(to other: Point) -> Double {
+        let dx = x - other.x, dy = y - other.y
+        return dx * dx + dy * dy
+    }
+}
+
+/// One detected body part.
+public struct Keypoint: Equatable, Sendable {
+    /// Which part this is.
+    public var part: BodyPart
+    /// Where it is, in the pixels of the image the caller passed in (after undoing any resize).
+    public var position: Point
+    /// Heatmap confidence in 0...1.
+    public var score: Double
+
+    public init(part: BodyPart, position: Point, score: Double) {
+        self.part = part
+        self.position = position
+        self.score = score
+    }
+}
+
+/// An axis-aligned box in image pixels.
+public struct BoundingBox: Equatable, Sendable {
+    public var minX: Double, minY: Double, maxX: Double, maxY: Double
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+    }
+    public var width: Double { maxX - minX }
+    public var height: Double { maxY - minY }
+    /// Width × height; Apple's action sample picks the person with the largest area.
+    public var area: Double { width * height }
+}
+
+/// One person: 17 keypoints in ``BodyPart`` order and an overall score.
+public struct Pose: Equatable, Sendable {
+    /// Exactly 17 keypoints, `keypoints[i].part.rawValue == i`.
+    public var keypoints: [Keypoint]
+    /// Pose confidence: the mean keypoint score for single-person decoding, the NMS-discounted
+    /// mean for multi-person decoding.
+    public var score: Double
+
+    public init(keypoints: [Keypoint], score: Double) {
+        precondition(keypoints.count == BodyPart.count, "a Pose has \(BodyPart.count) keypoints, got \(keypoints.count)")
+        self.keypoints = keypoints
+        self.score = score
+    }
+
+    /// The keypoint for `part`.
+    public subscript(part: BodyPart) -> Keypoint { keypoints[part.rawValue] }
+
+    /// The box around the keypoints whose score is at least `minimumScore`
+    /// (all keypoints when none reach it).
+    public func boundingBox(minimumScore: Double = 0) -> BoundingBox {
+        var used = keypoints.filter { $0.score >= minimumScore }
+        if used.isEmpty { used = keypoints }
+        var box = BoundingBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        for k in used {
+            box.minX = min(box.minX, k.position.x); box.maxX = max(box.maxX, k.position.x)
+            box.minY = min(box.minY, k.position.y); box.maxY = max(box.maxY, k.position.y)
+        }
+        return box
+    }
+}

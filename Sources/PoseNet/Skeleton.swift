@@ -1,0 +1,23 @@
+/// The skeleton graphs PoseNet uses.
+public enum Skeleton {
+    /// The 16 parent→child edges of the pose tree rooted at the nose, in TF.js `poseChain` order.
+    ///
+    /// Edge `e` owns displacement channels `e` (dy) and `e + 16` (dx) of both displacement heads:
+    /// the forward head points from parent to child, the backward head from child to parent.
+    public static let treeEdges: [(parent: BodyPart, child: BodyPart)] = [
+        (.nose, .leftEye), (.leftEye, .leftEar), (.nose, .rightEye), (.rightEye, .rightEar),
+        (.nose, .leftShoulder), (.leftShoulder, .leftElbow), (.leftElbow, .leftWrist),
+        (.leftShoulder, .leftHip), (.leftHip, .leftKnee), (.leftKnee, .leftAnkle),
+        (.nose, .rightShoulder), (.rightShoulder, .rightElbow), (.rightElbow, .rightWrist),
+        (.rightShoulder, .rightHip), (.rightHip, .rightKnee), (.rightKnee, .rightAnkle),
+    ]
+
+    /// The edges drawn in overlays (TF.js `connectedPartNames`: limbs, torso, and the face).
+    public static let drawnEdges: [(BodyPart, BodyPart)] = [
+        (.leftHip, .leftShoulder), (.leftElbow, .leftShoulder), (.leftElbow, .leftWrist),
+        (.leftHip, .leftKnee), (.leftKnee, .leftAnkle), (.rightHip, .rightShoulder),
+        (.rightElbow, .rightShoulder), (.rightElbow, .rightWrist), (.rightHip, .rightKnee),
+        (.rightKnee, .rightAnkle), (.leftShoulder, .rightShoulder), (.leftHip, .rightHip),
+        (.nose, .leftEye), (.nose, .rightEye), (.leftEye, .leftEar), (.rightEye, .rightEar),
+    ]
+}

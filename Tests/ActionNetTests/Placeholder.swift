@@ -1,0 +1,4 @@
+import Testing
+@testable import ActionNet
+
+@Test func ActionNetPlaceholder() { #expect(Bool(true)) }

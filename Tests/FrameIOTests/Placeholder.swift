@@ -1,0 +1,4 @@
+import Testing
+@testable import FrameIO
+
+@Test func FrameIOPlaceholder() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import PoseNet
+
+@Test func PoseNetPlaceholder() { #expect(Bool(true)) }

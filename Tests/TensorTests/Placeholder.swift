@@ -1,0 +1,4 @@
+import Testing
+@testable import Tensor
+
+@Test func TensorPlaceholder() { #expect(Bool(true)) }
