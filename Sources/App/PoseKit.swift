@@ -1,7 +1,60 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
+/// The `posekit` command: body poses and actions from images and video streams.
+///
+/// Exit status follows ffmpeg-style tools: 0 on success, 1 on bad input or a runtime failure
+/// (one line `posekit: error: ...` on stderr), 2 on usage errors.
 @main
 struct PoseKit: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "posekit", abstract: "Find body poses and actions in images and video.")
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "posekit",
+        abstract: "Find people's body poses in images and video, and recognise what they are doing.",
+        discussion: """
+        Inputs are PPM/PGM images and Y4M video streams; outputs are JSON Lines and annotated frames.
+        The usual way in is an ffmpeg pipe:
+
+          ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - | posekit pose - > poses.jsonl
+
+        Run `posekit help <command>` for the options and examples of each command.
+        """,
+        subcommands: [Pose.self, Actions.self, Eval.self, Import.self, Info.self, Bench.self, TrainActions.self]
+    )
+
+    static func main() {
+        // A closed output pipe must end the program with a status, not kill it with a signal.
+        signal(SIGPIPE, SIG_IGN)
+        let command: ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))   // --help, --version
+                Glibc.exit(0)
+            }
+            printToStandardError(fullMessage(for: error))
+            Glibc.exit(2)
+        }
+        do {
+            var runnable = command
+            try runnable.run()
+        } catch let exit as ExitCode {
+            Glibc.exit(exit.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))   // `posekit help CMD` arrives here
+                Glibc.exit(0)
+            }
+            if code == .validationFailure {
+                printToStandardError(fullMessage(for: error))
+                Glibc.exit(2)
+            }
+            printToStandardError("posekit: error: \(CLIError.describe(error))")
+            Glibc.exit(1)
+        }
+    }
 }

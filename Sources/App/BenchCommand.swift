@@ -1,0 +1,20 @@
+import ArgumentParser
+
+/// `posekit bench`: measured speed of kernels, the model and the whole pipeline.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmark kernels, models and the end-to-end pipeline (build with -c release).",
+        discussion: """
+        Every figure is a median over repeated runs after warm-up, measured side by side in one run \
+        (ours against OpenBLAS sgemm or the naive loop), because shared machines are noisy. The \
+        active OpenBLAS core is printed; OPENBLAS_CORETYPE in the environment forces a weaker one.
+
+        EXAMPLES
+          posekit bench kernels
+          posekit bench model --json > model.json
+          env -u OPENBLAS_CORETYPE posekit bench kernels
+        """,
+        subcommands: [BenchKernels.self]
+    )
+}

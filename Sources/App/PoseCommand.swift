@@ -1,0 +1,60 @@
+import ArgumentParser
+
+/// `posekit pose`: JSON Lines of every person's pose in each image or frame.
+struct Pose: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pose",
+        abstract: "Find every person's pose in images or a video stream; write JSON Lines.",
+        discussion: """
+        INPUT is a .ppm/.pgm/.pnm image, a .y4m video, or - for standard input (PNM or Y4M is \
+        recognised from the first bytes). Each image or frame becomes one JSON line on stdout:
+
+          {"source": "clip.y4m", "frame": 0, "width": 640, "height": 480, "time": 0.0,
+           "poses": [{"score": 0.91, "box": [x0, y0, x1, y1],
+                      "keypoints": [{"part": "nose", "x": 312.4, "y": 88.1, "score": 0.98}, ...]}]}
+
+        Coordinates are pixels of the original frame; "time" (seconds) is present for video only; \
+        the 17 keypoints are in COCO order (nose, leftEye, rightEye, ..., rightAnkle).
+
+        EXAMPLES
+          posekit pose photo.ppm
+          ffmpeg -loglevel error -i photo.jpg -f image2pipe -c:v ppm - | posekit pose -
+          ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - | posekit pose - > poses.jsonl
+          ffmpeg -loglevel error -f v4l2 -i /dev/video0 -f yuv4mpegpipe - | posekit pose --realtime -
+          ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - \\
+            | posekit pose --overlay - --json poses.jsonl - \\
+            | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - -pix_fmt yuv420p overlay.mp4
+        """
+    )
+
+    @OptionGroup var model: ModelOptions
+    @OptionGroup var decode: DecodeOptions
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Also write annotated frames (Y4M for video input, PPM for images) to this path, or - for stdout (then JSON goes to --json).",
+        valueName: "path|-"))
+    var overlay: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write the JSON Lines here instead of stdout.", valueName: "path"))
+    var json: String?
+
+    @Flag(help: "Drop frames that arrive while the previous one is still being processed (live sources); the count of dropped frames is reported.")
+    var realtime = false
+
+    @Flag(help: "Show progress (frames, frames/s, dropped) on stderr even when it is not a terminal.")
+    var progress = false
+
+    @Argument(help: ArgumentHelp("Images (.ppm/.pgm/.pnm), Y4M videos, or - for standard input.", valueName: "input"))
+    var inputs: [String]
+
+    func validate() throws {
+        if inputs.isEmpty { throw ValidationError("give at least one input (a file, or - for stdin)") }
+        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
+        if overlay == "-" && json == nil { throw ValidationError("--overlay - writes frames to stdout, so give --json PATH for the JSON Lines") }
+        if overlay == "-" && json == "-" { throw ValidationError("--overlay - and --json - cannot both use stdout") }
+    }
+
+    func run() throws {
+        throw CLIError("pose: the PoseNet network is not built into this version yet")
+    }
+}
