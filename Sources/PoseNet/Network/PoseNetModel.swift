@@ -1,0 +1,245 @@
+import Tensor
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A PoseNet (MobileNetV1 backbone + four 1×1 heads) planned for one input size and output stride.
+///
+/// All activation memory is allocated once in `init` (two ping-pong buffers sized for the
+/// largest layer, plus the head outputs), so ``run()`` allocates nothing: write a frame into
+/// ``input`` and call ``run()`` as often as you like.
+///
+/// Layouts: ``input`` is `[inputSize, inputSize, 3]` NHWC RGB scaled to `[-1, 1]` (`x·2/255 − 1`);
+/// the heads are `[outputHeight, outputWidth, C]` with C = 17 (heatmap, after sigmoid),
+/// 34 (offsets: ch k = dy, k+17 = dx, input pixels), 32 + 32 (displacements: ch e = dy, e+16 = dx).
+///
+/// The model is not thread-safe: one ``run()`` at a time per instance (it uses all `threads` cores).
+public final class PoseNetModel: @unchecked Sendable {
+    /// Side of the square input, in pixels.
+    public let inputSize: Int
+    /// Input pixels per output cell.
+    public let outputStride: Int
+    /// Output grid size: `ceil(inputSize / outputStride)` (SAME padding).
+    public let outputHeight: Int, outputWidth: Int
+    /// Cores the kernels use.
+    public let threads: Int
+    /// Floating-point operations of one forward pass (2 per multiply-add).
+    public let flops: Int
+
+    /// The network input, `[inputSize, inputSize, 3]`, RGB in `[-1, 1]`. Fill it, then ``run()``.
+    public let input: Tensor
+    /// Heatmap scores after sigmoid, `[H, W, 17]`; rewritten by every ``run()``.
+    public let heatmapScores: Tensor
+    /// Short-range offsets, `[H, W, 34]`.
+    public let offsets: Tensor
+    /// Mid-range displacements parent→child, `[H, W, 32]`.
+    public let displacementsFwd: Tensor
+    /// Mid-range displacements child→parent, `[H, W, 32]`.
+    public let displacementsBwd: Tensor
+
+    private let architecture: MobileNetArchitecture
+    private let layers: [Layer]
+    private let headWeights: Tensor      // [C, 115]: heatmap 17 | offsets 34 | fwd 32 | bwd 32 per row
+    private let headBias: Tensor         // [115]
+    private let headOutput: Tensor       // [H, W, 115]
+    private let workspace: Tensor        // im2col scratch for the first (full 3×3) convolution
+
+    /// Number of channels of each head, in the order they are packed into one GEMM.
+    static let headChannels = [17, 34, 32, 32]
+    static let headNames = ["heatmap_2", "offset_2", "displacement_fwd_2", "displacement_bwd_2"]
+
+    private struct Layer {
+        enum Kind { case full3x3, depthwise, pointwise }
+        let kind: Kind
+        let weights: Tensor      // full: [3,3,Cin,Cout] HWIO; depthwise: [3,3,C]; pointwise: [Cin,Cout]
+        let bias: Tensor
+        let stride: Int, dilation: Int
+        let input: Tensor, output: Tensor  // views into the ping-pong buffers, shaped for this layer
+    }
+
+    /// Builds the network from weights looked up by canonical TF name.
+    ///
+    /// - Parameters:
+    ///   - weights: returns the float32 tensor for a canonical name such as
+    ///     `MobilenetV1/Conv2d_3_pointwise/weights` (HWIO layouts, depthwise `[3,3,C,1]`).
+    ///   - blockStrides: the 14 block strides; `nil` infers them like TF.js does (a last
+    ///     pointwise layer that doubles the width means the 1.0 architecture).
+    ///   - inputSize: side of the square input (16k+1 aligns the grid: 257, 353, 513).
+    ///   - outputStride: 8, 16 or 32.
+    ///   - threads: cores for the kernels.
+    public init(
+        weights lookup: (String) throws -> Tensor, blockStrides: [Int]? = nil,
+        inputSize: Int, outputStride: Int, threads: Int
+    ) throws {
+        guard inputSize >= 17 && inputSize <= 4097 else {
+            throw PoseNetError.invalidConfiguration("input size must be within 17...4097, got \(inputSize)")
+        }
+        guard threads >= 1 else { throw PoseNetError.invalidConfiguration("threads must be at least 1, got \(threads)") }
+        func named(_ name: String, rank: Int) throws -> Tensor {
+            let t = try lookup(name)
+            guard t.rank == rank else { throw PoseNetError.badWeights("\(name) has shape \(t.shape), expected rank \(rank)") }
+            return t
+        }
+        func vector(_ name: String, count: Int) throws -> Tensor {
+            let t = try lookup(name)
+            guard t.count == count else { throw PoseNetError.badWeights("\(name) has shape \(t.shape), expected [\(count)]") }
+            return try t.reshaped([count])
+        }
+
+        // Infer the architecture from block 12's pointwise shape when not given.
+        let last = try named("MobilenetV1/Conv2d_12_pointwise/weights", rank: 4)
+        let strides = blockStrides ?? (last.shape[3] == 2 * last.shape[2]
+            ? MobileNetArchitecture.strides100 : MobileNetArchitecture.strides050And075)
+        architecture = try MobileNetArchitecture(blockStrides: strides, outputStride: outputStride)
+        self.inputSize = inputSize
+        self.outputStride = outputStride
+        self.threads = threads
+
+        // Plan shapes layer by layer, then size the ping-pong buffers for the largest one.
+        struct Plan { var kind: Layer.Kind; var weights: Tensor; var bias: Tensor; var stride: Int; var dilation: Int
+                      var inShape: [Int]; var outShape: [Int] }
+        var plans: [Plan] = []
+        var h = inputSize, w = inputSize, c = 3
+        func down(_ n: Int, _ s: Int) -> Int { (n + s - 1) / s }
+
+        let w0 = try named("MobilenetV1/Conv2d_0/weights", rank: 4)
+        guard w0.shape[0] == 3, w0.shape[1] == 3, w0.shape[2] == 3 else {
+            throw PoseNetError.badWeights("MobilenetV1/Conv2d_0/weights has shape \(w0.shape), expected [3, 3, 3, C]")
+        }
+        let b0 = try vector("MobilenetV1/Conv2d_0/biases", count: w0.shape[3])
+        let block0 = architecture.blocks[0]
+        plans.append(Plan(kind: .full3x3, weights: w0, bias: b0, stride: block0.stride, dilation: block0.dilation,
+                          inShape: [h, w, c], outShape: [down(h, block0.stride), down(w, block0.stride), w0.shape[3]]))
+        h = down(h, block0.stride); w = down(w, block0.stride); c = w0.shape[3]
+
+        for i in 1...13 {
+            let block = architecture.blocks[i]
+            let dw = try named("MobilenetV1/Conv2d_\(i)_depthwise/depthwise_weights", rank: 4)
+            guard dw.shape == [3, 3, c, 1] else {
+                throw PoseNetError.badWeights("MobilenetV1/Conv2d_\(i)_depthwise/depthwise_weights has shape \(dw.shape), expected [3, 3, \(c), 1]")
+            }
+            let dwb = try vector("MobilenetV1/Conv2d_\(i)_depthwise/biases", count: c)
+            let ho = down(h, block.stride), wo = down(w, block.stride)
+            plans.append(Plan(kind: .depthwise, weights: try dw.reshaped([3, 3, c]), bias: dwb,
+                              stride: block.stride, dilation: block.dilation, inShape: [h, w, c], outShape: [ho, wo, c]))
+            h = ho; w = wo
+            let pw = try named("MobilenetV1/Conv2d_\(i)_pointwise/weights", rank: 4)
+            guard pw.shape[0] == 1, pw.shape[1] == 1, pw.shape[2] == c else {
+                throw PoseNetError.badWeights("MobilenetV1/Conv2d_\(i)_pointwise/weights has shape \(pw.shape), expected [1, 1, \(c), Cout]")
+            }
+            let cout = pw.shape[3]
+            let pwb = try vector("MobilenetV1/Conv2d_\(i)_pointwise/biases", count: cout)
+            plans.append(Plan(kind: .pointwise, weights: try pw.reshaped([c, cout]), bias: pwb, stride: 1, dilation: 1,
+                              inShape: [h, w, c], outShape: [h, w, cout]))
+            c = cout
+        }
+        outputHeight = h
+        outputWidth = w
+
+        // The four heads share their input, so they run as one GEMM with the weights side by side.
+        let headTotal = PoseNetModel.headChannels.reduce(0, +)
+        let packedWeights = try Tensor(zeros: [c, headTotal])
+        let packedBias = try Tensor(zeros: [headTotal])
+        var column = 0
+        for (name, channels) in zip(PoseNetModel.headNames, PoseNetModel.headChannels) {
+            let hw = try named("MobilenetV1/\(name)/weights", rank: 4)
+            guard hw.shape == [1, 1, c, channels] else {
+                throw PoseNetError.badWeights("MobilenetV1/\(name)/weights has shape \(hw.shape), expected [1, 1, \(c), \(channels)]")
+            }
+            let hb = try vector("MobilenetV1/\(name)/biases", count: channels)
+            hw.withUnsafeBufferPointer { src in
+                packedWeights.withUnsafeMutableBufferPointer { dst in
+                    for row in 0..<c {
+                        for j in 0..<channels { dst[row * headTotal + column + j] = src[row * channels + j] }
+                    }
+                }
+            }
+            hb.withUnsafeBufferPointer { src in
+                packedBias.withUnsafeMutableBufferPointer { dst in
+                    for j in 0..<channels { dst[column + j] = src[j] }
+                }
+            }
+            column += channels
+        }
+        headWeights = packedWeights
+        headBias = packedBias
+
+        // Ping-pong buffers: layer i reads buffer i % 2 (the input tensor for layer 0) and writes the other.
+        let largest = plans.map { $0.outShape.reduce(1, *) }.max() ?? 1
+        let buffers = [try Tensor(zeros: [largest]), try Tensor(zeros: [largest])]
+        func view(_ buffer: Tensor, _ shape: [Int]) throws -> Tensor {
+            try buffer.slice(0..<shape.reduce(1, *)).reshaped(shape)
+        }
+        input = try Tensor(zeros: [inputSize, inputSize, 3])
+        var built: [Layer] = []
+        var flopCount = 0
+        for (index, plan) in plans.enumerated() {
+            let source = index == 0 ? input : try view(buffers[(index + 1) % 2], plan.inShape)
+            let target = try view(buffers[index % 2], plan.outShape)
+            built.append(Layer(kind: plan.kind, weights: plan.weights, bias: plan.bias, stride: plan.stride,
+                               dilation: plan.dilation, input: source, output: target))
+            let outPixels = plan.outShape[0] * plan.outShape[1]
+            switch plan.kind {
+            case .full3x3: flopCount += 2 * outPixels * plan.outShape[2] * 9 * plan.inShape[2]
+            case .depthwise: flopCount += 2 * outPixels * plan.outShape[2] * 9
+            case .pointwise: flopCount += 2 * outPixels * plan.outShape[2] * plan.inShape[2]
+            }
+        }
+        layers = built
+        flopCount += 2 * h * w * c * headTotal
+        flops = flopCount
+        headOutput = try Tensor(zeros: [h, w, headTotal])
+        heatmapScores = try Tensor(zeros: [h, w, 17])
+        offsets = try Tensor(zeros: [h, w, 34])
+        displacementsFwd = try Tensor(zeros: [h, w, 32])
+        displacementsBwd = try Tensor(zeros: [h, w, 32])
+        let first = plans[0]
+        workspace = try Tensor(zeros: [first.outShape[0] * first.outShape[1] * 9 * first.inShape[2]])
+    }
+
+    /// Runs the network on ``input`` and rewrites the four head tensors.
+    public func run() throws {
+        for layer in layers {
+            switch layer.kind {
+            case .full3x3:
+                try Convolution.conv2d(layer.input, weights: layer.weights, bias: layer.bias,
+                                       stride: layer.stride, dilation: layer.dilation, activation: .relu6,
+                                       into: layer.output, workspace: workspace, threads: threads)
+            case .depthwise:
+                try Convolution.depthwise3x3(layer.input, weights: layer.weights, bias: layer.bias,
+                                             stride: layer.stride, dilation: layer.dilation, activation: .relu6,
+                                             into: layer.output, threads: threads)
+            case .pointwise:
+                try Convolution.pointwise(layer.input, weights: layer.weights, bias: layer.bias,
+                                          activation: .relu6, into: layer.output, threads: threads)
+            }
+        }
+        try Convolution.pointwise(layers[layers.count - 1].output, weights: headWeights, bias: headBias,
+                                  activation: .none, into: headOutput, threads: threads)
+        splitHeads()
+    }
+
+    /// Copies the packed head GEMM output into the four head tensors, applying the sigmoid to
+    /// the heatmap (small: 33×33×115 floats at 513).
+    private func splitHeads() {
+        let cells = outputHeight * outputWidth
+        let total = PoseNetModel.headChannels.reduce(0, +)
+        headOutput.withUnsafeBufferPointer { packed in
+            heatmapScores.withUnsafeMutableBufferPointer { heat in
+                offsets.withUnsafeMutableBufferPointer { off in
+                    displacementsFwd.withUnsafeMutableBufferPointer { fwd in
+                        displacementsBwd.withUnsafeMutableBufferPointer { bwd in
+                            for cell in 0..<cells {
+                                let row = cell * total
+                                for j in 0..<17 { heat[cell * 17 + j] = 1 / (1 + expf(-packed[row + j])) }
+                                for j in 0..<34 { off[cell * 34 + j] = packed[row + 17 + j] }
+                                for j in 0..<32 { fwd[cell * 32 + j] = packed[row + 51 + j] }
+                                for j in 0..<32 { bwd[cell * 32 + j] = packed[row + 83 + j] }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
