@@ -1,5 +1,6 @@
 # PoseKit build entry points. `make demo` and `make test` are the README's two commands.
 SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 SHARED ?= $(abspath ../shared)
 POSEKIT_WEIGHTS_SRC ?= $(SHARED)/weights
 SWIFT ?= swift
@@ -40,8 +41,15 @@ test: setup weights
 bench: weights
 	$(POSEKIT) bench kernels
 
+# The main job on a real clip: ffmpeg decodes, posekit finds the poses and draws them, ffmpeg encodes.
+DEMO_CLIP ?= $(SHARED)/media/videos/409416541_Independent-Study__Jumping_Jacks.mp4
 demo: weights
-	@echo "demo: not wired yet"
+	@mkdir -p demo
+	@echo "demo: posekit pose on $(notdir $(DEMO_CLIP)) (10 s)"
+	ffmpeg -nostdin -loglevel error -ss 2 -t 10 -i "$(DEMO_CLIP)" -an -vf "scale='min(640,iw)':-2" -f yuv4mpegpipe - \
+	  | $(POSEKIT) pose --progress --overlay - --json demo/poses.jsonl - \
+	  | ffmpeg -nostdin -loglevel error -y -f yuv4mpegpipe -i - -pix_fmt yuv420p demo/overlay.mp4
+	@echo "demo: wrote $(abspath demo/poses.jsonl) ($$(wc -l < demo/poses.jsonl) frames) and $(abspath demo/overlay.mp4)"
 
 clean:
 	rm -rf .build demo

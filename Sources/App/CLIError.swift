@@ -17,9 +17,9 @@ struct CLIError: Error, CustomStringConvertible {
 }
 
 /// Writes a line to standard error, unbuffered (progress and errors never mix into stdout).
-func printToStandardError(_ line: String) {
+func printToStandardError(_ line: String, newline: Bool = true) {
     var text = line
-    if !text.hasSuffix("\n") { text += "\n" }
+    if newline && !text.hasSuffix("\n") { text += "\n" }
     var bytes = Array(text.utf8)
     var done = 0
     while done < bytes.count {
