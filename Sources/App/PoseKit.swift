@@ -2,6 +2,7 @@ import ArgumentParser
 
 @main
 struct PoseKit: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "posekit", abstract: "Find body poses and actions in images and video.")
+    static let configuration = CommandConfiguration(commandName: "posekit", abstract: "Find body poses and actions in images and video.",
+        subcommands: [BenchKernels.self])
     func run() throws {}
 }

@@ -19,6 +19,16 @@ public enum Activation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The activation as a clamp: `y = min(max(x, low), high)`.
+    @inlinable
+    public var bounds: (low: Float, high: Float) {
+        switch self {
+        case .none: return (-.infinity, .infinity)
+        case .relu: return (0, .infinity)
+        case .relu6: return (0, 6)
+        }
+    }
+
     /// Applies the activation to one value.
     @inlinable
     public func apply(_ x: Float) -> Float {
@@ -34,51 +44,53 @@ public enum Activation: Sendable, Equatable, CustomStringConvertible {
     public func apply<V: SIMD>(_ x: V) -> V where V.Scalar == Float {
         switch self {
         case .none: return x
-        case .relu: return x.replacing(with: 0, where: x .< 0)
-        case .relu6: return x.replacing(with: 0, where: x .< 0).replacing(with: 6, where: x .> 6)
+        case .relu: return x.clampedLanes(0, .infinity)
+        case .relu6: return x.clampedLanes(0, 6)
         }
+    }
+}
+
+extension SIMD where Scalar == Float {
+    /// Each lane clamped to `low...high` (NaN lanes pass through).
+    ///
+    /// Written as a per-lane ternary on purpose: the optimiser turns it into vector
+    /// compare/min/blend instructions, whereas the standard library's `pointwiseMin`/`clamped`
+    /// and `replacing(with:where:)` (IEEE `minimum` semantics, generic masks) compile to a scalar
+    /// loop through the stack, which made the epilogues several times slower than the GEMM.
+    @inlinable @inline(__always)
+    func clampedLanes(_ low: Float, _ high: Float) -> Self {
+        var result = self
+        for i in indices {
+            let x = self[i]
+            result[i] = x < low ? low : (x > high ? high : x)
+        }
+        return result
     }
 }
 
 /// Bias + activation over a row-major `rows × columns` tile with row stride `rowStride`,
 /// in place. `bias` has `columns` elements or is nil (no bias).
 ///
-/// This is the GEMM epilogue: called on each band right after `cblas_sgemm` wrote it.
-@inlinable
+/// This is the GEMM epilogue: called on each band right after `cblas_sgemm` wrote it, while the
+/// band is in cache. Every activation is a clamp to ``Activation/bounds``, so one plain loop
+/// (which the optimiser vectorises to full-width compare/blend) serves them all.
 func applyEpilogue(
     _ tile: UnsafeMutablePointer<Float>, rows: Int, columns: Int, rowStride: Int,
     bias: UnsafePointer<Float>?, activation: Activation
 ) {
-    if bias == nil && activation == .none { return }
-    switch activation {
-    case .none: epilogueRows(tile, rows, columns, rowStride, bias, Activation.none)
-    case .relu: epilogueRows(tile, rows, columns, rowStride, bias, Activation.relu)
-    case .relu6: epilogueRows(tile, rows, columns, rowStride, bias, Activation.relu6)
-    }
-}
-
-// The activation is passed as a constant from each switch arm so the optimiser can specialise
-// the inner loop for it (no per-element switch).
-@inlinable @inline(__always)
-func epilogueRows(
-    _ tile: UnsafeMutablePointer<Float>, _ rows: Int, _ columns: Int, _ rowStride: Int,
-    _ bias: UnsafePointer<Float>?, _ activation: Activation
-) {
-    typealias V = SIMD16<Float>
-    let w = V.scalarCount
-    let vectorEnd = columns - columns % w
+    let (low, high) = activation.bounds
     for r in 0..<rows {
         let row = tile + r * rowStride
-        var c = 0
-        while c < vectorEnd {
-            var v = UnsafeRawPointer(row + c).loadUnaligned(as: V.self)
-            if let bias { v += UnsafeRawPointer(bias + c).loadUnaligned(as: V.self) }
-            UnsafeMutableRawPointer(row + c).storeBytes(of: activation.apply(v), as: V.self)
-            c += w
-        }
-        while c < columns {
-            row[c] = activation.apply(row[c] + (bias?[c] ?? 0))
-            c += 1
+        if let bias {
+            for c in 0..<columns {
+                let v = row[c] + bias[c]
+                row[c] = v < low ? low : (v > high ? high : v)
+            }
+        } else if activation != .none {
+            for c in 0..<columns {
+                let v = row[c]
+                row[c] = v < low ? low : (v > high ? high : v)
+            }
         }
     }
 }

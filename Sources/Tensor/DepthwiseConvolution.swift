@@ -50,12 +50,7 @@ extension Convolution {
         try output.requireShape([rows.count, g.outputWidth, c], "depthwise output")
         try output.requireDisjoint(from: input, "depthwise output")
 
-        let (low, high): (Float, Float)
-        switch activation {
-        case .none: (low, high) = (-.infinity, .infinity)
-        case .relu: (low, high) = (0, .infinity)
-        case .relu6: (low, high) = (0, 6)
-        }
+        let (low, high) = activation.bounds
         let workers = max(1, min(threads, rows.count))
         withExtendedLifetime((input, weights, bias, output)) {
             let src = input.basePointer, wts = weights.basePointer
@@ -150,7 +145,7 @@ extension Convolution {
             let k = UnsafeRawPointer(wts + taps[t].1 + ch).loadUnaligned(as: V.self)
             acc += x * k  // not addProduct: that is a true fma, a libm call per lane without FMA codegen
         }
-        acc = acc.clamped(lowerBound: V(repeating: low), upperBound: V(repeating: high))
+        acc = acc.clampedLanes(low, high)
         UnsafeMutableRawPointer(out + ch).storeBytes(of: acc, as: V.self)
     }
 }
