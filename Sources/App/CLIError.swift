@@ -11,7 +11,7 @@ struct CLIError: Error, CustomStringConvertible {
     /// The one-line text for any error: its description, with newlines folded so that the
     /// `posekit: error:` line stays a single line a script can grep.
     static func describe(_ error: Error) -> String {
-        let text = (error as? CustomStringConvertible)?.description ?? "\(error)"
+        let text = String(describing: error)
         return text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }

@@ -5,4 +5,3 @@ struct Eval: ParsableCommand { static let configuration = CommandConfiguration(c
 struct Import: ParsableCommand { static let configuration = CommandConfiguration(commandName: "import", abstract: "Import weights (not yet built).") }
 struct Info: ParsableCommand { static let configuration = CommandConfiguration(commandName: "info", abstract: "Describe a model (not yet built).") }
 struct TrainActions: ParsableCommand { static let configuration = CommandConfiguration(commandName: "train-actions", abstract: "Train ActionNet (not yet built).") }
-struct BenchKernels: ParsableCommand { static let configuration = CommandConfiguration(commandName: "kernels", abstract: "Benchmark kernels (not yet built).") }

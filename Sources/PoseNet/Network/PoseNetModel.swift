@@ -42,7 +42,7 @@ public final class PoseNetModel: @unchecked Sendable {
     private let headWeights: Tensor      // [C, 115]: heatmap 17 | offsets 34 | fwd 32 | bwd 32 per row
     private let headBias: Tensor         // [115]
     private let headOutput: Tensor       // [H, W, 115]
-    private let workspace: Tensor        // im2col scratch for the first (full 3×3) convolution
+    private let workspace = ConvolutionWorkspace()  // im2col scratch for the first (full 3×3) convolution
 
     /// Number of channels of each head, in the order they are packed into one GEMM.
     static let headChannels = [17, 34, 32, 32]
@@ -194,7 +194,10 @@ public final class PoseNetModel: @unchecked Sendable {
         displacementsFwd = try Tensor(zeros: [h, w, 32])
         displacementsBwd = try Tensor(zeros: [h, w, 32])
         let first = plans[0]
-        workspace = try Tensor(zeros: [first.outShape[0] * first.outShape[1] * 9 * first.inShape[2]])
+        workspace.reserve(
+            for: try ConvolutionGeometry(inputHeight: inputSize, inputWidth: inputSize, kernelHeight: 3, kernelWidth: 3,
+                                         stride: first.stride, dilation: first.dilation),
+            inputChannels: first.inShape[2], threads: threads)
     }
 
     /// Runs the network on ``input`` and rewrites the four head tensors.
@@ -202,9 +205,9 @@ public final class PoseNetModel: @unchecked Sendable {
         for layer in layers {
             switch layer.kind {
             case .full3x3:
-                try Convolution.conv2d(layer.input, weights: layer.weights, bias: layer.bias,
-                                       stride: layer.stride, dilation: layer.dilation, activation: .relu6,
-                                       into: layer.output, workspace: workspace, threads: threads)
+                try Convolution.general(layer.input, weights: layer.weights, bias: layer.bias,
+                                        stride: layer.stride, dilation: layer.dilation, activation: .relu6,
+                                        into: layer.output, workspace: workspace, threads: threads)
             case .depthwise:
                 try Convolution.depthwise3x3(layer.input, weights: layer.weights, bias: layer.bias,
                                              stride: layer.stride, dilation: layer.dilation, activation: .relu6,

@@ -1,0 +1,278 @@
+import ArgumentParser
+import COpenBLAS
+import Foundation
+import Tensor
+
+/// `posekit bench kernels`: throughput of the Tensor kernels at the layer shapes of
+/// MobileNetV1-0.75 PoseNet at 513×513, output stride 16, next to `cblas_sgemm` and the naive loops.
+struct BenchKernels: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kernels",
+        abstract: "Benchmark the Tensor kernels (GFLOP/s, GB/s) against cblas_sgemm and naive loops.",
+        discussion: """
+            Shapes are those of MobileNetV1-0.75 PoseNet at 513x513, output stride 16. Every figure is \
+            the median of several runs after warm-up, with 1 and 2 threads unless --threads is given. \
+            The 1x1 convolution is timed side by side with one cblas_sgemm call (OpenBLAS threads = \
+            the same thread count, no epilogue) on the same M x N x K.
+            """)
+
+    @Flag(help: "Print one JSON object instead of tables.")
+    var json = false
+
+    @Option(help: "Measure only with this many threads (default: 1 and 2).")
+    var threads: Int?
+
+    @Option(help: "Timed runs per measurement (the median is reported).")
+    var runs = 7
+
+    @Flag(help: "Skip the naive reference kernels (they take a few seconds).")
+    var skipNaive = false
+
+    func validate() throws {
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if runs < 1 { throw ValidationError("--runs must be at least 1") }
+    }
+
+    func run() throws {
+        let report = try KernelBenchmark(threadCounts: threads.map { [$0] } ?? [1, 2], runs: runs, naive: !skipNaive)
+            .run(log: json ? { _ in } : { print($0) })
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+}
+
+/// The measurements behind `posekit bench kernels`; returns the JSON-ready report.
+struct KernelBenchmark {
+    let threadCounts: [Int]
+    let runs: Int
+    let naive: Bool
+
+    /// MobileNetV1-0.75 at 513×513, OS 16 (see shared/README.md): block strides
+    /// [2,1,2,1,2,1,2,1,1,1,1,1,1,1], widths 24, 48, 96, 96, 192, 192, 384 × 8; after block 6 the
+    /// accumulated stride is 16 and no stride-2 block follows, so every depthwise has dilation 1.
+    struct Pointwise { let size: Int, cin: Int, cout: Int, count: Int }
+    struct Depthwise { let size: Int, channels: Int, stride: Int, dilation: Int, count: Int }
+    static let pointwiseLayers = [
+        Pointwise(size: 257, cin: 24, cout: 48, count: 1),
+        Pointwise(size: 129, cin: 48, cout: 96, count: 1),
+        Pointwise(size: 129, cin: 96, cout: 96, count: 1),
+        Pointwise(size: 65, cin: 96, cout: 192, count: 1),
+        Pointwise(size: 65, cin: 192, cout: 192, count: 1),
+        Pointwise(size: 33, cin: 192, cout: 384, count: 1),
+        Pointwise(size: 33, cin: 384, cout: 384, count: 7),
+        Pointwise(size: 33, cin: 384, cout: 115, count: 1),  // the 4 heads (17+34+32+32) as one GEMM
+    ]
+    static let depthwiseLayers = [
+        Depthwise(size: 257, channels: 24, stride: 1, dilation: 1, count: 1),
+        Depthwise(size: 257, channels: 48, stride: 2, dilation: 1, count: 1),
+        Depthwise(size: 129, channels: 96, stride: 1, dilation: 1, count: 1),
+        Depthwise(size: 129, channels: 96, stride: 2, dilation: 1, count: 1),
+        Depthwise(size: 65, channels: 192, stride: 1, dilation: 1, count: 1),
+        Depthwise(size: 65, channels: 192, stride: 2, dilation: 1, count: 1),
+        Depthwise(size: 33, channels: 384, stride: 1, dilation: 1, count: 7),
+        Depthwise(size: 33, channels: 384, stride: 1, dilation: 2, count: 0),  // output stride 8 variant
+    ]
+
+    func time(_ body: () throws -> Void) rethrows -> Double {
+        try Benchmark.measure(warmup: 2, runs: runs, minimumSeconds: 0.2, body).median
+    }
+
+    /// Median seconds of one `cblas_sgemm` (row-major, C = A·B) with OpenBLAS on `threads` threads.
+    func sgemmSeconds(m: Int, n: Int, k: Int, threads: Int) throws -> Double {
+        let a = try Tensor(zeros: [m, k]), b = try Tensor(zeros: [k, n]), c = try Tensor(zeros: [m, n])
+        a.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 7) * 0.1 } }
+        b.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 5) * 0.1 } }
+        BLASThreads.set(threads)
+        defer { BLASThreads.set(1); Thread.sleep(forTimeInterval: 0.05) }  // let OpenBLAS's spinning workers park
+        return a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                c.withUnsafeMutableBufferPointer { pc in
+                    time {
+                        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(m), Int32(n), Int32(k),
+                                    1, pa.baseAddress, Int32(k), pb.baseAddress, Int32(n), 0, pc.baseAddress, Int32(n))
+                    }
+                }
+            }
+        }
+    }
+
+    static func random(_ shape: [Int], seed: Int) throws -> Tensor {
+        let t = try Tensor(zeros: shape)
+        var state = UInt32(truncatingIfNeeded: seed &* 2654435761 &+ 1)
+        t.withUnsafeMutableBufferPointer { p in
+            for i in p.indices {
+                state = state &* 1664525 &+ 1013904223
+                p[i] = Float(state >> 8) / Float(1 << 24) * 2 - 1
+            }
+        }
+        return t
+    }
+
+    func run(log: (String) -> Void) throws -> [String: Any] {
+        var report: [String: Any] = [:]
+        let core = BLASThreads.coreName
+        let coreType = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"]
+        report["openblas_core"] = core
+        report["openblas_coretype_env"] = coreType ?? NSNull()
+        report["threads"] = threadCounts
+        report["runs"] = runs
+        log("OpenBLAS core: \(core)")
+        if let coreType {
+            log("warning: OPENBLAS_CORETYPE=\(coreType) is set: it forces OpenBLAS's \(coreType) kernels, which may be weaker "
+                + "than the ones it would pick for this CPU; run with `env -u OPENBLAS_CORETYPE` to compare.")
+        }
+
+        // Practical peak: sgemm at 2048³.
+        var peak: [Int: Double] = [:]
+        for t in threadCounts {
+            let s = try sgemmSeconds(m: 2048, n: 2048, k: 2048, threads: t)
+            peak[t] = Benchmark.gflops(flops: 2 * pow(2048, 3), seconds: s)
+            log(String(format: "sgemm 2048^3, %d thread(s): %.1f GFLOP/s", t, peak[t]!))
+        }
+        report["sgemm_peak_gflops"] = Dictionary(uniqueKeysWithValues: peak.map { (String($0.key), $0.value) })
+
+        report["pointwise"] = try pointwise(peak: peak, log: log)
+        report["general"] = try general(peak: peak, log: log)
+        report["depthwise"] = try depthwise(log: log)
+        return report
+    }
+
+    func pointwise(peak: [Int: Double], log: (String) -> Void) throws -> [String: Any] {
+        log("\n1x1 convolution (+bias+relu6) vs cblas_sgemm on the same M x N x K")
+        log("  layer                 thr  conv GF/s  sgemm GF/s  conv/sgemm  conv/peak")
+        var rows: [[String: Any]] = []
+        var totals: [Int: (conv: Double, sgemm: Double)] = [:]
+        for (index, layer) in Self.pointwiseLayers.enumerated() {
+            let m = layer.size * layer.size
+            let x = try Self.random([layer.size, layer.size, layer.cin], seed: index)
+            let w = try Self.random([1, 1, layer.cin, layer.cout], seed: index + 100)
+            let b = try Self.random([layer.cout], seed: index + 200)
+            let y = try Tensor(zeros: [layer.size, layer.size, layer.cout])
+            let flops = Benchmark.convolutionFlops(outputPixels: m, outputChannels: layer.cout, reduction: layer.cin)
+            let name = "\(layer.size)x\(layer.size) \(layer.cin)->\(layer.cout)"
+            for t in threadCounts {
+                let conv = try time {
+                    try Convolution.pointwise(x, weights: w, bias: b, activation: .relu6, into: y, threads: t)
+                }
+                let sgemm = try sgemmSeconds(m: m, n: layer.cout, k: layer.cin, threads: t)
+                let convGF = Benchmark.gflops(flops: flops, seconds: conv)
+                let sgemmGF = Benchmark.gflops(flops: flops, seconds: sgemm)
+                totals[t, default: (0, 0)].conv += conv * Double(layer.count)
+                totals[t, default: (0, 0)].sgemm += sgemm * Double(layer.count)
+                log(String(format: "  %-20@  %3d  %9.1f  %10.1f  %10.2f  %9.2f", name as NSString, t, convGF, sgemmGF,
+                           sgemm / conv, convGF / peak[t]!))
+                rows.append([
+                    "layer": name, "m": m, "n": layer.cout, "k": layer.cin, "count_in_network": layer.count,
+                    "threads": t, "conv_ms": conv * 1e3, "sgemm_ms": sgemm * 1e3,
+                    "conv_gflops": convGF, "sgemm_gflops": sgemmGF,
+                    "ratio_to_sgemm": sgemm / conv, "ratio_to_peak": convGF / peak[t]!,
+                ])
+            }
+        }
+        var summary: [String: Any] = [:]
+        for t in threadCounts {
+            let (conv, sgemm) = totals[t]!
+            log(String(format: "  all pointwise layers of the network, %d thread(s): conv %.2f ms, sgemm %.2f ms, conv/sgemm %.2f",
+                       t, conv * 1e3, sgemm * 1e3, sgemm / conv))
+            summary[String(t)] = ["conv_ms": conv * 1e3, "sgemm_ms": sgemm * 1e3, "ratio_to_sgemm": sgemm / conv]
+        }
+        var result: [String: Any] = ["layers": rows, "network_total": summary]
+        if naive {
+            // One mid-size layer against the naive loop (single run: it is slow).
+            let layer = Self.pointwiseLayers[4]
+            let x = try Self.random([layer.size, layer.size, layer.cin], seed: 1)
+            let w = try Self.random([1, 1, layer.cin, layer.cout], seed: 2)
+            let y = try Tensor(zeros: [layer.size, layer.size, layer.cout])
+            let naiveSeconds = try Benchmark.measure(warmup: 0, runs: 1) {
+                _ = try Reference.convolution(x, weights: w, bias: nil, stride: 1, dilation: 1, padding: .same, activation: .relu6)
+            }.median
+            var speedups: [String: Double] = [:]
+            for t in threadCounts {
+                let conv = try time { try Convolution.pointwise(x, weights: w, bias: nil, activation: .relu6, into: y, threads: t) }
+                speedups[String(t)] = naiveSeconds / conv
+                log(String(format: "  vs naive loop (%dx%d %d->%d), %d thread(s): %.0fx faster", layer.size, layer.size,
+                           layer.cin, layer.cout, t, naiveSeconds / conv))
+            }
+            result["naive"] = ["layer": "\(layer.size)x\(layer.size) \(layer.cin)->\(layer.cout)",
+                               "naive_ms": naiveSeconds * 1e3, "speedup": speedups]
+        }
+        return result
+    }
+
+    func general(peak: [Int: Double], log: (String) -> Void) throws -> [String: Any] {
+        log("\n3x3 convolution, stride 2, SAME (+bias+relu6), block 0: 513x513x3 -> 257x257x24, im2col + sgemm")
+        let x = try Self.random([513, 513, 3], seed: 3), w = try Self.random([3, 3, 3, 24], seed: 4)
+        let b = try Self.random([24], seed: 5)
+        let y = try Tensor(zeros: [257, 257, 24])
+        let flops = Benchmark.convolutionFlops(outputPixels: 257 * 257, outputChannels: 24, reduction: 27)
+        let workspace = ConvolutionWorkspace()
+        var naiveSeconds: Double?
+        if naive {
+            naiveSeconds = try Benchmark.measure(warmup: 0, runs: 1) {
+                _ = try Reference.convolution(x, weights: w, bias: b, stride: 2, dilation: 1, padding: .same, activation: .relu6)
+            }.median
+        }
+        var rows: [[String: Any]] = []
+        for t in threadCounts {
+            let s = try time {
+                try Convolution.general(x, weights: w, bias: b, stride: 2, activation: .relu6, into: y, workspace: workspace, threads: t)
+            }
+            let gf = Benchmark.gflops(flops: flops, seconds: s)
+            var row: [String: Any] = ["threads": t, "ms": s * 1e3, "gflops": gf, "ratio_to_peak": gf / peak[t]!]
+            var line = String(format: "  %d thread(s): %.2f ms, %.1f GFLOP/s, %.2f of sgemm peak", t, s * 1e3, gf, gf / peak[t]!)
+            if let naiveSeconds {
+                row["speedup_vs_naive"] = naiveSeconds / s
+                line += String(format: ", %.0fx naive", naiveSeconds / s)
+            }
+            log(line)
+            rows.append(row)
+        }
+        return ["layer": "513x513x3 -> 257x257x24 k3 s2", "naive_ms": naiveSeconds.map { $0 * 1e3 } ?? NSNull(), "runs": rows]
+    }
+
+    func depthwise(log: (String) -> Void) throws -> [[String: Any]] {
+        log("\ndepthwise 3x3 SAME (+bias+relu6); GB/s counts input + output + weights once")
+        log("  layer                    thr     ms    GB/s  vs naive")
+        var rows: [[String: Any]] = []
+        var totals: [Int: Double] = [:]
+        for (index, layer) in Self.depthwiseLayers.enumerated() {
+            let c = layer.channels
+            let x = try Self.random([layer.size, layer.size, c], seed: index + 300)
+            let w = try Self.random([3, 3, c], seed: index + 400), b = try Self.random([c], seed: index + 500)
+            let out = (layer.size + layer.stride - 1) / layer.stride
+            let y = try Tensor(zeros: [out, out, c])
+            let bytes = Double(4 * (x.count + y.count + w.count + b.count))
+            let name = "\(layer.size)x\(layer.size)x\(c) s\(layer.stride) d\(layer.dilation)"
+            var naiveSeconds: Double?
+            if naive {
+                naiveSeconds = try Benchmark.measure(warmup: 0, runs: 1) {
+                    _ = try Reference.depthwise(x, weights: w, bias: b, stride: layer.stride, dilation: layer.dilation,
+                                                padding: .same, activation: .relu6)
+                }.median
+            }
+            for t in threadCounts {
+                let s = try time {
+                    try Convolution.depthwise3x3(x, weights: w, bias: b, stride: layer.stride, dilation: layer.dilation,
+                                                 activation: .relu6, into: y, threads: t)
+                }
+                totals[t, default: 0] += s * Double(layer.count)
+                let gbs = Benchmark.gigabytesPerSecond(bytes: bytes, seconds: s)
+                var row: [String: Any] = ["layer": name, "threads": t, "ms": s * 1e3, "gb_per_s": gbs,
+                                          "count_in_network": layer.count]
+                var speedup = "-"
+                if let naiveSeconds {
+                    row["speedup_vs_naive"] = naiveSeconds / s
+                    speedup = String(format: "%.0fx", naiveSeconds / s)
+                }
+                log(String(format: "  %-23@  %3d  %6.3f  %6.1f  %@", name as NSString, t, s * 1e3, gbs, speedup as NSString))
+                rows.append(row)
+            }
+        }
+        for t in threadCounts {
+            log(String(format: "  all depthwise layers of the network, %d thread(s): %.2f ms", t, totals[t]! * 1e3))
+        }
+        return rows
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Timing helpers shared by PoseKit's benchmarks (`posekit bench ...`).
+///
+/// ```swift
+/// let t = Benchmark.measure(warmup: 2, runs: 9) { try? Convolution.pointwise(x, ...) }
+/// print(t.median, Benchmark.gflops(flops: 2.0 * m * n * k, seconds: t.median))
+/// ```
+/// Speed is measured here, never in unit tests.
+public enum Benchmark {
+    /// Wall-clock samples of one measured operation, in seconds.
+    public struct Timing: Sendable {
+        /// Every timed run, in the order they ran.
+        public let samples: [Double]
+        /// The median run: robust to the odd descheduled run on a shared machine.
+        public var median: Double {
+            let sorted = samples.sorted()
+            let mid = sorted.count / 2
+            return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+        }
+        /// The fastest run.
+        public var minimum: Double { samples.min() ?? .nan }
+    }
+
+    /// Runs `body` `warmup` times untimed, then `runs` times timed; returns every timed sample.
+    ///
+    /// When `minimumSeconds` > 0, keeps timing past `runs` until that much time was spent,
+    /// so sub-millisecond kernels get enough samples for a stable median.
+    public static func measure(
+        warmup: Int = 2, runs: Int = 7, minimumSeconds: Double = 0, _ body: () throws -> Void
+    ) rethrows -> Timing {
+        for _ in 0..<warmup { try body() }
+        var samples: [Double] = []
+        var total = 0.0
+        while samples.count < max(1, runs) || (total < minimumSeconds && samples.count < 10_000) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            samples.append(seconds)
+            total += seconds
+        }
+        return Timing(samples: samples)
+    }
+
+    /// Billions of floating-point operations per second.
+    public static func gflops(flops: Double, seconds: Double) -> Double { flops / seconds / 1e9 }
+
+    /// Bytes moved per second, in GB/s (10⁹ bytes).
+    public static func gigabytesPerSecond(bytes: Double, seconds: Double) -> Double { bytes / seconds / 1e9 }
+
+    /// Floating-point operations of a convolution producing `outputPixels · outputChannels`
+    /// values, each a dot product of length `reduction` (multiply + add = 2 flops).
+    public static func convolutionFlops(outputPixels: Int, outputChannels: Int, reduction: Int) -> Double {
+        2 * Double(outputPixels) * Double(outputChannels) * Double(reduction)
+    }
+}

@@ -1,0 +1,97 @@
+/// How a convolution treats the image border.
+public enum Padding: Sendable, Equatable {
+    /// TensorFlow "SAME": `out = ceil(in / stride)`; the input is zero-padded by
+    /// `max((out - 1) * stride + (k - 1) * dilation + 1 - in, 0)` pixels in total, half before
+    /// and half after, the odd extra pixel going to the bottom / right.
+    case same
+    /// TensorFlow "VALID": no padding, `out = (in - (k - 1) * dilation - 1) / stride + 1`.
+    case valid
+}
+
+/// Output size and padding of a 2-D convolution along both spatial axes.
+///
+/// Built once per layer (``init(inputHeight:inputWidth:kernelHeight:kernelWidth:stride:dilation:padding:)``)
+/// and shared by the kernels and their naive references, so both agree on the TF padding rule.
+public struct ConvolutionGeometry: Sendable, Equatable {
+    public let inputHeight: Int, inputWidth: Int
+    public let kernelHeight: Int, kernelWidth: Int
+    public let stride: Int, dilation: Int
+    public let outputHeight: Int, outputWidth: Int
+    /// Zero rows added above / columns added left of the input (the bottom / right get the rest).
+    public let padTop: Int, padLeft: Int
+
+    /// - Throws: ``TensorError/invalidDimension(_:)`` for non-positive sizes, strides or dilations;
+    ///   ``TensorError/shapeMismatch(_:)`` when a VALID convolution's kernel is larger than the input.
+    public init(
+        inputHeight: Int, inputWidth: Int, kernelHeight: Int, kernelWidth: Int,
+        stride: Int = 1, dilation: Int = 1, padding: Padding = .same
+    ) throws {
+        for (name, value) in [("input height", inputHeight), ("input width", inputWidth),
+                              ("kernel height", kernelHeight), ("kernel width", kernelWidth),
+                              ("stride", stride), ("dilation", dilation)] where value <= 0 {
+            throw TensorError.invalidDimension("convolution \(name) is \(value)")
+        }
+        self.inputHeight = inputHeight; self.inputWidth = inputWidth
+        self.kernelHeight = kernelHeight; self.kernelWidth = kernelWidth
+        self.stride = stride; self.dilation = dilation
+        let spanH = (kernelHeight - 1) * dilation + 1, spanW = (kernelWidth - 1) * dilation + 1
+        switch padding {
+        case .same:
+            outputHeight = (inputHeight + stride - 1) / stride
+            outputWidth = (inputWidth + stride - 1) / stride
+            padTop = max((outputHeight - 1) * stride + spanH - inputHeight, 0) / 2
+            padLeft = max((outputWidth - 1) * stride + spanW - inputWidth, 0) / 2
+        case .valid:
+            guard spanH <= inputHeight, spanW <= inputWidth else {
+                throw TensorError.shapeMismatch(
+                    "VALID convolution: dilated kernel \(spanH)x\(spanW) exceeds input \(inputHeight)x\(inputWidth)")
+            }
+            outputHeight = (inputHeight - spanH) / stride + 1
+            outputWidth = (inputWidth - spanW) / stride + 1
+            padTop = 0; padLeft = 0
+        }
+    }
+}
+
+// Shape checks shared by the kernels: one line, descriptive, thrown before any memory access.
+extension Tensor {
+    func requireRank(_ rank: Int, _ role: String) throws {
+        guard shape.count == rank else {
+            throw TensorError.shapeMismatch("\(role) must have rank \(rank), got shape \(shape)")
+        }
+    }
+
+    func requireShape(_ expected: [Int], _ role: String) throws {
+        guard shape == expected else {
+            throw TensorError.shapeMismatch("\(role) must have shape \(expected), got \(shape)")
+        }
+    }
+
+    /// Checks that a bias (if any) is a vector of `channels` elements.
+    static func requireBias(_ bias: Tensor?, channels: Int) throws {
+        guard let bias else { return }
+        guard bias.count == channels, bias.rank == 1 else {
+            throw TensorError.shapeMismatch("bias must have shape [\(channels)], got \(bias.shape)")
+        }
+    }
+
+    /// The first element's address (read-only). Valid while `self` (its storage) is alive.
+    @inlinable
+    var basePointer: UnsafePointer<Float> { UnsafePointer(storage.buffer.baseAddress! + offset) }
+
+    /// The first element's address for writing. Valid while `self` (its storage) is alive.
+    @inlinable
+    var mutableBasePointer: UnsafeMutablePointer<Float> { storage.buffer.baseAddress! + offset }
+}
+
+extension Tensor {
+    /// Throws when `self` (an output) shares any element with `other` (an input): the kernels
+    /// read inputs while writing outputs, so they must not overlap.
+    func requireDisjoint(from other: Tensor, _ role: String) throws {
+        guard storage === other.storage else { return }
+        let mine = offset..<(offset + count), theirs = other.offset..<(other.offset + other.count)
+        guard !mine.overlaps(theirs) else {
+            throw TensorError.shapeMismatch("\(role) overlaps its input in memory (in-place is not supported)")
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import COpenBLAS
+
+/// Scratch memory for ``Convolution/general(_:weights:bias:stride:dilation:padding:activation:into:workspace:threads:)``:
+/// the im2col rows of one band per thread.
+///
+/// Create one per network (or per concurrent caller; a workspace must not be used by two calls
+/// at once) and pass it to every call: it grows to the largest size any call needed and is then
+/// reused, so steady-state inference allocates nothing. ``reserve(for:inputChannels:threads:)``
+/// sizes it up front.
+public final class ConvolutionWorkspace: @unchecked Sendable {
+    private var storage: TensorStorage
+
+    /// An empty workspace; it grows on first use.
+    public init() { storage = TensorStorage(count: 0) }
+
+    /// Floats currently held.
+    public var capacity: Int { storage.buffer.count }
+
+    /// Floats a call with this geometry needs: `threads` bands of im2col rows.
+    public static func requiredCount(for geometry: ConvolutionGeometry, inputChannels: Int, threads: Int) -> Int {
+        let k = geometry.kernelHeight * geometry.kernelWidth * inputChannels
+        let m = geometry.outputHeight * geometry.outputWidth
+        let rows = min(m, Convolution.gemmBandRows(k: k, n: 1))
+        return max(1, threads) * rows * k
+    }
+
+    /// Grows the workspace (if needed) so that a call with this geometry allocates nothing.
+    public func reserve(for geometry: ConvolutionGeometry, inputChannels: Int, threads: Int) {
+        reserve(count: Self.requiredCount(for: geometry, inputChannels: inputChannels, threads: threads))
+    }
+
+    func reserve(count: Int) {
+        if storage.buffer.count < count { storage = TensorStorage(count: count) }
+    }
+
+    var base: UnsafeMutablePointer<Float> { storage.buffer.baseAddress! }
+}
+
+extension Convolution {
+    /// General k×k 2-D convolution (stride, dilation, SAME/VALID padding) via banded im2col + sgemm,
+    /// with fused bias + activation.
+    ///
+    /// Output pixels are processed in cache-sized bands: a band's im2col rows
+    /// (`rows × kH·kW·Cin`, zero where the window hangs over the padded border, column order
+    /// `(ky, kx, ci)` to match HWIO weights) are written to the workspace, multiplied by the
+    /// weights as the `(kH·kW·Cin) × Cout` matrix with single-threaded `cblas_sgemm`, and the
+    /// band's bias + activation is applied at once. Bands are spread over `threads` cores.
+    /// A 1×1 kernel with stride 1 goes straight to ``pointwise(_:weights:bias:activation:into:threads:)``.
+    ///
+    /// - Parameters:
+    ///   - input: `[H, W, Cin]`.
+    ///   - weights: `[kH, kW, Cin, Cout]` (HWIO).
+    ///   - bias: `[Cout]`, or nil.
+    ///   - output: `[outH, outW, Cout]` as given by ``ConvolutionGeometry``; must not overlap `input`.
+    ///   - workspace: reusable scratch; nil allocates a temporary one for this call.
+    /// - Throws: ``TensorError`` on shape mismatches or non-positive stride / dilation.
+    public static func general(
+        _ input: Tensor, weights: Tensor, bias: Tensor?, stride: Int = 1, dilation: Int = 1,
+        padding: Padding = .same, activation: Activation = .none, into output: Tensor,
+        workspace: ConvolutionWorkspace? = nil, threads: Int = Parallelism.defaultThreads
+    ) throws {
+        try input.requireRank(3, "convolution input")
+        try weights.requireRank(4, "convolution weights (HWIO)")
+        let (h, w, cin) = (input.shape[0], input.shape[1], input.shape[2])
+        let (kh, kw, wcin, cout) = (weights.shape[0], weights.shape[1], weights.shape[2], weights.shape[3])
+        guard wcin == cin else {
+            throw TensorError.shapeMismatch("convolution weights \(weights.shape) expect \(wcin) input channels, input \(input.shape) has \(cin)")
+        }
+        let g = try ConvolutionGeometry(
+            inputHeight: h, inputWidth: w, kernelHeight: kh, kernelWidth: kw,
+            stride: stride, dilation: dilation, padding: padding)
+        try Tensor.requireBias(bias, channels: cout)
+        try output.requireShape([g.outputHeight, g.outputWidth, cout], "convolution output")
+        try output.requireDisjoint(from: input, "convolution output")
+        try output.requireDisjoint(from: weights, "convolution output")
+        if kh == 1 && kw == 1 && stride == 1 {
+            return try pointwise(input, weights: weights, bias: bias, activation: activation, into: output, threads: threads)
+        }
+
+        let k = kh * kw * cin, m = g.outputHeight * g.outputWidth
+        let bandRows = min(m, gemmBandRows(k: k, n: 1))
+        let bands = (m + bandRows - 1) / bandRows
+        let workers = max(1, min(threads, bands))
+        let scratch = workspace ?? ConvolutionWorkspace()
+        scratch.reserve(count: workers * bandRows * k)
+        BLASThreads.ensureSingleThreaded()
+        withExtendedLifetime((input, weights, bias, output, scratch)) {
+            let src = input.basePointer, wts = weights.basePointer, dst = output.mutableBasePointer
+            let biasPointer = bias?.basePointer
+            let scratchBase = scratch.base
+            Parallelism.forEachBand(workers) { worker in
+                let columns = scratchBase + worker * bandRows * k
+                for band in Parallelism.bandRange(worker, of: workers, count: bands) {
+                    let row0 = band * bandRows, rows = min(bandRows, m - row0)
+                    im2colRows(src, g, cin, firstPixel: row0, pixels: rows, into: columns)
+                    cblas_sgemm(
+                        CblasRowMajor, CblasNoTrans, CblasNoTrans,
+                        Int32(rows), Int32(cout), Int32(k), 1, columns, Int32(k), wts, Int32(cout),
+                        0, dst + row0 * cout, Int32(cout))
+                    applyEpilogue(dst + row0 * cout, rows: rows, columns: cout, rowStride: cout,
+                                  bias: biasPointer, activation: activation)
+                }
+            }
+        }
+    }
+
+    /// Allocating form of ``general(_:weights:bias:stride:dilation:padding:activation:into:workspace:threads:)``.
+    public static func general(
+        _ input: Tensor, weights: Tensor, bias: Tensor?, stride: Int = 1, dilation: Int = 1,
+        padding: Padding = .same, activation: Activation = .none,
+        workspace: ConvolutionWorkspace? = nil, threads: Int = Parallelism.defaultThreads
+    ) throws -> Tensor {
+        try input.requireRank(3, "convolution input")
+        try weights.requireRank(4, "convolution weights (HWIO)")
+        let g = try ConvolutionGeometry(
+            inputHeight: input.shape[0], inputWidth: input.shape[1],
+            kernelHeight: weights.shape[0], kernelWidth: weights.shape[1],
+            stride: stride, dilation: dilation, padding: padding)
+        let output = try Tensor(zeros: [g.outputHeight, g.outputWidth, weights.shape[3]])
+        try general(input, weights: weights, bias: bias, stride: stride, dilation: dilation, padding: padding,
+                    activation: activation, into: output, workspace: workspace, threads: threads)
+        return output
+    }
+
+    /// Writes the im2col rows of output pixels `firstPixel ..< firstPixel + pixels` (row-major
+    /// over the output grid): one row of `kH·kW·Cin` values per pixel, zeros for padding.
+    static func im2colRows(
+        _ src: UnsafePointer<Float>, _ g: ConvolutionGeometry, _ cin: Int,
+        firstPixel: Int, pixels: Int, into columns: UnsafeMutablePointer<Float>
+    ) {
+        let k = g.kernelHeight * g.kernelWidth * cin
+        for p in 0..<pixels {
+            let pixel = firstPixel + p
+            let oy = pixel / g.outputWidth, ox = pixel % g.outputWidth
+            var dst = columns + p * k
+            for ky in 0..<g.kernelHeight {
+                let iy = oy * g.stride - g.padTop + ky * g.dilation
+                let rowInside = iy >= 0 && iy < g.inputHeight
+                for kx in 0..<g.kernelWidth {
+                    let ix = ox * g.stride - g.padLeft + kx * g.dilation
+                    if rowInside && ix >= 0 && ix < g.inputWidth {
+                        dst.update(from: src + (iy * g.inputWidth + ix) * cin, count: cin)
+                    } else {
+                        dst.update(repeating: 0, count: cin)
+                    }
+                    dst += cin
+                }
+            }
+        }
+    }
+}

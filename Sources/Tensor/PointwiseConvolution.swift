@@ -1,0 +1,98 @@
+import COpenBLAS
+
+/// Namespace of the convolution kernels. Layouts: activations `[H, W, C]` (NHWC without N),
+/// weights HWIO `[kH, kW, Cin, Cout]`, depthwise weights `[kH, kW, C]`.
+public enum Convolution {}
+
+extension Convolution {
+    /// Rows of the `(H·W) × Cout` output each `cblas_sgemm` call produces before its epilogue runs.
+    ///
+    /// Chosen so that a band's input rows and output rows (`rows · (Cin + Cout)` floats) stay
+    /// well inside a core's L2, so the epilogue reads what sgemm just wrote from cache.
+    static func gemmBandRows(k: Int, n: Int) -> Int {
+        let floatsPerBand = 96 * 1024 / MemoryLayout<Float>.size  // ~96 KiB per band
+        return max(64, min(1024, floatsPerBand / max(1, k + n)))
+    }
+
+    /// 1×1 convolution (stride 1) as a direct GEMM, with fused bias + activation.
+    ///
+    /// The input `[H, W, Cin]` is read in place as the row-major `(H·W) × Cin` matrix and the
+    /// weights `[1, 1, Cin, Cout]` (HWIO; `[Cin, Cout]` is accepted too) as the `Cin × Cout`
+    /// matrix, so there is no im2col copy. The pixel rows are cut into cache-sized bands; each
+    /// band is one single-threaded `cblas_sgemm` followed at once by bias + activation while the
+    /// band is in cache. Bands are spread over `threads` cores.
+    ///
+    /// Any `[h, W, C]` row band of a larger activation (``Tensor/slice(_:)``) is a valid input or
+    /// output, so a caller can run this band by band right after the producer of each band.
+    ///
+    /// - Parameters:
+    ///   - input: `[H, W, Cin]`.
+    ///   - weights: `[1, 1, Cin, Cout]` HWIO (or `[Cin, Cout]`).
+    ///   - bias: `[Cout]`, or nil for no bias.
+    ///   - activation: applied after the bias.
+    ///   - output: `[H, W, Cout]`, written completely; must not overlap `input`.
+    ///   - threads: cores to use (≥ 1).
+    /// - Throws: ``TensorError`` when shapes disagree.
+    public static func pointwise(
+        _ input: Tensor, weights: Tensor, bias: Tensor?, activation: Activation = .none,
+        into output: Tensor, threads: Int = Parallelism.defaultThreads
+    ) throws {
+        try input.requireRank(3, "pointwise input")
+        let (h, w, cin) = (input.shape[0], input.shape[1], input.shape[2])
+        let cout: Int
+        switch weights.shape.count {
+        case 4 where weights.shape[0] == 1 && weights.shape[1] == 1 && weights.shape[2] == cin:
+            cout = weights.shape[3]
+        case 2 where weights.shape[0] == cin:
+            cout = weights.shape[1]
+        default:
+            throw TensorError.shapeMismatch("pointwise weights must be [1, 1, \(cin), Cout] for input \(input.shape), got \(weights.shape)")
+        }
+        try Tensor.requireBias(bias, channels: cout)
+        try output.requireShape([h, w, cout], "pointwise output")
+        try output.requireDisjoint(from: input, "pointwise output")
+        try output.requireDisjoint(from: weights, "pointwise output")
+        withExtendedLifetime((input, weights, bias, output)) {
+            gemmWithEpilogue(
+                a: input.basePointer, m: h * w, k: cin, b: weights.basePointer, n: cout,
+                c: output.mutableBasePointer, bias: bias?.basePointer, activation: activation,
+                threads: threads)
+        }
+    }
+
+    /// Allocating form of ``pointwise(_:weights:bias:activation:into:threads:)``.
+    public static func pointwise(
+        _ input: Tensor, weights: Tensor, bias: Tensor?, activation: Activation = .none,
+        threads: Int = Parallelism.defaultThreads
+    ) throws -> Tensor {
+        try input.requireRank(3, "pointwise input")
+        guard let cout = weights.shape.last else { throw TensorError.shapeMismatch("pointwise weights have no axes") }
+        let output = try Tensor(zeros: [input.shape[0], input.shape[1], cout])
+        try pointwise(input, weights: weights, bias: bias, activation: activation, into: output, threads: threads)
+        return output
+    }
+
+    /// `C = act(A·B + bias)` for row-major `A: m×k`, `B: k×n`, `C: m×n`, banded over rows:
+    /// each band is one single-threaded sgemm plus its epilogue; bands run on `threads` cores.
+    static func gemmWithEpilogue(
+        a: UnsafePointer<Float>, m: Int, k: Int, b: UnsafePointer<Float>, n: Int,
+        c: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?, activation: Activation,
+        threads: Int
+    ) {
+        BLASThreads.ensureSingleThreaded()
+        let bandRows = gemmBandRows(k: k, n: n)
+        let bands = (m + bandRows - 1) / bandRows
+        let workers = max(1, min(threads, bands))
+        Parallelism.forEachBand(workers) { worker in
+            // Each worker owns a contiguous run of bands (one memory stream per core).
+            for band in Parallelism.bandRange(worker, of: workers, count: bands) {
+                let row0 = band * bandRows, rows = min(bandRows, m - row0)
+                cblas_sgemm(
+                    CblasRowMajor, CblasNoTrans, CblasNoTrans,
+                    Int32(rows), Int32(n), Int32(k), 1, a + row0 * k, Int32(k), b, Int32(n),
+                    0, c + row0 * n, Int32(n))
+                applyEpilogue(c + row0 * n, rows: rows, columns: n, rowStride: n, bias: bias, activation: activation)
+            }
+        }
+    }
+}

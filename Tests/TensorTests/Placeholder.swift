@@ -1,4 +1,0 @@
-import Testing
-@testable import Tensor
-
-@Test func TensorPlaceholder() { #expect(Bool(true)) }
