@@ -130,7 +130,7 @@ public final class WeightBundle: @unchecked Sendable {
             guard index.updateValue(i, forKey: entry.name) == nil else { throw bad("appears twice") }
             guard !entry.shape.isEmpty, entry.shape.allSatisfy({ $0 > 0 && $0 < 1 << 31 }) else { throw bad("has invalid shape \(entry.shape)") }
             let elements = entry.shape.reduce(1) { $0.multipliedReportingOverflow(by: $1).partialValue }
-            guard elements <= dataLength, entry.byteCount == elements * entry.dtype.byteWidth else {
+            guard elements > 0, elements < 1 << 40, entry.byteCount == elements * entry.dtype.byteWidth else {
                 throw bad("stores \(entry.byteCount) bytes for shape \(entry.shape) in \(entry.dtype.rawValue)")
             }
             guard entry.offset >= 0, entry.offset % WeightBundleHeader.alignment == 0 else {
