@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import PoseNet
+
+/// `posekit import SOURCE -o Weights/NAME.pkw`: converts a published PoseNet model into a
+/// PoseKit weight bundle.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import PoseNet weights (Core ML .mlmodel or TensorFlow frozen .pb) into a PoseKit bundle.",
+        discussion: """
+            The format is detected from the file's content. Core ML batchnorm layers are folded into \
+            the convolutions; fp16 weights stay fp16 unless --dtype says otherwise. The bundle records \
+            the source file's name and SHA-256 and the weights' licence and attribution.
+            """)
+
+    @Argument(help: "The model file to import (.mlmodel or frozen .pb).")
+    var source: String
+
+    @Option(name: .shortAndLong, help: "Where to write the bundle, e.g. Weights/mobilenet075.pkw.")
+    var output: String
+
+    @Option(help: "Storage type: auto (fp16 where lossless), fp32, or fp16 (rounds fp32 sources).")
+    var dtype: String = ImportedWeights.StoragePolicy.automatic.rawValue
+
+    func validate() throws {
+        guard ImportedWeights.StoragePolicy(rawValue: dtype) != nil else {
+            throw ValidationError("--dtype must be one of auto, fp32, fp16")
+        }
+    }
+
+    func run() throws {
+        let start = DispatchTime.now()
+        let imported = try WeightImporter.importModel(at: URL(fileURLWithPath: source))
+        let writer = try imported.bundleWriter(storage: ImportedWeights.StoragePolicy(rawValue: dtype)!)
+        let outputURL = URL(fileURLWithPath: output)
+        try writer.write(to: outputURL)
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+        let m = writer.manifest
+        let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        print("imported \(m.source.fileName) (\(m.source.format)) → \(output): width \(m.widthMultiplier), "
+            + "\(m.tensors.count) tensors, \(m.parameterCount) parameters, \(m.dtypes.map(\.rawValue).joined(separator: "+")), "
+            + "\(size) bytes in \(String(format: "%.0f", milliseconds)) ms")
+    }
+}

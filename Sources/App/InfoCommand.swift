@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import PoseNet
+
+/// `posekit info MODEL`: describes a weight bundle (after verifying its checksum).
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Describe a PoseKit weight bundle: network, tensors, source and licence.")
+
+    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050).")
+    var model: String = ModelLocator.defaultModel
+
+    @Flag(help: "Also list every tensor with its dtype, shape and layout.")
+    var tensors = false
+
+    @Flag(help: "Print the raw JSON manifest instead.")
+    var json = false
+
+    func run() throws {
+        let url = try ModelLocator.resolve(model)
+        let bundle = try WeightBundle(contentsOf: url)
+        let m = bundle.manifest
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(m), as: UTF8.self))
+            return
+        }
+        let bytesByType = Dictionary(grouping: m.tensors, by: \.dtype).mapValues { $0.reduce(0) { $0 + $1.elementCount } }
+        let dtypes = m.dtypes.map { "\($0.rawValue) (\(bytesByType[$0] ?? 0) parameters)" }.joined(separator: ", ")
+        let bias = m.preprocessing.bias.map { String(format: "%g", $0) }.joined(separator: ", ")
+        print("""
+            \(url.path)  (\(bundle.fileSize) bytes, checksum OK)
+              family        \(m.family), width multiplier \(m.widthMultiplier)
+              block strides \(m.blockStrides.map(String.init).joined(separator: " "))
+              output stride \(m.outputStride)\(m.outputStrideIsFromSource ? " (as exported)" : " (default; the source does not fix it)")
+              input         \(m.preprocessing.colorOrder) × \(String(format: "%.9g", m.preprocessing.scale)) + [\(bias)]
+              tensors       \(m.tensors.count), \(m.parameterCount) parameters
+              dtype         \(dtypes)
+              source        \(m.source.fileName) (\(m.source.format)), sha256 \(m.source.sha256)
+              licence       \(m.license.spdx)
+              attribution   \(m.license.attribution)
+            """)
+        for (key, value) in m.source.notes.sorted(by: { $0.key < $1.key }) {
+            print("  source \(key): \(value.split(separator: "\n").joined(separator: " "))")
+        }
+        if tensors {
+            for t in m.tensors {
+                print("  \(t.name)  \(t.dtype.rawValue) \(t.shape) \(t.layout.rawValue)")
+            }
+        }
+    }
+}

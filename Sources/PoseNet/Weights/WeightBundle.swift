@@ -1,0 +1,150 @@
+import Foundation
+import Tensor
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A PoseKit weight bundle (`.pkw`) opened for reading.
+///
+/// The file is memory-mapped read-only, so opening is cheap and the weights are paged in by the
+/// kernel; fp16 tensors stay fp16 on disk and in the mapping and are widened to fp32 only when
+/// you ask for them. Opening verifies the header, the checksum of everything after the header,
+/// and that every manifest entry lies inside the file, so a corrupt, truncated or foreign file
+/// fails here with a one-line ``WeightBundleError`` rather than later in the network.
+///
+/// ```swift
+/// let bundle = try WeightBundle(contentsOf: ModelLocator.resolve("mobilenet075"))
+/// print(bundle.manifest.widthMultiplier)                       // 0.75
+/// let w = try bundle.tensor(named: "MobilenetV1/Conv2d_0/weights") // fp32, HWIO [3,3,3,24]
+/// ```
+///
+/// A bundle is immutable and safe to share between threads.
+public final class WeightBundle: @unchecked Sendable {
+    /// The file this bundle was read from.
+    public let url: URL
+    /// The decoded manifest (tensor list in canonical order).
+    public let manifest: WeightManifest
+    /// Size of the file in bytes.
+    public let fileSize: Int
+
+    private let mapping: UnsafeRawPointer
+    private let dataOffset: Int
+    private let entryIndex: [String: Int]
+
+    /// Tensor names in manifest (canonical) order.
+    public var tensorNames: [String] { manifest.tensors.map(\.name) }
+
+    /// Maps and validates the bundle at `url`.
+    ///
+    /// - Throws: ``WeightBundleError`` when the file is missing, not a bundle, of another format
+    ///   version, truncated, fails its checksum, or has an inconsistent manifest.
+    public init(contentsOf url: URL) throws {
+        let file = url.path
+        self.url = url
+        let fd = open(file, O_RDONLY)
+        guard fd >= 0 else { throw WeightBundleError.io(file: file, detail: "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw WeightBundleError.io(file: file, detail: "cannot stat: \(String(cString: strerror(errno)))") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw WeightBundleError.io(file: file, detail: "not a regular file") }
+        let size = Int(info.st_size)
+        guard size >= WeightBundleHeader.size else {
+            throw WeightBundleError.truncated(file: file, detail: "\(size) bytes is shorter than the \(WeightBundleHeader.size)-byte header")
+        }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
+            throw WeightBundleError.io(file: file, detail: "cannot map: \(String(cString: strerror(errno)))")
+        }
+        let base = UnsafeRawPointer(mapped)
+        do {
+            let whole = UnsafeRawBufferPointer(start: base, count: size)
+            let header = try WeightBundleHeader.decode(whole, actualLength: size, file: file)
+            let checked = UnsafeRawBufferPointer(rebasing: whole[WeightBundleHeader.size...])
+            let computed = WeightChecksum.fnv1a64Words(checked)
+            guard computed == header.checksum else {
+                throw WeightBundleError.checksumMismatch(file: file, stored: header.checksum, computed: computed)
+            }
+            let manifestBytes = Data(whole[WeightBundleHeader.size..<(WeightBundleHeader.size + Int(header.manifestLength))])
+            let manifest: WeightManifest
+            do {
+                manifest = try JSONDecoder().decode(WeightManifest.self, from: manifestBytes)
+            } catch {
+                throw WeightBundleError.corrupt(file: file, detail: "manifest is not valid: \(WeightBundle.oneLine(error))")
+            }
+            let dataOffset = Int(header.dataOffset)
+            self.entryIndex = try WeightBundle.validate(manifest, dataLength: size - dataOffset, file: file)
+            self.manifest = manifest
+            self.dataOffset = dataOffset
+        } catch {
+            munmap(mapped, size)
+            throw error
+        }
+        self.mapping = base
+        self.fileSize = size
+    }
+
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: mapping), fileSize)
+    }
+
+    /// The manifest entry for `name`, or `nil`.
+    public func entry(named name: String) -> WeightManifest.TensorEntry? {
+        entryIndex[name].map { manifest.tensors[$0] }
+    }
+
+    /// The tensor `name` as a new fp32 ``Tensor`` with the manifest's shape (fp16 is widened).
+    ///
+    /// - Throws: ``WeightBundleError/missingTensor(file:name:)`` for an unknown name.
+    public func tensor(named name: String) throws -> Tensor {
+        guard let entry = entry(named: name) else { throw WeightBundleError.missingTensor(file: url.path, name: name) }
+        let tensor = try Tensor(zeros: entry.shape)
+        let source = mapping + dataOffset + entry.offset
+        tensor.withUnsafeMutableBufferPointer { out in
+            switch entry.dtype {
+            case .fp16:
+                HalfPrecision.widen(source, into: out.baseAddress!, count: entry.elementCount)
+            case .fp32:
+                for i in 0..<entry.elementCount {
+                    out[i] = Float(bitPattern: UInt32(littleEndian: source.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))
+                }
+            }
+        }
+        return tensor
+    }
+
+    /// The stored bytes of tensor `name`, exactly as on disk (fp16 or fp32 little-endian),
+    /// for consumers that want the compact form. Valid while this bundle is alive.
+    public func storedBytes(named name: String) throws -> UnsafeRawBufferPointer {
+        guard let entry = entry(named: name) else { throw WeightBundleError.missingTensor(file: url.path, name: name) }
+        return UnsafeRawBufferPointer(start: mapping + dataOffset + entry.offset, count: entry.byteCount)
+    }
+
+    /// Checks every entry against the data section; returns name → index.
+    static func validate(_ manifest: WeightManifest, dataLength: Int, file: String) throws -> [String: Int] {
+        var index: [String: Int] = [:]
+        for (i, entry) in manifest.tensors.enumerated() {
+            func bad(_ detail: String) -> WeightBundleError {
+                WeightBundleError.corrupt(file: file, detail: "tensor '\(entry.name)' \(detail)")
+            }
+            guard index.updateValue(i, forKey: entry.name) == nil else { throw bad("appears twice") }
+            guard !entry.shape.isEmpty, entry.shape.allSatisfy({ $0 > 0 && $0 < 1 << 31 }) else { throw bad("has invalid shape \(entry.shape)") }
+            let elements = entry.shape.reduce(1) { $0.multipliedReportingOverflow(by: $1).partialValue }
+            guard elements > 0, elements < 1 << 40, entry.byteCount == elements * entry.dtype.byteWidth else {
+                throw bad("stores \(entry.byteCount) bytes for shape \(entry.shape) in \(entry.dtype.rawValue)")
+            }
+            guard entry.offset >= 0, entry.offset % WeightBundleHeader.alignment == 0 else {
+                throw bad("offset \(entry.offset) is not \(WeightBundleHeader.alignment)-byte aligned")
+            }
+            guard entry.offset <= dataLength - entry.byteCount else {
+                throw bad("bytes \(entry.offset)..<\(entry.offset + entry.byteCount) lie past the \(dataLength)-byte data section")
+            }
+        }
+        return index
+    }
+
+    /// First line of an error's description (decoding errors can be long).
+    static func oneLine(_ error: Error) -> String {
+        String(describing: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+    }
+}

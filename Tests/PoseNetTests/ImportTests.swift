@@ -1,0 +1,253 @@
+import Foundation
+import Testing
+import Tensor
+@testable import PoseNet
+
+/// Importing the real shared PoseNet models, cross-checked against the numpy reference readers.
+@Suite struct ImportSharedModelTests {
+    /// Imports `source` into a scratch bundle and opens it.
+    static func importAndLoad(_ source: URL) throws -> WeightBundle {
+        #expect(FileManager.default.fileExists(atPath: source.path), "shared weights missing at \(source.path); set POSEKIT_SHARED")
+        let imported = try WeightImporter.importModel(at: source)
+        let url = try SharedData.scratchDirectory().appendingPathComponent("imported.pkw")
+        try imported.bundleWriter().write(to: url)
+        return try WeightBundle(contentsOf: url)
+    }
+
+    /// Block widths implied by the manifest shapes.
+    static func blockChannels(_ bundle: WeightBundle) -> [Int] {
+        [bundle.entry(named: PoseNetWeightNames.firstConvWeights)!.shape[3]]
+            + (1..<14).map { bundle.entry(named: PoseNetWeightNames.pointwiseWeights($0))!.shape[3] }
+    }
+
+    @Test func coreMLMobileNet075ImportsWithExpectedStructure() throws {
+        let bundle = try Self.importAndLoad(SharedData.coreMLModel)
+        let m = bundle.manifest
+        #expect(m.family == "posenet-mobilenet-v1")
+        #expect(m.widthMultiplier == 0.75)
+        #expect(m.blockStrides == [2, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1])
+        #expect(m.outputStride == 16 && m.outputStrideIsFromSource)
+        #expect(m.tensors.count == 62)
+        #expect(m.parameterCount == 1_258_195)          // PROVENANCE: parameters after folding
+        #expect(m.dtypes == [.fp16])                     // bias-only batchnorms fold exactly
+        #expect(Self.blockChannels(bundle) == [24, 48, 96, 96, 192, 192, 384, 384, 384, 384, 384, 384, 384, 384])
+        #expect(bundle.entry(named: "MobilenetV1/heatmap_2/weights")!.shape == [1, 1, 384, 17])
+        #expect(bundle.entry(named: "MobilenetV1/offset_2/weights")!.shape == [1, 1, 384, 34])
+        #expect(bundle.entry(named: "MobilenetV1/Conv2d_5_depthwise/depthwise_weights")!.shape == [3, 3, 192, 1])
+        #expect(abs(m.preprocessing.scale - 2.0 / 255.0) < 1e-8)
+        #expect(m.preprocessing.bias == [-1, -1, -1])
+        #expect(m.source.sha256 == "593cd60c316977f4bc8ec0ef51e6b5b7a11279d1ecf13f790f7d33a219e30383")
+        #expect(m.license.spdx == "Apache-2.0")
+        #expect(m.license.attribution.contains("Google"))
+        #expect(try bundle.tensor(named: "MobilenetV1/Conv2d_0/weights").shape == [3, 3, 3, 24])
+    }
+
+    @Test func graphDefMobileNet050ImportsWithExpectedStructure() throws {
+        let bundle = try Self.importAndLoad(SharedData.graphDefModel)
+        let m = bundle.manifest
+        #expect(m.widthMultiplier == 0.5)
+        #expect(m.blockStrides == [2, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1])
+        #expect(m.tensors.count == 62)
+        #expect(m.parameterCount == 577_459)             // PROVENANCE
+        #expect(m.dtypes == [.fp32])
+        #expect(Self.blockChannels(bundle) == [16, 32, 64, 64, 128, 128, 256, 256, 256, 256, 256, 256, 256, 256])
+        #expect(bundle.entry(named: "MobilenetV1/displacement_bwd_2/biases")!.shape == [32])
+        #expect(m.source.sha256 == "968306c220ad72c680955438a6e12e693e82a6ccd4919b6ba67ee8bbe21760d3")
+        #expect(m.preprocessing == .posenetMobileNet)
+    }
+
+    @Test func bothImportersProduceTheSameManifestStructure() throws {
+        let a = try Self.importAndLoad(SharedData.coreMLModel).manifest
+        let b = try Self.importAndLoad(SharedData.graphDefModel).manifest
+        #expect(a.tensors.map(\.name) == b.tensors.map(\.name))
+        #expect(a.tensors.map(\.name) == PoseNetWeightNames.canonicalOrder())
+        #expect(a.tensors.map(\.layout) == b.tensors.map(\.layout))
+        #expect(a.tensors.map(\.shape.count) == b.tensors.map(\.shape.count))
+        #expect(a.family == b.family && a.blockStrides == b.blockStrides)
+    }
+
+    @Test func corruptedCopyOfAnImportedBundleFailsItsChecksum() throws {
+        let bundle = try Self.importAndLoad(SharedData.coreMLModel)
+        var bytes = [UInt8](try Data(contentsOf: bundle.url))
+        // One byte inside the last tensor's data (the heads), which only the checksum covers.
+        bytes[bytes.count - 100] ^= 0x01
+        let copy = try SharedData.scratchDirectory().appendingPathComponent("corrupt.pkw")
+        try Data(bytes).write(to: copy)
+        do {
+            _ = try WeightBundle(contentsOf: copy)
+            Issue.record("corrupted bundle loaded")
+        } catch let error as WeightBundleError {
+            guard case .checksumMismatch(let file, _, _) = error else { Issue.record("wrong error: \(error)"); return }
+            #expect(file == copy.path)
+            #expect(error.description.contains("checksum mismatch"))
+        }
+    }
+
+    /// Independent check: the numpy reference readers (../shared/tools/posenet_reference,
+    /// which fold Core ML batchnorm the same way) must see the same values we stored.
+    @Test(.enabled(if: SharedData.pythonWithNumpy, "needs python3 with numpy"),
+          arguments: [SharedData.coreMLModel, SharedData.graphDefModel])
+    func valuesMatchTheNumpyReferenceReaders(source: URL) throws {
+        let script = """
+            import sys, json, numpy as np
+            sys.path.insert(0, sys.argv[1])
+            import reference_forward as rf
+            out = {}
+            for k, v in rf.load_any(sys.argv[2]).items():
+                a = np.asarray(v, np.float64).ravel(); n = a.size
+                idx = sorted(set([0, n // 3, n // 2, (2 * n) // 3, n - 1]))
+                out[k] = dict(shape=[int(d) for d in v.shape], sum=float(a.sum()), abssum=float(np.abs(a).sum()),
+                              idx=idx, samples=[float(a[i]) for i in idx])
+            print(json.dumps(out))
+            """
+        let (status, output) = try SharedData.runPython(["-c", script, SharedData.referenceTools.path, source.path])
+        try #require(status == 0, "reference reader failed")
+        struct Summary: Decodable { let shape: [Int]; let sum: Double; let abssum: Double; let idx: [Int]; let samples: [Double] }
+        let reference = try JSONDecoder().decode([String: Summary].self, from: Data(output.utf8))
+        let bundle = try Self.importAndLoad(source)
+        #expect(Set(reference.keys) == Set(bundle.tensorNames))
+        for name in bundle.tensorNames {
+            guard let r = reference[name] else { continue }
+            let t = try bundle.tensor(named: name)
+            #expect(t.shape == r.shape, "\(name)")
+            let values = t.scalars
+            let sum = values.reduce(0.0) { $0 + Double($1) }
+            let absSum = values.reduce(0.0) { $0 + abs(Double($1)) }
+            #expect(abs(sum - r.sum) <= 1e-6 * max(1, r.abssum), "\(name): sum \(sum) vs \(r.sum)")
+            #expect(abs(absSum - r.abssum) <= 1e-6 * max(1, r.abssum), "\(name): |sum| \(absSum) vs \(r.abssum)")
+            for (i, expected) in zip(r.idx, r.samples) {
+                #expect(abs(Double(values[i]) - expected) <= 1e-6, "\(name)[\(i)]: \(values[i]) vs \(expected)")
+            }
+        }
+    }
+}
+
+/// Importer behaviour on crafted models: exact folding, and one-line refusals of bad input.
+@Suite struct ImportCraftedModelTests {
+    static func importBytes(_ bytes: [UInt8], name: String = "crafted.mlmodel") throws -> ImportedWeights {
+        try WeightImporter.importModel(bytes: bytes, file: "/tmp/\(name)")
+    }
+
+    /// Asserts that importing throws an ImportError whose one-line message names the file and contains `fragments`.
+    static func expectRefusal(_ bytes: [UInt8], name: String, _ fragments: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            _ = try importBytes(bytes, name: name)
+            Issue.record("import succeeded, expected a refusal mentioning \(fragments)", sourceLocation: sourceLocation)
+        } catch let error as ImportError {
+            let message = error.description
+            #expect(message.hasPrefix("/tmp/\(name): "), "\(message)", sourceLocation: sourceLocation)
+            #expect(!message.contains("\n"), sourceLocation: sourceLocation)
+            for fragment in fragments { #expect(message.contains(fragment), "\(message)", sourceLocation: sourceLocation) }
+        } catch {
+            Issue.record("unexpected error type: \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(arguments: [false, true]) func craftedCoreMLModelFoldsBatchnormExactly(fp16: Bool) throws {
+        let fixture = CoreMLFixture(seed: 3, fp16: fp16)
+        let imported = try Self.importBytes(fixture.encoded())
+        #expect(imported.tensors.map(\.name) == PoseNetWeightNames.canonicalOrder())
+        #expect(imported.manifest.widthMultiplier == 4.0 / 32)
+        #expect(imported.manifest.outputStride == 16)
+        let byName = Dictionary(uniqueKeysWithValues: imported.tensors.map { ($0.name, $0) })
+        for i in 0..<fixture.convs.count {
+            let (wName, bName) = CoreMLFixture.canonicalNames(i)
+            let expected = fixture.expected(i)
+            let w = try #require(byName[wName]), b = try #require(byName[bName])
+            #expect(w.shape == expected.shape, "\(wName)")
+            #expect(w.values.count == expected.weights.count)
+            let wErr = zip(w.values, expected.weights).map { abs($0 - $1) }.max() ?? 0
+            let bErr = zip(b.values, expected.biases).map { abs($0 - $1) }.max() ?? 0
+            #expect(wErr <= 1e-6 && bErr <= 1e-6, "\(wName): \(wErr), \(bName): \(bErr)")
+            #expect(w.sourceDType == (fp16 ? .fp16 : .fp32))
+        }
+        // Folding with γ≠1 makes values non-representable in fp16: auto storage keeps them lossless.
+        let writer = try imported.bundleWriter()
+        #expect(writer.manifest.dtypes == [.fp32])
+    }
+
+    @Test func bgrInputIsReorderedToRGB() throws {
+        var fixture = CoreMLFixture(seed: 5)
+        let rgb = try Self.importBytes(fixture.encoded())
+        fixture.colorSpace = 30
+        let bgr = try Self.importBytes(fixture.encoded())
+        let a = rgb.tensors[0].values, b = bgr.tensors[0].values   // HWIO [3,3,3,4]
+        let cout = 4
+        for tap in 0..<9 { for o in 0..<cout {
+            #expect(a[(tap * 3 + 0) * cout + o] == b[(tap * 3 + 2) * cout + o])
+            #expect(a[(tap * 3 + 1) * cout + o] == b[(tap * 3 + 1) * cout + o])
+        } }
+    }
+
+    @Test func unsupportedCoreMLLayerIsRefusedByName() throws {
+        var fixture = CoreMLFixture(seed: 1)
+        // A pooling layer (type 120) spliced in after block 0's ReLU6.
+        let pooling = fixture.layer("MobilenetV1/MaxPool:0", "relu6_0_out", "pool_out", type: 120) { $0.uint(1, 0) }
+        fixture.injected = (at: 6, layer: pooling)
+        Self.expectRefusal(fixture.encoded(), name: "pool.mlmodel", ["MobilenetV1/MaxPool:0", "pooling"])
+    }
+
+    @Test func brokenReLU6PatternIsRefused() throws {
+        var fixture = CoreMLFixture(seed: 1)
+        // Replace nothing, but insert a second ReLU reading the same tensor as the first negation.
+        let extra = fixture.layer("stray_relu", "bn0_out", "stray_out", type: 130) { $0.message(10) { _ in } }
+        fixture.injected = (at: 3, layer: extra)
+        Self.expectRefusal(fixture.encoded(), name: "relu.mlmodel", ["stray_relu"])
+    }
+
+    @Test func nonPoseNetCoreMLModelsAreRefused() throws {
+        var pipeline = ProtobufWriter()
+        pipeline.uint(1, 4)
+        pipeline.message(200) { $0.uint(1, 1) }  // a Pipeline model
+        Self.expectRefusal(pipeline.bytes, name: "pipeline.mlmodel", ["not a Core ML NeuralNetwork model"])
+
+        var fixture = CoreMLFixture(seed: 1)
+        fixture.headOrder = [3, 2, 1]           // no heatmap head
+        Self.expectRefusal(fixture.encoded(), name: "heads.mlmodel", ["heatmap_2"])
+    }
+
+    @Test func truncatedAndUnknownFilesAreRefused() throws {
+        let bytes = CoreMLFixture(seed: 2).encoded()
+        Self.expectRefusal(Array(bytes.prefix(bytes.count / 2)), name: "half.mlmodel", ["truncated protobuf"])
+        Self.expectRefusal(Array("hello, world".utf8), name: "text.mlmodel", ["unrecognised model format"])
+        Self.expectRefusal([], name: "empty.pb", ["empty"])
+        Self.expectRefusal(Array("PKWEIGHT".utf8) + [UInt8](repeating: 0, count: 56), name: "x.pkw", ["already a PoseKit weight bundle"])
+    }
+
+    @Test(arguments: [false, true]) func craftedGraphDefImportsExactly(useFloatVal: Bool) throws {
+        let fixture = GraphDefFixture()
+        let imported = try Self.importBytes(fixture.encoded(useFloatVal: useFloatVal), name: "g.pb")
+        #expect(imported.manifest.source.format == "tensorflow-graphdef")
+        #expect(imported.tensors.map(\.name) == fixture.tensors.map(\.name))
+        for (got, want) in zip(imported.tensors, fixture.tensors) {
+            #expect(got.shape == want.shape)
+            #expect(got.values == want.values)
+        }
+    }
+
+    @Test func graphDefDetectionIgnoresTheFileName() throws {
+        let bytes = GraphDefFixture().encoded()
+        #expect(try WeightImporter.detectFormat(bytes, file: "x.mlmodel") == .tensorFlowGraphDef)
+        #expect(try WeightImporter.detectFormat(CoreMLFixture(seed: 1).encoded(), file: "x.pb") == .coreML)
+    }
+
+    @Test func graphDefMissingATensorIsRefusedByName() throws {
+        var fixture = GraphDefFixture()
+        fixture.tensors.removeAll { $0.name == "MobilenetV1/Conv2d_7_pointwise/biases" }
+        Self.expectRefusal(fixture.encoded(), name: "missing.pb", ["missing tensor 'MobilenetV1/Conv2d_7_pointwise/biases'"])
+    }
+
+    @Test func graphDefMismatchedShapesAreRefused() throws {
+        var fixture = GraphDefFixture()
+        // Depthwise weights of block 4 for 9 channels where block 3 outputs 8.
+        let i = fixture.tensors.firstIndex { $0.name == PoseNetWeightNames.depthwiseWeights(4) }!
+        fixture.tensors[i].shape = [3, 3, 9, 1]
+        fixture.tensors[i].values = [Float](repeating: 0.5, count: 81)
+        Self.expectRefusal(fixture.encoded(), name: "shape.pb", [PoseNetWeightNames.depthwiseWeights(4), "[3, 3, 9, 1]", "expected [3, 3, 8, 1]"])
+
+        // tensor_content whose size disagrees with the declared shape.
+        var short = GraphDefFixture()
+        short.tensors[1].values.removeLast()
+        Self.expectRefusal(short.encoded(), name: "bytes.pb", [PoseNetWeightNames.firstConvBiases, "tensor_content"])
+    }
+}
