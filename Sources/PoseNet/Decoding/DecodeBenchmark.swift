@@ -23,7 +23,7 @@ public struct DecodeBenchmarkResult: Sendable {
 /// The heads are built so that decoding finds every person: each keypoint peaks at one cell,
 /// offsets and displacements point at the nearest person's keypoints. Only decoding is timed.
 public func benchmarkDecode(gridSize: Int = 33, people: Int = 10, iterations: Int = 200) throws -> DecodeBenchmarkResult {
-    let output = try SyntheticHeads.crowd(gridSize: gridSize, people: people)
+    let (output, _) = try SyntheticHeads.crowd(gridSize: gridSize, people: people)
     let parameters = MultiPoseParameters(maxPoses: people)
     var poses = try decodeMultiplePoses(output, parameters: parameters)   // warm-up
     var times: [Double] = []
@@ -43,7 +43,9 @@ enum SyntheticHeads {
     /// `people` standing figures on a `gridSize²` grid at stride 16, laid out on a lattice so that
     /// no two share a keypoint neighbourhood. Every cell's offsets and displacements point at the
     /// corresponding keypoint of the person whose keypoint is nearest, like a trained network's.
-    static func crowd(gridSize: Int, people: Int) throws -> PoseNetOutput {
+    ///
+    /// - Returns: the heads and each person's 17 keypoints in model-input pixels.
+    static func crowd(gridSize: Int, people: Int) throws -> (output: PoseNetOutput, people: [[Point]]) {
         let stride = 16.0
         // A figure 4 cells wide and 8 tall, keypoints relative to its top-left corner (in cells).
         let figure: [(x: Double, y: Double)] = [
@@ -88,11 +90,12 @@ enum SyntheticHeads {
                 }
             }
         }
-        return try PoseNetOutput(
+        let output = try PoseNetOutput(
             heatmapScores: Tensor(shape: [g, g, parts], values: heat),
             offsets: Tensor(shape: [g, g, 2 * parts], values: offsets),
             displacementsFwd: Tensor(shape: [g, g, 2 * edges], values: fwd),
             displacementsBwd: Tensor(shape: [g, g, 2 * edges], values: bwd),
             outputStride: Int(stride))
+        return (output, persons)
     }
 }
