@@ -15,7 +15,8 @@ public struct Point: Equatable, Sendable, Codable {
 public struct Keypoint: Equatable, Sendable, Codable {
     /// Which part this is.
     public var part: BodyPart
-    /// Where it is, in the pixels of the image the caller passed in (after undoing any resize).
+    /// Where it is, in pixels. The decoders return model-input pixels (the resized image the
+    /// network saw); ``Pose/mapped(by:)`` with an ``ImageTransform`` moves them onto the original image.
     public var position: Point
     /// Heatmap confidence in 0...1.
     public var score: Double

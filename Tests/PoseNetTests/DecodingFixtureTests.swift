@@ -224,6 +224,7 @@ func peaks(_ list: [(y: Int, x: Int, part: Int, score: Float)]) -> (Int, Int, In
         #expect(stretched[.rightAnkle].position == Point(x: 32, y: 16) && stretched.score == 0.5)
         let decoded = try JSONDecoder().decode(Pose.self, from: JSONEncoder().encode(pose))
         #expect(decoded == pose)
+        #expect(String(decoding: try JSONEncoder().encode(pose[.leftShoulder]), as: UTF8.self).contains(#""part":"leftShoulder""#))
         let shortJSON = #"{"keypoints": [], "score": 1}"#
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Pose.self, from: Data(shortJSON.utf8)) }
     }
