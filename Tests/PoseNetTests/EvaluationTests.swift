@@ -167,6 +167,8 @@ func images(_ ids: [Int]) -> [CocoKeypointDataset.Image] {
             .write(to: bad, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: bad) }
         #expect(throws: EvaluationError.self) { try CocoKeypointDataset(contentsOf: bad) }
+        let broken = CocoKeypointDataset(images: images([1]), annotations: [.init(id: 1, imageID: 1, keypoints: [1, 2, 2], area: 5)])
+        #expect(throws: EvaluationError.self) { try evaluateKeypoints(groundTruth: broken, detections: []) }
         // No detections at all: AP 0, not a crash.
         #expect(try evaluateKeypoints(groundTruth: gt, detections: []).averagePrecision == 0)
     }

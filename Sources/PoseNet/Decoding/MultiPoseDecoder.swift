@@ -21,7 +21,7 @@ public func decodeMultiplePoses(_ output: PoseNetOutput,
     let squaredNmsRadius = parameters.nmsRadius * parameters.nmsRadius
 
     return output.withHeads { heads -> [Pose] in
-        var queue = heads.partCandidateQueue(threshold: Float(parameters.partScoreThreshold),
+        var queue = heads.partCandidateQueue(threshold: parameters.partScoreThreshold,
                                              localMaximumRadius: radius)
         var decoded: [DecodedKeypoints] = []
         var scores: [Double] = []

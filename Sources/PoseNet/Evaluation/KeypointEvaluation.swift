@@ -80,7 +80,8 @@ public enum KeypointEvaluationSettings {
 /// Every ground-truth image is evaluated, whether or not it has detections.
 ///
 /// - Throws: ``EvaluationError/invalidDetection(_:)`` for a detection on an image the ground truth
-///   does not list, without 17 keypoints, or with a non-finite score or position.
+///   does not list, without 17 keypoints, or with a non-finite score or position;
+///   ``EvaluationError/invalidGroundTruth(_:)`` for an annotation without 17 keypoints or a 4-value bbox.
 public func evaluateKeypoints(groundTruth: CocoKeypointDataset, detections: [KeypointDetection]) throws -> KeypointEvaluation {
     let imageIDs = Set(groundTruth.images.map(\.id)).sorted()   // pycocotools: sorted(getImgIds())
     let known = Set(imageIDs)
@@ -98,7 +99,13 @@ public func evaluateKeypoints(groundTruth: CocoKeypointDataset, detections: [Key
         detectionsByImage[d.imageID, default: []].append(d)
     }
     var groundTruthByImage: [Int: [CocoKeypointDataset.Annotation]] = [:]
-    for a in groundTruth.annotations { groundTruthByImage[a.imageID, default: []].append(a) }
+    for a in groundTruth.annotations {
+        guard a.keypoints.count == 3 * BodyPart.count, a.bbox.count == 4, a.area.isFinite else {
+            throw EvaluationError.invalidGroundTruth(
+                "annotation \(a.id) needs \(3 * BodyPart.count) keypoint values, a 4-value bbox and a finite area")
+        }
+        groundTruthByImage[a.imageID, default: []].append(a)
+    }
 
     let thresholds = KeypointEvaluationSettings.oksThresholds
     let areas = [KeypointEvaluationSettings.allAreas, KeypointEvaluationSettings.mediumAreas, KeypointEvaluationSettings.largeAreas]
