@@ -123,6 +123,22 @@ func images(_ ids: [Int]) -> [CocoKeypointDataset.Image] {
         }
     }
 
+    /// areaScale 2 is the same as annotating twice the area: OKS = exp(-d² / (2 · 2A · (2σ)²)).
+    @Test func oksAreaScaleDoublesTheArea() throws {
+        let narrow = person(id: 1, image: 1, area: 2500, visible: [0, 5, 11])
+        var wide = narrow
+        wide.area = 5000
+        let det = detection(on: narrow, score: 1, shift: 6)
+        let scaled = ObjectKeypointSimilarity.similarity(detection: det.keypoints, groundTruth: narrow, areaScale: 2)
+        #expect(scaled == ObjectKeypointSimilarity.similarity(detection: det.keypoints, groundTruth: wide))
+        // By hand: d = 6 px on the nose, left shoulder and left hip.
+        let expected = [0.026, 0.079, 0.107].map { s in exp(-36 / (2 * 5000 * (2 * s) * (2 * s))) }.reduce(0, +) / 3
+        #expect(abs(scaled - expected) < 1e-12)
+        #expect(throws: EvaluationError.self) {
+            try evaluateKeypoints(groundTruth: .init(images: images([1]), annotations: [narrow]), detections: [det], oksAreaScale: 0)
+        }
+    }
+
     @Test func linspaceMatchesNumpy() {
         // numpy: list(np.linspace(.5, .95, 10)) prints 0.8999999999999999 for the 9th value.
         #expect(KeypointEvaluationSettings.oksThresholds[8] == 0.8999999999999999)

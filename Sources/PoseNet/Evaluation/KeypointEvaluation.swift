@@ -79,10 +79,19 @@ public enum KeypointEvaluationSettings {
 ///
 /// Every ground-truth image is evaluated, whether or not it has detections.
 ///
+/// - Parameter oksAreaScale: scale of the annotated area inside OKS (see
+///   ``ObjectKeypointSimilarity/similarity(detection:groundTruth:areaScale:)``). Keep the default 1
+///   for COCO-comparable numbers; 2 reproduces the convention of the reference AP figures in
+///   `shared/README.md`. Area ranges (medium / large) always use the annotated area.
+///
 /// - Throws: ``EvaluationError/invalidDetection(_:)`` for a detection on an image the ground truth
 ///   does not list, without 17 keypoints, or with a non-finite score or position;
 ///   ``EvaluationError/invalidGroundTruth(_:)`` for an annotation without 17 keypoints or a 4-value bbox.
-public func evaluateKeypoints(groundTruth: CocoKeypointDataset, detections: [KeypointDetection]) throws -> KeypointEvaluation {
+public func evaluateKeypoints(groundTruth: CocoKeypointDataset, detections: [KeypointDetection],
+                              oksAreaScale: Double = 1) throws -> KeypointEvaluation {
+    guard oksAreaScale.isFinite, oksAreaScale > 0 else {
+        throw EvaluationError.invalidDetection("oksAreaScale must be finite and positive, got \(oksAreaScale)")
+    }
     let imageIDs = Set(groundTruth.images.map(\.id)).sorted()   // pycocotools: sorted(getImgIds())
     let known = Set(imageIDs)
     var detectionsByImage: [Int: [KeypointDetection]] = [:]
@@ -117,7 +126,7 @@ public func evaluateKeypoints(groundTruth: CocoKeypointDataset, detections: [Key
             .sorted { $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset }
             .map(\.element).prefix(KeypointEvaluationSettings.maxDetections))
         let similarities = ranked.map { d in
-            people.map { ObjectKeypointSimilarity.similarity(detection: d.keypoints, groundTruth: $0) }
+            people.map { ObjectKeypointSimilarity.similarity(detection: d.keypoints, groundTruth: $0, areaScale: oksAreaScale) }
         }
         for (a, range) in areas.enumerated() {
             if let m = ImageMatching.match(detections: ranked, groundTruth: people, similarities: similarities,

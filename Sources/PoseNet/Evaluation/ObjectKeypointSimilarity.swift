@@ -18,10 +18,15 @@ public enum ObjectKeypointSimilarity {
     /// OKS between a detection's 17 keypoints and one ground-truth person, computed as pycocotools'
     /// `computeOks`. A person with no labelled keypoints (an ignore region) is compared against the
     /// box twice the size of its `bbox`: keypoints inside it count as distance 0.
-    public static func similarity(detection: [Point], groundTruth: CocoKeypointDataset.Annotation) -> Double {
+    ///
+    /// - Parameter areaScale: multiplies the annotated area used as `s²`. 1 is COCO / pycocotools.
+    ///   2 reproduces the more lenient OKS behind the AP figures quoted in `shared/README.md`
+    ///   (equivalent to sigmas × √2).
+    public static func similarity(detection: [Point], groundTruth: CocoKeypointDataset.Annotation,
+                                  areaScale: Double = 1) -> Double {
         let g = groundTruth.keypoints
         let labelled = (0..<BodyPart.count).filter { g[3 * $0 + 2] > 0 }
-        let denominator = groundTruth.area + areaEpsilon
+        let denominator = groundTruth.area * areaScale + areaEpsilon
         var sum = 0.0
         if labelled.isEmpty {
             let b = groundTruth.bbox
