@@ -47,6 +47,29 @@ public enum BodyPart: Int, CaseIterable, Sendable, Codable, CustomStringConverti
     }
 
     public var description: String { name }
+
+    /// Encodes as the TF.js name (`"leftShoulder"`), the form JSON consumers expect.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+
+    /// Decodes a TF.js name, or a heatmap channel index.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let index = try? container.decode(Int.self) {
+            guard let part = BodyPart(rawValue: index) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "no body part has index \(index)")
+            }
+            self = part
+            return
+        }
+        let name = try container.decode(String.self)
+        guard let part = BodyPart(name: name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown body part \"\(name)\"")
+        }
+        self = part
+    }
 }
 
 /// Left, right or neither (the nose).

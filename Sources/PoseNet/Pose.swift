@@ -12,10 +12,11 @@ public struct Point: Equatable, Sendable, Codable {
 }
 
 /// One detected body part.
-public struct Keypoint: Equatable, Sendable {
+public struct Keypoint: Equatable, Sendable, Codable {
     /// Which part this is.
     public var part: BodyPart
-    /// Where it is, in the pixels of the image the caller passed in (after undoing any resize).
+    /// Where it is, in pixels. The decoders return model-input pixels (the resized image the
+    /// network saw); ``Pose/mapped(by:)`` with an ``ImageTransform`` moves them onto the original image.
     public var position: Point
     /// Heatmap confidence in 0...1.
     public var score: Double
@@ -28,7 +29,7 @@ public struct Keypoint: Equatable, Sendable {
 }
 
 /// An axis-aligned box in image pixels.
-public struct BoundingBox: Equatable, Sendable {
+public struct BoundingBox: Equatable, Sendable, Codable {
     public var minX: Double, minY: Double, maxX: Double, maxY: Double
     public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
         self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
@@ -40,7 +41,7 @@ public struct BoundingBox: Equatable, Sendable {
 }
 
 /// One person: 17 keypoints in ``BodyPart`` order and an overall score.
-public struct Pose: Equatable, Sendable {
+public struct Pose: Equatable, Sendable, Codable {
     /// Exactly 17 keypoints, `keypoints[i].part.rawValue == i`.
     public var keypoints: [Keypoint]
     /// Pose confidence: the mean keypoint score for single-person decoding, the NMS-discounted
@@ -67,5 +68,26 @@ public struct Pose: Equatable, Sendable {
             box.minY = min(box.minY, k.position.y); box.maxY = max(box.maxY, k.position.y)
         }
         return box
+    }
+
+    /// The box around all 17 keypoints (``boundingBox(minimumScore:)`` with no minimum).
+    public var boundingBox: BoundingBox { boundingBox() }
+
+    /// Area of the box around all 17 keypoints, in squared pixels: how COCO sizes a detected
+    /// pose, and how Apple's action sample picks the main person.
+    public var area: Double { boundingBox().area }
+
+    private enum CodingKeys: String, CodingKey { case keypoints, score }
+
+    /// Decodes `{"keypoints": [...17...], "score": s}`; throws unless there are exactly 17
+    /// keypoints in ``BodyPart`` order.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let keypoints = try container.decode([Keypoint].self, forKey: .keypoints)
+        guard keypoints.map(\.part) == BodyPart.allCases else {
+            throw DecodingError.dataCorruptedError(forKey: .keypoints, in: container,
+                debugDescription: "a pose needs the 17 keypoints in BodyPart order, got \(keypoints.map(\.part.name))")
+        }
+        self.init(keypoints: keypoints, score: try container.decode(Double.self, forKey: .score))
     }
 }

@@ -1,0 +1,49 @@
+/// An axis-aligned scale and offset from model-input pixels to original-image pixels:
+/// `original = input × scale + offset`, per axis.
+///
+/// The decoders work in the pixels of the square image the network saw; this undoes the resize
+/// (and any padding) so callers get keypoints on their own image.
+public struct ImageTransform: Sendable, Equatable {
+    public var scaleX: Double
+    public var scaleY: Double
+    public var offsetX: Double
+    public var offsetY: Double
+
+    public init(scaleX: Double, scaleY: Double, offsetX: Double = 0, offsetY: Double = 0) {
+        self.scaleX = scaleX; self.scaleY = scaleY
+        self.offsetX = offsetX; self.offsetY = offsetY
+    }
+
+    /// Leaves positions unchanged.
+    public static let identity = ImageTransform(scaleX: 1, scaleY: 1)
+
+    /// For an image padded bottom/right with black to a `max(width, height)` square and resized to
+    /// `inputSize × inputSize`, as the reference pipeline does: one scale, `side / inputSize`,
+    /// for both axes and no offset (the padding is after the image).
+    public static func letterbox(originalWidth: Int, originalHeight: Int, inputSize: Int) -> ImageTransform {
+        let scale = Double(max(originalWidth, originalHeight)) / Double(inputSize)
+        return ImageTransform(scaleX: scale, scaleY: scale)
+    }
+
+    /// For an image resized to `inputWidth × inputHeight` without keeping its aspect ratio:
+    /// separate x and y scales.
+    public static func stretch(originalWidth: Int, originalHeight: Int,
+                               inputWidth: Int, inputHeight: Int) -> ImageTransform {
+        ImageTransform(scaleX: Double(originalWidth) / Double(inputWidth),
+                       scaleY: Double(originalHeight) / Double(inputHeight))
+    }
+
+    /// `point` (model-input pixels) in original-image pixels.
+    public func apply(_ point: Point) -> Point {
+        Point(x: point.x * scaleX + offsetX, y: point.y * scaleY + offsetY)
+    }
+}
+
+extension Pose {
+    /// This pose with every keypoint moved by `transform`; scores unchanged.
+    public func mapped(by transform: ImageTransform) -> Pose {
+        var copy = self
+        for i in copy.keypoints.indices { copy.keypoints[i].position = transform.apply(copy.keypoints[i].position) }
+        return copy
+    }
+}

@@ -1,0 +1,51 @@
+/// Decodes every person in a frame (TF.js `decodeMultiplePoses`, the PersonLab greedy decoder).
+///
+/// 1. Collect local heatmap maxima scoring at least ``MultiPoseParameters/partScoreThreshold``
+///    over all 17 keypoints into one max-heap.
+/// 2. Pop candidates in decreasing score. A candidate within ``MultiPoseParameters/nmsRadius`` of
+///    the same keypoint of an already decoded pose is the same person again: skip it.
+/// 3. Otherwise grow a pose from it along the skeleton tree (``Skeleton/treeEdges``) and score it
+///    by the keypoints no earlier pose claims (sum / 17).
+/// 4. Stop after ``MultiPoseParameters/maxPoses`` poses or when the heap is empty.
+///
+/// - Returns: poses in decoding order (decreasing root score, not necessarily decreasing pose
+///   score), keypoints in model-input pixels; map them with ``ImageTransform``. No candidate above
+///   the threshold means an empty array.
+/// - Throws: ``PoseDecodingError/parameterOutOfRange(_:)`` for invalid `parameters`.
+public func decodeMultiplePoses(_ output: PoseNetOutput,
+                                parameters: MultiPoseParameters = MultiPoseParameters()) throws -> [Pose] {
+    try parameters.validate()
+    guard parameters.maxPoses > 0 else { return [] }
+    // A window wider than the grid sees the whole grid; clamping keeps the loop bounds sane.
+    let radius = min(parameters.localMaximumRadius, max(output.height, output.width))
+    let squaredNmsRadius = parameters.nmsRadius * parameters.nmsRadius
+
+    return output.withHeads { heads -> [Pose] in
+        var queue = heads.partCandidateQueue(threshold: parameters.partScoreThreshold,
+                                             localMaximumRadius: radius)
+        var decoded: [DecodedKeypoints] = []
+        var scores: [Double] = []
+        decoded.reserveCapacity(parameters.maxPoses)
+        while decoded.count < parameters.maxPoses, let root = queue.dequeue() {
+            let rootPosition = heads.offsetPosition(of: root.part, at: root.cell)
+            if PoseNMS.isClaimed(rootPosition, part: root.part, by: decoded, squaredRadius: squaredNmsRadius) {
+                continue
+            }
+            let pose = heads.decodePose(root: root, refineSteps: parameters.refineSteps)
+            scores.append(PoseNMS.instanceScore(pose, earlier: decoded, squaredRadius: squaredNmsRadius))
+            decoded.append(pose)
+        }
+        return zip(decoded, scores).compactMap { pose, score in
+            score >= parameters.minPoseScore ? Pose(decoded: pose, score: score) : nil
+        }
+    }
+}
+
+extension Pose {
+    /// A public pose from the decoder's working representation.
+    init(decoded: DecodedKeypoints, score: Double) {
+        self.init(keypoints: BodyPart.allCases.map {
+            Keypoint(part: $0, position: decoded.positions[$0.rawValue], score: Double(decoded.scores[$0.rawValue]))
+        }, score: score)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// COCO-format person-keypoint ground truth (`images`, `annotations`, `categories`), as read by
+/// pycocotools, in COCO-17 keypoint order (the same order as ``BodyPart``).
+public struct CocoKeypointDataset: Sendable {
+    /// One image the ground truth covers.
+    public struct Image: Sendable, Equatable {
+        public var id: Int
+        public var fileName: String
+        public var width: Int
+        public var height: Int
+        public init(id: Int, fileName: String, width: Int, height: Int) {
+            self.id = id; self.fileName = fileName; self.width = width; self.height = height
+        }
+    }
+
+    /// One labelled person.
+    public struct Annotation: Sendable, Equatable {
+        public var id: Int
+        public var imageID: Int
+        /// 17 `(x, y, visibility)` triples flattened, COCO convention: visibility 0 = not labelled,
+        /// 1 = labelled but occluded, 2 = labelled and visible. Only visibility > 0 counts.
+        public var keypoints: [Double]
+        /// The file's `num_keypoints` (number of labelled keypoints). pycocotools ignores a
+        /// person whose `num_keypoints` is 0 even if some visibilities are set.
+        public var labelledKeypointCount: Int
+        /// Segment area in squared pixels: the OKS scale `s²` and the area-range filter.
+        public var area: Double
+        /// `[x, y, width, height]`; used only for people with no labelled keypoints.
+        public var bbox: [Double]
+        /// Crowd regions may match many detections and are never counted as misses.
+        public var isCrowd: Bool
+
+        public init(id: Int, imageID: Int, keypoints: [Double], labelledKeypointCount: Int? = nil,
+                    area: Double, bbox: [Double] = [0, 0, 0, 0], isCrowd: Bool = false) {
+            self.id = id; self.imageID = imageID; self.keypoints = keypoints
+            self.labelledKeypointCount = labelledKeypointCount
+                ?? stride(from: 2, to: keypoints.count, by: 3).filter { keypoints[$0] > 0 }.count
+            self.area = area; self.bbox = bbox; self.isCrowd = isCrowd
+        }
+
+        /// pycocotools' `ignore` flag: crowd regions and people with no labelled keypoints.
+        var isIgnored: Bool { isCrowd || labelledKeypointCount == 0 }
+    }
+
+    public var images: [Image]
+    /// Person annotations only (other categories are dropped when loading).
+    public var annotations: [Annotation]
+
+    public init(images: [Image], annotations: [Annotation]) {
+        self.images = images
+        self.annotations = annotations
+    }
+
+    /// The image whose `file_name` is `fileName` (compared by last path component), if any.
+    public func image(named fileName: String) -> Image? {
+        let name = (fileName as NSString).lastPathComponent
+        return images.first { $0.fileName == name || ($0.fileName as NSString).lastPathComponent == name }
+    }
+
+    /// Reads a COCO keypoint annotation file, keeping the `person` category (or category 1 when
+    /// no category is named `person`).
+    ///
+    /// - Throws: ``EvaluationError/invalidGroundTruth(_:)`` naming the file and the problem when it
+    ///   is not valid JSON, misses a required field, or an annotation does not have 17 keypoints.
+    public init(contentsOf url: URL) throws {
+        struct File: Decodable {
+            struct Img: Decodable { let id: Int; let file_name: String; let width: Int; let height: Int }
+            struct Ann: Decodable {
+                let id: Int; let image_id: Int; let category_id: Int; let keypoints: [Double]
+                let num_keypoints: Int?; let area: Double; let bbox: [Double]?; let iscrowd: Int?
+            }
+            struct Cat: Decodable { let id: Int; let name: String }
+            let images: [Img]; let annotations: [Ann]; let categories: [Cat]?
+        }
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
+        } catch {
+            throw EvaluationError.invalidGroundTruth("\(url.path): \(error)")
+        }
+        let person = file.categories?.first { $0.name == "person" }?.id ?? 1
+        var annotations: [Annotation] = []
+        for a in file.annotations where a.category_id == person {
+            guard a.keypoints.count == 3 * BodyPart.count else {
+                throw EvaluationError.invalidGroundTruth(
+                    "\(url.path): annotation \(a.id) has \(a.keypoints.count) keypoint values, expected \(3 * BodyPart.count)")
+            }
+            guard a.area.isFinite, a.area >= 0 else {
+                throw EvaluationError.invalidGroundTruth("\(url.path): annotation \(a.id) has area \(a.area)")
+            }
+            annotations.append(Annotation(id: a.id, imageID: a.image_id, keypoints: a.keypoints,
+                                          labelledKeypointCount: a.num_keypoints, area: a.area,
+                                          bbox: a.bbox ?? [0, 0, 0, 0], isCrowd: (a.iscrowd ?? 0) != 0))
+        }
+        self.init(images: file.images.map { Image(id: $0.id, fileName: $0.file_name, width: $0.width, height: $0.height) },
+                  annotations: annotations)
+    }
+}
+
+/// Why an evaluation could not run.
+public enum EvaluationError: Error, CustomStringConvertible, Equatable {
+    /// The ground-truth file is unreadable or malformed.
+    case invalidGroundTruth(String)
+    /// A detection does not fit the ground truth (unknown image, wrong keypoint count, bad score).
+    case invalidDetection(String)
+
+    public var description: String {
+        switch self {
+        case .invalidGroundTruth(let message): return "invalid ground truth: \(message)"
+        case .invalidDetection(let message): return "invalid detection: \(message)"
+        }
+    }
+}

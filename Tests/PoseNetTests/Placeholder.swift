@@ -1,4 +1,0 @@
-import Testing
-@testable import PoseNet
-
-@Test func PoseNetPlaceholder() { #expect(Bool(true)) }
