@@ -1,3 +1,4 @@
+import Dispatch
 import Tensor
 #if canImport(Glibc)
 import Glibc
@@ -202,7 +203,49 @@ public final class PoseNetModel: @unchecked Sendable {
 
     /// Runs the network on ``input`` and rewrites the four head tensors.
     public func run() throws {
+        for layer in layers { try run(layer) }
+        try runHeads()
+    }
+
+    /// One layer's share of a forward pass, from ``profile()``.
+    public struct LayerTiming: Sendable {
+        /// e.g. `"conv0 3x3/2 3->24 257x257"`, `"dw3 s1 d1 96 129x129"`, `"pw3 96->96 129x129"`, `"heads 384->115"`.
+        public let name: String
+        public let seconds: Double
+        public let flops: Int
+    }
+
+    /// Runs the network once, timing every layer (for `posekit bench model --layers`).
+    public func profile() throws -> [LayerTiming] {
+        var timings: [LayerTiming] = []
+        var block = 0
         for layer in layers {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try run(layer)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let (oh, ow, oc) = (layer.output.shape[0], layer.output.shape[1], layer.output.shape[2])
+            let ic = layer.input.shape[2]
+            switch layer.kind {
+            case .full3x3:
+                timings.append(LayerTiming(name: "conv0 3x3 s\(layer.stride) \(ic)->\(oc) \(oh)x\(ow)", seconds: seconds,
+                                           flops: 2 * oh * ow * oc * 9 * ic))
+            case .depthwise:
+                block += 1
+                timings.append(LayerTiming(name: "dw\(block) s\(layer.stride) d\(layer.dilation) \(oc) \(oh)x\(ow)", seconds: seconds,
+                                           flops: 2 * oh * ow * oc * 9))
+            case .pointwise:
+                timings.append(LayerTiming(name: "pw\(block) \(ic)->\(oc) \(oh)x\(ow)", seconds: seconds, flops: 2 * oh * ow * oc * ic))
+            }
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        try runHeads()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        timings.append(LayerTiming(name: "heads \(headWeights.shape[0])->\(headWeights.shape[1]) \(outputHeight)x\(outputWidth)",
+                                   seconds: seconds, flops: 2 * outputHeight * outputWidth * headWeights.count))
+        return timings
+    }
+
+    private func run(_ layer: Layer) throws {
             switch layer.kind {
             case .full3x3:
                 try Convolution.general(layer.input, weights: layer.weights, bias: layer.bias,
@@ -216,7 +259,9 @@ public final class PoseNetModel: @unchecked Sendable {
                 try Convolution.pointwise(layer.input, weights: layer.weights, bias: layer.bias,
                                           activation: .relu6, into: layer.output, threads: threads)
             }
-        }
+    }
+
+    private func runHeads() throws {
         try Convolution.pointwise(layers[layers.count - 1].output, weights: headWeights, bias: headBias,
                                   activation: .none, into: headOutput, threads: threads)
         splitHeads()

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import PoseNet
+import Tensor
+
+/// `posekit bench model`: forward-pass time of each bundled PoseNet at several input sizes.
+struct BenchModel: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "model",
+        abstract: "Time the PoseNet forward pass (median of repeated runs after warm-up).",
+        discussion: """
+            For each model, input size and thread count: median and minimum milliseconds per forward \
+            pass, GFLOP per pass (2 per multiply-add) and GFLOP/s at the median. --layers adds a \
+            per-layer breakdown at the largest size.
+
+            EXAMPLES
+              posekit bench model
+              posekit bench model --models mobilenet075 --sizes 513 --threads 2 --layers
+              env -u OPENBLAS_CORETYPE posekit bench model --json
+            """)
+
+    @Option(parsing: .upToNextOption, help: "Models (names or .pkw paths).")
+    var models: [String] = ModelLocator.knownModels
+
+    @Option(parsing: .upToNextOption, help: "Input sizes.")
+    var sizes: [Int] = [257, 353, 513]
+
+    @Option(parsing: .upToNextOption, help: "Thread counts.")
+    var threads: [Int] = [1, 2]
+
+    @Option(help: "Output stride.")
+    var outputStride = 16
+
+    @Option(help: "Timed runs per configuration (at least 20 recommended).")
+    var runs = 20
+
+    @Flag(help: "Print a per-layer time breakdown (largest size, most threads).")
+    var layers = false
+
+    @Flag(help: "Print one JSON object instead of a table.")
+    var json = false
+
+    func validate() throws {
+        if runs < 1 { throw ValidationError("--runs must be at least 1") }
+        if sizes.contains(where: { $0 < 33 || $0 > 2049 }) { throw ValidationError("--sizes must be within 33...2049") }
+        if threads.contains(where: { $0 < 1 || $0 > 256 }) { throw ValidationError("--threads must be within 1...256") }
+    }
+
+    func run() throws {
+        let log: (String) -> Void = json ? { _ in } : { print($0) }
+        var report = OpenBLASReport.current(log: log)
+        var rows: [[String: Any]] = []
+        log("model            size threads   GFLOP  median ms   min ms  GFLOP/s")
+        for name in models {
+            let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(name))
+            for size in sizes {
+                for t in threads {
+                    let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
+                    model.input.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 255) / 127.5 - 1 } }
+                    let timing = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
+                    let gflop = Double(model.flops) / 1e9
+                    let row: [String: Any] = [
+                        "model": name, "input_size": size, "threads": t, "gflop": gflop,
+                        "median_ms": timing.median * 1e3, "min_ms": timing.minimum * 1e3,
+                        "gflops": gflop / timing.median, "runs": timing.samples.count,
+                    ]
+                    rows.append(row)
+                    log(String(format: "%-16@ %4d %7d %7.3f %10.2f %8.2f %8.1f", name as NSString, size, t, gflop,
+                               timing.median * 1e3, timing.minimum * 1e3, gflop / timing.median))
+                }
+            }
+            if layers, let size = sizes.max(), let t = threads.max() {
+                let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
+                for _ in 0..<5 { try model.run() }
+                var totals: [Double] = []
+                var last: [PoseNetModel.LayerTiming] = []
+                for _ in 0..<max(5, runs / 2) {
+                    last = try model.profile()
+                    if totals.isEmpty { totals = last.map(\.seconds) } else { for i in totals.indices { totals[i] = min(totals[i], last[i].seconds) } }
+                }
+                log("\(name) at \(size), \(t) thread(s), per layer (best of \(max(5, runs / 2))):")
+                for (timing, seconds) in zip(last, totals) {
+                    log(String(format: "  %-34@ %7.3f ms %7.1f GFLOP/s", timing.name as NSString, seconds * 1e3,
+                               Double(timing.flops) / seconds / 1e9))
+                }
+                log(String(format: "  %-34@ %7.3f ms", "sum" as NSString, totals.reduce(0, +) * 1e3))
+            }
+        }
+        report["results"] = rows
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+}
+
+/// Which OpenBLAS kernels are active, printed by every benchmark: `OPENBLAS_CORETYPE` in the
+/// environment forces a kernel set that may be weaker than the one OpenBLAS picks for the CPU.
+enum OpenBLASReport {
+    static func current(log: (String) -> Void) -> [String: Any] {
+        let core = BLASThreads.coreName
+        let forced = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"]
+        log("OpenBLAS core: \(core)" + (forced == nil ? " (auto-detected)" : " (forced by OPENBLAS_CORETYPE)"))
+        if let forced {
+            log("warning: OPENBLAS_CORETYPE=\(forced) forces OpenBLAS's \(forced) kernels, which may be weaker than the ones "
+                + "it picks for this CPU; compare with `env -u OPENBLAS_CORETYPE`.")
+        }
+        return ["openblas_core": core, "openblas_coretype_env": forced ?? NSNull()]
+    }
+}
