@@ -55,6 +55,72 @@ struct Pose: ParsableCommand {
     }
 
     func run() throws {
-        throw CLIError("pose: the PoseNet network is not built into this version yet")
+        let detector = PoseDetector(model: try model.makeModel(), decoding: decode.decoding)
+        let jsonSink = try openSink(json ?? "-")
+        var overlayOutput = try overlay.map { OverlayOutput(sink: try openSink($0)) }
+        let progressReporter = ProgressReporter(forced: progress)
+        var failures = 0
+        var text = JSONText()
+        for input in inputs {
+            do {
+                let reader = try FrameReader(path: input)
+                let source = FrameSource(reader: reader, inputSize: model.inputSize, geometry: model.geometry,
+                                         wantsRGB: overlayOutput != nil)
+                let name = input == "-" ? "-" : input
+                try source.forEachFrame(realtime: realtime) { slot, dropped in
+                    let poses = try detector.detect(mappingTo: slot.transform)
+                    text.reset()
+                    PoseJSON.append(source: name, frame: slot.frameIndex, width: slot.width, height: slot.height,
+                                    time: slot.time, poses: poses, to: &text)
+                    try text.bytes.withUnsafeBytes { try jsonSink.write($0) }
+                    if overlayOutput != nil {
+                        PoseOverlay().draw(poses, on: &slot.rgb)
+                        try overlayOutput!.write(slot.rgb, from: reader, input: input)
+                    }
+                    progressReporter.frameDone(dropped: dropped)
+                }
+            } catch FrameIOError.brokenPipe {
+                throw ExitCode(141)  // the reader of our output went away: stop quietly, like SIGPIPE would
+            } catch {
+                printToStandardError("posekit: error: \(input): \(CLIError.describe(error))")
+                failures += 1
+            }
+            do { try jsonSink.flush(); try overlayOutput?.flush() } catch FrameIOError.brokenPipe { throw ExitCode(141) }
+        }
+        progressReporter.finish()
+        if realtime && progressReporter.dropped > 0 {
+            printToStandardError("posekit: dropped \(progressReporter.dropped) late frame(s) of \(progressReporter.frames + progressReporter.dropped) (--realtime)")
+        }
+        if failures > 0 { throw ExitCode(1) }
     }
+}
+
+/// Annotated frames out: Y4M (C420, same frame rate) for video input, concatenated PPM for images.
+struct OverlayOutput {
+    let sink: ByteSink
+    private var y4m: Y4MWriter?
+    private var ppm: PPMWriter?
+
+    init(sink: ByteSink) { self.sink = sink }
+
+    mutating func write(_ image: RGBImage, from reader: FrameReader, input: String) throws {
+        switch reader.format {
+        case .y4m:
+            guard ppm == nil else { throw CLIError("--overlay: cannot mix video and image inputs in one overlay stream") }
+            if y4m == nil {
+                y4m = try Y4MWriter(sink: sink, width: image.width, height: image.height,
+                                    frameRate: reader.frameRate ?? Ratio(25, 1))
+            }
+            guard y4m!.header.width == image.width, y4m!.header.height == image.height else {
+                throw CLIError("--overlay: \(input) is \(image.width)x\(image.height) but the overlay stream is \(y4m!.header.width)x\(y4m!.header.height)")
+            }
+            try y4m!.write(image)
+        case .pnm:
+            guard y4m == nil else { throw CLIError("--overlay: cannot mix video and image inputs in one overlay stream") }
+            if ppm == nil { ppm = PPMWriter(sink: sink) }
+            try ppm!.write(image)
+        }
+    }
+
+    func flush() throws { try sink.flush() }
 }

@@ -1,0 +1,44 @@
+import PoseNet
+
+/// The JSON Lines record `posekit pose` writes for each image or frame (schema in README.md):
+///
+///     {"source": "clip.y4m", "frame": 0, "width": 640, "height": 480, "time": 0.000,
+///      "poses": [{"score": 0.9123, "box": [x0, y0, x1, y1],
+///                 "keypoints": [{"part": "nose", "x": 312.41, "y": 88.07, "score": 0.9811}, ...]}]}
+///
+/// Coordinates have two decimals (1/100 pixel), scores four; `time` is omitted for images.
+enum PoseJSON {
+    static func append(
+        source: String, frame: Int, width: Int, height: Int, time: Double?, poses: [PoseNet.Pose],
+        to json: inout JSONText
+    ) {
+        json.raw("{\"source\": "); json.string(source)
+        json.raw(", \"frame\": "); json.integer(frame)
+        json.raw(", \"width\": "); json.integer(width)
+        json.raw(", \"height\": "); json.integer(height)
+        if let time { json.raw(", \"time\": "); json.number(time, decimals: 3) }
+        json.raw(", \"poses\": [")
+        for (p, pose) in poses.enumerated() {
+            if p > 0 { json.raw(", ") }
+            json.raw("{\"score\": "); json.number(pose.score, decimals: 4)
+            let box = pose.boundingBox
+            json.raw(", \"box\": [")
+            json.number(box.minX, decimals: 2); json.raw(", ")
+            json.number(box.minY, decimals: 2); json.raw(", ")
+            json.number(box.maxX, decimals: 2); json.raw(", ")
+            json.number(box.maxY, decimals: 2)
+            json.raw("], \"keypoints\": [")
+            for (k, keypoint) in pose.keypoints.enumerated() {
+                if k > 0 { json.raw(", ") }
+                json.raw("{\"part\": "); json.string(keypoint.part.name)
+                json.raw(", \"x\": "); json.number(keypoint.position.x, decimals: 2)
+                json.raw(", \"y\": "); json.number(keypoint.position.y, decimals: 2)
+                json.raw(", \"score\": "); json.number(keypoint.score, decimals: 4)
+                json.raw("}")
+            }
+            json.raw("]}")
+        }
+        json.raw("]}")
+        json.newline()
+    }
+}

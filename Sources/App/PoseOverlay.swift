@@ -1,0 +1,37 @@
+import FrameIO
+import PoseNet
+
+/// Draws pose wireframes on RGB frames: skeleton edges as lines, joints as filled circles,
+/// coloured by body side, sized relative to the frame.
+struct PoseOverlay {
+    /// Parts and edges below this score are not drawn (they are usually guesses).
+    var minimumKeypointScore = 0.3
+    var palette = BodySidePalette.standard
+
+    func draw(_ poses: [PoseNet.Pose], on image: inout RGBImage) {
+        let thickness = image.suggestedLineThickness
+        let radius = thickness * 1.4
+        for pose in poses {
+            for (a, b) in Skeleton.drawnEdges {
+                let ka = pose[a], kb = pose[b]
+                guard ka.score >= minimumKeypointScore, kb.score >= minimumKeypointScore else { continue }
+                // An edge takes the colour of its side; torso cross-edges (left-right) are centre-coloured.
+                let color = a.side == b.side ? colour(a.side) : palette.center
+                image.drawLine(x0: Float(ka.position.x), y0: Float(ka.position.y),
+                               x1: Float(kb.position.x), y1: Float(kb.position.y), thickness: thickness, color: color)
+            }
+            for keypoint in pose.keypoints where keypoint.score >= minimumKeypointScore {
+                image.fillCircle(centerX: Float(keypoint.position.x), centerY: Float(keypoint.position.y),
+                                 radius: radius, color: colour(keypoint.part.side))
+            }
+        }
+    }
+
+    private func colour(_ side: PoseNet.BodySide) -> RGBColor {
+        switch side {
+        case .left: return palette.left
+        case .right: return palette.right
+        case .centre: return palette.center
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Tensor
+
+/// How head tensors become poses.
+public struct PoseDecoding: Sendable, Equatable {
+    /// One person per frame (TF.js `decodeSinglePose`), or several (`decodeMultiplePoses`).
+    public enum Mode: Sendable, Equatable { case single, multi }
+
+    public var mode: Mode
+    /// Multi-person parameters; `minPoseScore` also filters the single-person result.
+    public var parameters: MultiPoseParameters
+
+    public init(mode: Mode = .multi, parameters: MultiPoseParameters = MultiPoseParameters()) {
+        self.mode = mode
+        self.parameters = parameters
+    }
+}
+
+/// A PoseNet model plus decoding: fill ``PoseNetModel/input`` with a frame, call
+/// ``detect(mappingTo:)``, get poses in the frame's own pixels.
+///
+///     let detector = PoseDetector(model: try PoseNetModel(bundle: bundle, inputSize: 353, outputStride: 16, threads: 2))
+///     // ... write the frame into detector.model.input (NHWC RGB in [-1, 1]) ...
+///     let poses = try detector.detect(mappingTo: .letterbox(originalWidth: 640, originalHeight: 480, inputSize: 353))
+public final class PoseDetector: @unchecked Sendable {
+    public let model: PoseNetModel
+    public var decoding: PoseDecoding
+
+    public init(model: PoseNetModel, decoding: PoseDecoding = PoseDecoding()) {
+        self.model = model
+        self.decoding = decoding
+    }
+
+    /// Runs the network on ``PoseNetModel/input`` and decodes; `transform` maps network-input
+    /// pixels to the caller's image pixels. Poses are sorted by score, best first.
+    public func detect(mappingTo transform: ImageTransform) throws -> [Pose] {
+        try model.run()
+        let heads = try PoseNetOutput(
+            heatmapScores: model.heatmapScores, offsets: model.offsets,
+            displacementsFwd: model.displacementsFwd, displacementsBwd: model.displacementsBwd,
+            outputStride: model.outputStride)
+        var poses: [Pose]
+        switch decoding.mode {
+        case .single:
+            let pose = decodeSinglePose(heads)
+            poses = pose.score >= decoding.parameters.minPoseScore ? [pose] : []
+        case .multi:
+            poses = try decodeMultiplePoses(heads, parameters: decoding.parameters)
+        }
+        poses.sort { $0.score > $1.score }
+        return poses.map { $0.mapped(by: transform) }
+    }
+}
