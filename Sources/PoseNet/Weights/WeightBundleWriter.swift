@@ -42,11 +42,10 @@ public struct WeightBundleWriter: Sendable {
         }
         let offset = WeightBundleHeader.aligned(data.count)
         data.append(contentsOf: [UInt8](repeating: 0, count: offset - data.count))
+        // Bulk copies: the host is little-endian (checked at compile time in WeightBundleFormat.swift).
         switch storage {
-        case .fp16:
-            for bits in HalfPrecision.narrow(values) { withUnsafeBytes(of: bits) { data.append(contentsOf: $0) } }
-        case .fp32:
-            for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+        case .fp16: HalfPrecision.narrow(values).withUnsafeBytes { data.append(contentsOf: $0) }
+        case .fp32: values.withUnsafeBytes { data.append(contentsOf: $0) }
         }
         manifest.tensors.append(.init(name: name, dtype: storage, shape: shape, layout: layout,
                                       offset: offset, byteCount: count * storage.byteWidth))
