@@ -30,10 +30,9 @@ public struct WeightBundleWriter: Sendable {
     /// - Throws: ``WeightBundleError/invalidTensor(name:detail:)`` when the count does not match
     ///   the shape, the shape has a non-positive axis, or the name is already present.
     public mutating func add(name: String, shape: [Int], layout: TensorLayout, values: [Float], storage: WeightDType) throws {
-        guard !shape.isEmpty, shape.allSatisfy({ $0 > 0 }) else {
+        guard let count = WeightManifest.TensorEntry.checkedElementCount(shape) else {
             throw WeightBundleError.invalidTensor(name: name, detail: "invalid shape \(shape)")
         }
-        let count = shape.reduce(1, *)
         guard values.count == count else {
             throw WeightBundleError.invalidTensor(name: name, detail: "\(values.count) values for shape \(shape) (\(count) elements)")
         }
