@@ -280,3 +280,28 @@ import Tensor
         #expect(throws: WeightBundleError.self) { try WeightBundle(contentsOf: url) }
     }
 }
+
+/// Random corruption of small crafted models: every outcome must be a successful import or a
+/// thrown ImportError (a crash fails the whole run).
+@Suite struct ImportCorruptionTests {
+    @Test(arguments: ["coreml", "graphdef"]) func randomByteCorruptionNeverCrashes(kind: String) throws {
+        let good = kind == "coreml" ? CoreMLFixture(seed: 4).encoded() : GraphDefFixture().encoded()
+        var random = FixtureRandom(state: 77)
+        var refused = 0
+        for round in 0..<200 {
+            var bytes = good
+            for _ in 0...(round % 4) {
+                let at = Int(random.next() % UInt64(bytes.count))
+                bytes[at] = UInt8(truncatingIfNeeded: random.next())
+            }
+            if round % 5 == 0 { bytes.removeLast(Int(random.next() % UInt64(bytes.count))) }
+            do {
+                _ = try WeightImporter.importModel(bytes: bytes, file: "fuzz")
+            } catch let error as ImportError {
+                refused += 1
+                #expect(!error.description.contains("\n"))
+            }
+        }
+        #expect(refused > 50)
+    }
+}
