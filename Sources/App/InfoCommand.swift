@@ -19,7 +19,9 @@ struct Info: ParsableCommand {
 
     func run() throws {
         let url = try ModelLocator.resolve(model)
+        let start = DispatchTime.now()
         let bundle = try WeightBundle(contentsOf: url)
+        let openMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
         let m = bundle.manifest
         if json {
             let encoder = JSONEncoder()
@@ -31,7 +33,7 @@ struct Info: ParsableCommand {
         let dtypes = m.dtypes.map { "\($0.rawValue) (\(bytesByType[$0] ?? 0) parameters)" }.joined(separator: ", ")
         let bias = m.preprocessing.bias.map { String(format: "%g", $0) }.joined(separator: ", ")
         print("""
-            \(url.path)  (\(bundle.fileSize) bytes, checksum OK)
+            \(url.path)  (\(bundle.fileSize) bytes, mapped and checksum verified in \(String(format: "%.2f", openMilliseconds)) ms)
               family        \(m.family), width multiplier \(m.widthMultiplier)
               block strides \(m.blockStrides.map(String.init).joined(separator: " "))
               output stride \(m.outputStride)\(m.outputStrideIsFromSource ? " (as exported)" : " (default; the source does not fix it)")

@@ -14,10 +14,12 @@ import Tensor
         return try WeightBundle(contentsOf: url)
     }
 
-    /// Block widths implied by the manifest shapes.
+    /// Block widths implied by the manifest shapes (read here independently of `WeightManifest.blockChannels`).
     static func blockChannels(_ bundle: WeightBundle) -> [Int] {
-        [bundle.entry(named: PoseNetWeightNames.firstConvWeights)!.shape[3]]
+        let widths = [bundle.entry(named: PoseNetWeightNames.firstConvWeights)!.shape[3]]
             + (1..<14).map { bundle.entry(named: PoseNetWeightNames.pointwiseWeights($0))!.shape[3] }
+        #expect(bundle.manifest.blockChannels == widths)
+        return widths
     }
 
     @Test func coreMLMobileNet075ImportsWithExpectedStructure() throws {
@@ -249,5 +251,57 @@ import Tensor
         var short = GraphDefFixture()
         short.tensors[1].values.removeLast()
         Self.expectRefusal(short.encoded(), name: "bytes.pb", [PoseNetWeightNames.firstConvBiases, "tensor_content"])
+    }
+}
+
+/// Hostile sizes in otherwise well-formed files must be refused, not trap or allocate wildly.
+@Suite struct ImportHostileSizeTests {
+    @Test func hugeConvolutionChannelCountIsRefused() throws {
+        var fixture = CoreMLFixture(seed: 1)
+        let conv = fixture.layer("huge", "relu6_0_out", "huge_out", type: 100) { p in
+            p.uint(1, UInt64.max); p.uint(2, 1); p.uint(10, UInt64.max)
+            p.packedUInts(20, [3, 3]); p.message(51) { _ in }
+        }
+        fixture.injected = (at: 6, layer: conv)
+        ImportCraftedModelTests.expectRefusal(fixture.encoded(), name: "huge.mlmodel", ["'huge'", "outside what PoseNet uses"])
+    }
+
+    @Test func overflowingGraphDefShapeIsRefused() throws {
+        var fixture = GraphDefFixture()
+        fixture.tensors[0].shape = [1 << 27, 1 << 27, 1 << 27, 1 << 27]
+        ImportCraftedModelTests.expectRefusal(fixture.encoded(), name: "overflow.pb", [PoseNetWeightNames.firstConvWeights, "too large"])
+    }
+
+    @Test func overflowingManifestShapeIsRefused() throws {
+        let (writer, _) = try WeightBundleTests.sampleWriter()
+        var manifest = writer.manifest
+        manifest.tensors[0].shape = [1 << 31, 1 << 31, 1 << 31, 4]
+        let url = try WeightBundleTests.write(try WeightBundleTests.signed(manifest: manifest, data: [UInt8](repeating: 0, count: 1024)))
+        #expect(throws: WeightBundleError.self) { try WeightBundle(contentsOf: url) }
+    }
+}
+
+/// Random corruption of small crafted models: every outcome must be a successful import or a
+/// thrown ImportError (a crash fails the whole run).
+@Suite struct ImportCorruptionTests {
+    @Test(arguments: ["coreml", "graphdef"]) func randomByteCorruptionNeverCrashes(kind: String) throws {
+        let good = kind == "coreml" ? CoreMLFixture(seed: 4).encoded() : GraphDefFixture().encoded()
+        var random = FixtureRandom(state: 77)
+        var refused = 0
+        for round in 0..<200 {
+            var bytes = good
+            for _ in 0...(round % 4) {
+                let at = Int(random.next() % UInt64(bytes.count))
+                bytes[at] = UInt8(truncatingIfNeeded: random.next())
+            }
+            if round % 5 == 0 { bytes.removeLast(Int(random.next() % UInt64(bytes.count))) }
+            do {
+                _ = try WeightImporter.importModel(bytes: bytes, file: "fuzz")
+            } catch let error as ImportError {
+                refused += 1
+                #expect(!error.description.contains("\n"))
+            }
+        }
+        #expect(refused > 50)
     }
 }

@@ -42,6 +42,8 @@ enum CoreMLImporter {
     static let bnGamma = 15, bnBeta = 16, bnMean = 17, bnVariance = 18
     static let activationLinear = 5, activationReLU = 10, activationSigmoid = 40
     static let linearAlpha = 1, linearBeta = 2
+    /// Largest channel count accepted (PoseNet's widest layer has 1024).
+    static let maxChannels = 1 << 16
     static let unaryType = 1, unaryAlpha = 2, unaryShift = 4, unaryScale = 5, unaryThreshold: UInt64 = 7
 
     /// Names of the NeuralNetworkLayer oneof cases, for error messages.
@@ -201,7 +203,7 @@ enum CoreMLImporter {
                   let image = try type.message(CoreMLImporter.featureTypeImage) else {
                 throw ImportError.unsupportedModel(file: file, detail: "input '\(name)' is not an image")
             }
-            let colorSpace = Int(try image.uint(CoreMLImporter.imageColorSpace))
+            let colorSpace = Int(clamping: try image.uint(CoreMLImporter.imageColorSpace))
             guard colorSpace == CoreMLImporter.colorSpaceRGB || colorSpace == CoreMLImporter.colorSpaceBGR else {
                 throw ImportError.unsupportedModel(file: file, detail: "input image '\(name)' has colour space \(colorSpace); PoseNet needs RGB or BGR")
             }
@@ -275,12 +277,16 @@ enum CoreMLImporter {
                 throw unsupported(layer, "\(layer.typeName) is not supported here (expected a convolution); PoseKit imports the PoseNet MobileNetV1 subset: convolution, batchnorm, ReLU6, sigmoid")
             }
             let p = layer.params
-            let cout = Int(try p.uint(CoreMLImporter.convOutputChannels))
-            let kernelChannels = Int(try p.uint(CoreMLImporter.convKernelChannels))
-            let groups = max(1, Int(try p.uint(CoreMLImporter.convGroups)))
-            let kernel = try p.uints(CoreMLImporter.convKernelSize).map(Int.init)
-            let stride = try p.uints(CoreMLImporter.convStride).map(Int.init)
+            let cout = Int(clamping: try p.uint(CoreMLImporter.convOutputChannels))
+            let kernelChannels = Int(clamping: try p.uint(CoreMLImporter.convKernelChannels))
+            let groups = max(1, Int(clamping: try p.uint(CoreMLImporter.convGroups)))
+            let kernel = try p.uints(CoreMLImporter.convKernelSize).map { Int(clamping: $0) }
+            let stride = try p.uints(CoreMLImporter.convStride).map { Int(clamping: $0) }
             let dilation = try p.uints(CoreMLImporter.convDilation)
+            // Bound sizes before any arithmetic or allocation: a corrupt file must not trap or balloon.
+            guard (1...CoreMLImporter.maxChannels).contains(cout), (1...CoreMLImporter.maxChannels).contains(groups) else {
+                throw unsupported(layer, "convolution with \(cout) outputs in \(groups) groups is outside what PoseNet uses")
+            }
             guard try !p.bool(CoreMLImporter.convIsDeconvolution), try p.uints(CoreMLImporter.convOutputShape).isEmpty else {
                 throw unsupported(layer, "deconvolution is not supported")
             }
@@ -348,7 +354,7 @@ enum CoreMLImporter {
         /// Batchnorm as a per-channel affine map: `scale = γ/√(var+ε)`, `shift = β − mean·scale`.
         func batchnorm(_ layer: Layer, channels: Int) throws -> (scale: [Float], shift: [Float]) {
             let p = layer.params
-            guard Int(try p.uint(CoreMLImporter.bnChannels)) == channels else {
+            guard Int(clamping: try p.uint(CoreMLImporter.bnChannels)) == channels else {
                 throw unsupported(layer, "batchnorm over \(try p.uint(CoreMLImporter.bnChannels)) channels follows a convolution with \(channels)")
             }
             guard try !p.bool(CoreMLImporter.bnComputeMeanVar), try !p.bool(CoreMLImporter.bnInstanceNorm) else {

@@ -78,8 +78,7 @@ enum GraphDefImporter {
             }
         }
         guard !shape.isEmpty else { throw ImportError.badTensor(file: file, name: name, detail: "is a scalar, expected a weight tensor") }
-        let count = shape.reduce(1) { $0.multipliedReportingOverflow(by: $1).partialValue }
-        guard count > 0, count < 1 << 28 else { throw ImportError.badTensor(file: file, name: name, detail: "shape \(shape) is too large") }
+        guard let count = WeightManifest.TensorEntry.checkedElementCount(shape), count < 1 << 28 else { throw ImportError.badTensor(file: file, name: name, detail: "shape \(shape) is too large") }
         let width: Int
         switch dtype {
         case dtFloat: width = 4

@@ -17,42 +17,49 @@ enum SHA256 {
 
     /// Lower-case hex digest of `bytes`.
     static func hexDigest(_ bytes: [UInt8]) -> String {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        // Padding: 0x80, zeros to 56 mod 64, then the bit length big-endian.
-        var message = bytes
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        let bitLength = UInt64(bytes.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: message.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + 4 * i
-                w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
-            }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let choose = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ choose &+ k[i] &+ w[i]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
-            h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
+        var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        // Whole 64-byte blocks straight from the input; only the tail is copied for padding
+        // (0x80, zeros to 56 mod 64, then the bit length big-endian).
+        let wholeBlocks = bytes.count / 64 * 64
+        bytes.withUnsafeBufferPointer { input in
+            for block in stride(from: 0, to: wholeBlocks, by: 64) { compress(&state, UnsafeBufferPointer(rebasing: input[block..<(block + 64)])) }
         }
-        return h.map { word in
+        var tail = Array(bytes[wholeBlocks...])
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        let bitLength = UInt64(bytes.count) &* 8
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        tail.withUnsafeBufferPointer { input in
+            for block in stride(from: 0, to: input.count, by: 64) { compress(&state, UnsafeBufferPointer(rebasing: input[block..<(block + 64)])) }
+        }
+        return state.map { word in
             let s = String(word, radix: 16)
             return String(repeating: "0", count: 8 - s.count) + s
         }.joined()
+    }
+
+    /// One 64-byte block of the compression function.
+    private static func compress(_ h: inout [UInt32], _ block: UnsafeBufferPointer<UInt8>) {
+        var w = [UInt32](repeating: 0, count: 64)
+        for i in 0..<16 {
+            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+        }
+        for i in 16..<64 {
+            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
+        for i in 0..<64 {
+            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+            let choose = (e & f) ^ (~e & g)
+            let t1 = hh &+ s1 &+ choose &+ k[i] &+ w[i]
+            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+        }
+        h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d
+        h[4] = h[4] &+ e; h[5] = h[5] &+ f; h[6] = h[6] &+ g; h[7] = h[7] &+ hh
     }
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns a published PoseNet model file into a PoseKit weight bundle.
 ///
@@ -24,13 +29,24 @@ public enum WeightImporter {
     ///   not a supported format, or is not a PoseNet MobileNetV1 PoseKit can run.
     public static func importModel(at url: URL) throws -> ImportedWeights {
         let file = url.path
-        let bytes: [UInt8]
-        do {
-            bytes = [UInt8](try Data(contentsOf: url, options: .mappedIfSafe))
-        } catch {
-            throw ImportError.unreadable(file: file, detail: WeightBundle.oneLine(error))
+        return try importModel(bytes: readFile(file), file: file)
+    }
+
+    /// The whole file, with errno-based one-line errors ("No such file or directory").
+    static func readFile(_ path: String) throws -> [UInt8] {
+        guard let handle = fopen(path, "rb") else {
+            throw ImportError.unreadable(file: path, detail: String(cString: strerror(errno)))
         }
-        return try importModel(bytes: bytes, file: file)
+        defer { fclose(handle) }
+        var info = stat()
+        guard fstat(fileno(handle), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ImportError.unreadable(file: path, detail: "not a regular file")
+        }
+        let size = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        let read = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, handle) }
+        guard read == size else { throw ImportError.unreadable(file: path, detail: "read \(read) of \(size) bytes") }
+        return bytes
     }
 
     /// Imports model bytes; `file` names them in errors and in the manifest's source.

@@ -128,9 +128,8 @@ public final class WeightBundle: @unchecked Sendable {
                 WeightBundleError.corrupt(file: file, detail: "tensor '\(entry.name)' \(detail)")
             }
             guard index.updateValue(i, forKey: entry.name) == nil else { throw bad("appears twice") }
-            guard !entry.shape.isEmpty, entry.shape.allSatisfy({ $0 > 0 && $0 < 1 << 31 }) else { throw bad("has invalid shape \(entry.shape)") }
-            let elements = entry.shape.reduce(1) { $0.multipliedReportingOverflow(by: $1).partialValue }
-            guard elements > 0, elements < 1 << 40, entry.byteCount == elements * entry.dtype.byteWidth else {
+            guard let elements = WeightManifest.TensorEntry.checkedElementCount(entry.shape) else { throw bad("has invalid shape \(entry.shape)") }
+            guard entry.byteCount == elements * entry.dtype.byteWidth else {
                 throw bad("stores \(entry.byteCount) bytes for shape \(entry.shape) in \(entry.dtype.rawValue)")
             }
             guard entry.offset >= 0, entry.offset % WeightBundleHeader.alignment == 0 else {

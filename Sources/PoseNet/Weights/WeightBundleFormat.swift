@@ -1,3 +1,7 @@
+#if _endian(big)
+#error("PoseKit weight bundles store little-endian data and are mapped as is: big-endian hosts are not supported")
+#endif
+
 /// The fixed 64-byte header at the start of every `.pkw` file (all integers little-endian):
 ///
 /// ```

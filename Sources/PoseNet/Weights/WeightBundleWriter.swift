@@ -30,10 +30,9 @@ public struct WeightBundleWriter: Sendable {
     /// - Throws: ``WeightBundleError/invalidTensor(name:detail:)`` when the count does not match
     ///   the shape, the shape has a non-positive axis, or the name is already present.
     public mutating func add(name: String, shape: [Int], layout: TensorLayout, values: [Float], storage: WeightDType) throws {
-        guard !shape.isEmpty, shape.allSatisfy({ $0 > 0 }) else {
+        guard let count = WeightManifest.TensorEntry.checkedElementCount(shape) else {
             throw WeightBundleError.invalidTensor(name: name, detail: "invalid shape \(shape)")
         }
-        let count = shape.reduce(1, *)
         guard values.count == count else {
             throw WeightBundleError.invalidTensor(name: name, detail: "\(values.count) values for shape \(shape) (\(count) elements)")
         }
@@ -42,11 +41,10 @@ public struct WeightBundleWriter: Sendable {
         }
         let offset = WeightBundleHeader.aligned(data.count)
         data.append(contentsOf: [UInt8](repeating: 0, count: offset - data.count))
+        // Bulk copies: the host is little-endian (checked at compile time in WeightBundleFormat.swift).
         switch storage {
-        case .fp16:
-            for bits in HalfPrecision.narrow(values) { withUnsafeBytes(of: bits) { data.append(contentsOf: $0) } }
-        case .fp32:
-            for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+        case .fp16: HalfPrecision.narrow(values).withUnsafeBytes { data.append(contentsOf: $0) }
+        case .fp32: values.withUnsafeBytes { data.append(contentsOf: $0) }
         }
         manifest.tensors.append(.init(name: name, dtype: storage, shape: shape, layout: layout,
                                       offset: offset, byteCount: count * storage.byteWidth))

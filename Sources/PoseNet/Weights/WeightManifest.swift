@@ -52,6 +52,22 @@ public struct WeightManifest: Codable, Sendable, Equatable {
     /// Total number of scalars over all tensors.
     public var parameterCount: Int { tensors.reduce(0) { $0 + $1.elementCount } }
 
+    /// Output channels of each of the 14 backbone blocks, read from the tensor shapes
+    /// (block 0: `Conv2d_0/weights` axis 3; block i: `Conv2d_i_pointwise/weights` axis 3), or
+    /// `nil` when a tensor is missing or not HWIO rank 4.
+    public var blockChannels: [Int]? {
+        func outputs(_ name: String) -> Int? {
+            guard let t = tensors.first(where: { $0.name == name }), t.shape.count == 4 else { return nil }
+            return t.shape[3]
+        }
+        var out: [Int] = []
+        for block in 0..<PoseNetWeightNames.blockCount {
+            guard let c = outputs(block == 0 ? PoseNetWeightNames.firstConvWeights : PoseNetWeightNames.pointwiseWeights(block)) else { return nil }
+            out.append(c)
+        }
+        return out
+    }
+
     /// The storage types present, e.g. `[.fp16]` or `[.fp16, .fp32]`.
     public var dtypes: [WeightDType] { WeightDType.allCases.filter { d in tensors.contains { $0.dtype == d } } }
 
@@ -132,6 +148,22 @@ public struct WeightManifest: Codable, Sendable, Equatable {
 
         /// Number of scalars: the product of ``shape``.
         public var elementCount: Int { shape.reduce(1, *) }
+
+        /// Largest tensor a bundle may hold (2³² elements); keeps size arithmetic far from overflow.
+        static let maxElements = 1 << 32
+
+        /// The product of `shape`, or `nil` when an axis is not positive or the product exceeds
+        /// ``maxElements`` (checked step by step, so hostile shapes cannot overflow).
+        static func checkedElementCount(_ shape: [Int]) -> Int? {
+            guard !shape.isEmpty else { return nil }
+            var n = 1
+            for d in shape {
+                guard d > 0, d <= maxElements else { return nil }
+                n *= d
+                guard n <= maxElements else { return nil }
+            }
+            return n
+        }
     }
 }
 
