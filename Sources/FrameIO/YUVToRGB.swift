@@ -116,24 +116,17 @@ public final class YUVToRGB {
                 columnLeft.withUnsafeBufferPointer { cl in
                 columnRight.withUnsafeBufferPointer { cr in
                 columnWeight.withUnsafeBufferPointer { cw in
-                    @inline(__always) func sample(_ plane: Int, _ x: Int, _ y: Int, _ planeWidth: Int) -> Float {
-                        let index = y * planeWidth + x
-                        if deep {
-                            let p = offsets[plane] + 2 * index
-                            return Float(UInt16(raw[p]) | UInt16(raw[p + 1]) << 8) * c.sampleScale
-                        }
-                        return Float(raw[offsets[plane] + index]) * c.sampleScale
-                    }
+                    let bytes = raw.baseAddress!
+                    let cbPlane = bytes + offsets[1], crPlane = bytes + offsets[2]
                     for y in 0..<format.height {
-                        for x in 0..<width { ry[x] = sample(0, x, y, width) }
+                        Self.loadRow(bytes, row: y, width: width, deep: deep, scale: c.sampleScale, into: ry.baseAddress!)
                         if mono {
                             for x in 0..<width { ru[x] = c.chromaCenter; rv[x] = c.chromaCenter }
                         } else {
+                            // Vertical interpolation at chroma width, then horizontal to luma width.
                             let (j0, j1, fy) = Self.interpolation(position: (Float(y) - verticalOffset) / Float(dy), count: chromaHeight)
-                            for x in 0..<chromaWidth {
-                                cu[x] = sample(1, x, j0, chromaWidth) * (1 - fy) + sample(1, x, j1, chromaWidth) * fy
-                                cv[x] = sample(2, x, j0, chromaWidth) * (1 - fy) + sample(2, x, j1, chromaWidth) * fy
-                            }
+                            Self.blendRows(cbPlane, j0, j1, fy, width: chromaWidth, deep: deep, scale: c.sampleScale, into: cu.baseAddress!)
+                            Self.blendRows(crPlane, j0, j1, fy, width: chromaWidth, deep: deep, scale: c.sampleScale, into: cv.baseAddress!)
                             for x in 0..<width {
                                 let l = Int(cl[x]), r = Int(cr[x]), w = cw[x]
                                 ru[x] = cu[l] + (cu[r] - cu[l]) * w
@@ -144,6 +137,37 @@ public final class YUVToRGB {
                     }
                 }}}}}}}}
             }
+        }
+    }
+
+    /// Row `row` of a plane of `width` samples, on the 8-bit scale.
+    @inline(__always)
+    static func loadRow(_ plane: UnsafeRawPointer, row: Int, width: Int, deep: Bool, scale: Float,
+                        into dst: UnsafeMutablePointer<Float>) {
+        if deep {
+            let p = (plane + 2 * row * width).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<width { dst[x] = Float(UInt16(p[2 * x]) | UInt16(p[2 * x + 1]) << 8) * scale }
+        } else {
+            let p = (plane + row * width).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<width { dst[x] = Float(p[x]) * scale }
+        }
+    }
+
+    /// `(1 − f)·row[j0] + f·row[j1]` of a plane of `width` samples, on the 8-bit scale.
+    @inline(__always)
+    static func blendRows(_ plane: UnsafeRawPointer, _ j0: Int, _ j1: Int, _ f: Float, width: Int, deep: Bool,
+                          scale: Float, into dst: UnsafeMutablePointer<Float>) {
+        let w0 = (1 - f) * scale, w1 = f * scale
+        if deep {
+            let a = (plane + 2 * j0 * width).assumingMemoryBound(to: UInt8.self)
+            let b = (plane + 2 * j1 * width).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<width {
+                dst[x] = Float(UInt16(a[2 * x]) | UInt16(a[2 * x + 1]) << 8) * w0 + Float(UInt16(b[2 * x]) | UInt16(b[2 * x + 1]) << 8) * w1
+            }
+        } else {
+            let a = (plane + j0 * width).assumingMemoryBound(to: UInt8.self)
+            let b = (plane + j1 * width).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<width { dst[x] = Float(a[x]) * w0 + Float(b[x]) * w1 }
         }
     }
 
