@@ -43,5 +43,12 @@ bench: weights
 demo: weights
 	@echo "demo: not wired yet"
 
+# libFuzzer runs of the PNM and Y4M parsers (separate package in Fuzz/, seeds generated from ../shared).
+fuzz:
+	POSEKIT_SHARED=$(SHARED) Fuzz/run.sh 600
+
+fuzz-smoke:
+	POSEKIT_SHARED=$(SHARED) Fuzz/run.sh 25
+
 clean:
 	rm -rf .build demo

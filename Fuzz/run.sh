@@ -34,10 +34,11 @@ fi
 
 run() {  # name corpus seeds
   echo "== $1 for ${SECONDS_EACH}s"
+  local status=0
   nice -n 19 .build/release/$1 corpus-$2 seeds-$2 -max_total_time=$SECONDS_EACH -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -artifact_prefix=artifacts/$1- -print_final_stats=1 >logs/$1.log 2>&1
-  status=$?
-  grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb|stat::new_units_added)|ERROR|SUMMARY" logs/$1.log || true
+    -max_len=65536 -artifact_prefix=artifacts/$1- -print_final_stats=1 >logs/$1.log 2>&1 || status=$?
+  grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb|stat::new_units_added)|ERROR|SUMMARY|Test unit written" logs/$1.log || true
+  [ $status = 0 ] || echo "$1 FAILED (exit $status): see Fuzz/logs/$1.log and Fuzz/artifacts/"
   return $status
 }
 if [ "${PARALLEL:-0}" = 1 ]; then

@@ -216,9 +216,10 @@ public final class NetworkInputWriter {
         }
     }
 
+    /// Pillow's 8-bit store: round half up and clip to 0…255 (truncating conversion, no libm call).
     @inline(__always)
     static func roundToByte(_ v: Float) -> Float {
-        min(max(v, 0), 255).rounded(.toNearestOrAwayFromZero)
+        Float(Int32(min(max(v, 0), 255) + 0.5))
     }
 
     private func horizontalRGB(_ px: UnsafePointer<UInt8>, rows range: Range<Int>, into t: UnsafeMutablePointer<Float>) {
@@ -252,18 +253,23 @@ public final class NetworkInputWriter {
     static func horizontal(_ plane: UnsafePointer<UInt8>, width: Int, rows range: Range<Int>,
                            table: ResampleWeights, into temp: UnsafeMutablePointer<Float>, stride: Int) {
         let taps = table.taps, active = table.activeCount
-        table.first.withUnsafeBufferPointer { first in
-            table.weights.withUnsafeBufferPointer { weights in
-                for y in range {
-                    let src = plane + y * width
-                    let dst = temp + y * stride
-                    var w = weights.baseAddress!
-                    for o in 0..<active {
-                        let s = src + Int(first[o])
-                        var acc: Float = 0
-                        for k in 0..<taps { acc += w[k] * Float(s[k]) }
-                        dst[o] = acc
-                        w += taps
+        // Widen each source row to floats once (vectorised), then gather taps from it.
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: width) { row in
+            let row = row.baseAddress!
+            table.first.withUnsafeBufferPointer { first in
+                table.weights.withUnsafeBufferPointer { weights in
+                    for y in range {
+                        let src = plane + y * width
+                        for x in 0..<width { row[x] = Float(src[x]) }
+                        let dst = temp + y * stride
+                        var w = weights.baseAddress!
+                        for o in 0..<active {
+                            let s = row + Int(first[o])
+                            var acc: Float = 0
+                            for k in 0..<taps { acc += w[k] * s[k] }
+                            dst[o] = acc
+                            w += taps
+                        }
                     }
                 }
             }
