@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Writes a video frame straight into a network's input tensor: colour conversion, resize and
 /// normalisation fused in one pass, with no allocation per frame.
 ///
@@ -115,11 +113,11 @@ public final class NetworkInputWriter {
             crTemp.withUnsafeMutableBufferPointer { vT in
                 // 1. Horizontal pass over every source row of every plane.
                 let yT = yT.baseAddress!, uT = uT.baseAddress, vT = vT.baseAddress
-                Self.split(chunks) { part in
-                    Self.horizontal(base, width: sourceWidth, rows: Self.range(part, chunks, sourceHeight),
+                RowSplit.run(chunks) { part in
+                    Self.horizontal(base, width: sourceWidth, rows: RowSplit.range(part, of: chunks, count: sourceHeight),
                                     table: columns, into: yT, stride: size)
                     if !mono {
-                        let r = Self.range(part, chunks, chromaHeight)
+                        let r = RowSplit.range(part, of: chunks, count: chromaHeight)
                         Self.horizontal(base + format.planeOffset(1), width: chromaWidth, rows: r,
                                         table: chromaColumns, into: uT!, stride: size)
                         Self.horizontal(base + format.planeOffset(2), width: chromaWidth, rows: r,
@@ -127,10 +125,10 @@ public final class NetworkInputWriter {
                     }
                 }
                 // 2. Vertical pass, padding and colour conversion, one output row at a time.
-                Self.split(chunks) { part in
+                RowSplit.run(chunks) { part in
                     withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * size) { rowBuffer in
                         let accY = rowBuffer.baseAddress!, accU = accY + size, accV = accU + size
-                        for oy in Self.range(part, chunks, size) {
+                        for oy in RowSplit.range(part, of: chunks, count: size) {
                             self.outputRowYUV(oy, yT: yT, uT: uT, vT: vT, mono: mono,
                                               accY: accY, accU: accU, accV: accV, output: output.baseAddress!)
                         }
@@ -193,12 +191,12 @@ public final class NetworkInputWriter {
         image.pixels.withUnsafeBufferPointer { px in
             rgbTemp.withUnsafeMutableBufferPointer { t in
                 let t = t.baseAddress!, px = px.baseAddress!
-                Self.split(chunks) { part in
-                    self.horizontalRGB(px, rows: Self.range(part, chunks, self.sourceHeight), into: t)
+                RowSplit.run(chunks) { part in
+                    self.horizontalRGB(px, rows: RowSplit.range(part, of: chunks, count: self.sourceHeight), into: t)
                 }
-                Self.split(chunks) { part in
+                RowSplit.run(chunks) { part in
                     withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * size) { acc in
-                        for oy in Self.range(part, chunks, size) {
+                        for oy in RowSplit.range(part, of: chunks, count: size) {
                             let out = output.baseAddress! + oy * size * 3
                             guard oy < rows.activeCount else {
                                 for i in 0..<(size * 3) { out[i] = -1 }
@@ -288,20 +286,5 @@ public final class NetworkInputWriter {
             let src = temp + (first + k) * stride
             for i in 0..<count { acc[i] += w * src[i] }
         }
-    }
-
-    /// Runs `body(0..<chunks)` on `chunks` threads (inline when 1).
-    static func split(_ chunks: Int, _ body: (Int) -> Void) {
-        if chunks == 1 { return body(0) }
-        // The parts write disjoint rows; the wrapper only tells the compiler so.
-        struct Parts: @unchecked Sendable { let body: (Int) -> Void }
-        withoutActuallyEscaping(body) { body in
-            let parts = Parts(body: body)
-            DispatchQueue.concurrentPerform(iterations: chunks) { parts.body($0) }
-        }
-    }
-
-    static func range(_ part: Int, _ chunks: Int, _ count: Int) -> Range<Int> {
-        (count * part / chunks)..<(count * (part + 1) / chunks)
     }
 }

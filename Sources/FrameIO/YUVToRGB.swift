@@ -10,7 +10,8 @@
 /// with (Kr, Kb) = (0.299, 0.114) for BT.601 and (0.2126, 0.0722) for BT.709, rounded to nearest
 /// and clamped to 0…255.
 ///
-/// A converter is planned once per frame format and reused; converting allocates nothing.
+/// A converter is planned once per frame format and reused; converting allocates nothing
+/// (scratch rows live on the stack), and one converter may be used from one thread at a time.
 public final class YUVToRGB {
     /// Which matrix and range to assume.
     public struct Conversion: Sendable, Equatable {
@@ -58,8 +59,8 @@ public final class YUVToRGB {
     private let columnLeft: [Int32]
     private let columnRight: [Int32]
     private let columnWeight: [Float]
-    // Scratch rows at luma width (Y, Cb, Cr on the 8-bit scale) and at chroma width.
-    private var rowY: [Float], rowU: [Float], rowV: [Float], chromaU: [Float], chromaV: [Float]
+    /// Split rows over two threads (DispatchQueue.concurrentPerform). Off by default.
+    public var parallel = false
 
     /// Plans a conversion for frames of `format`.
     public init(format: YUVFormat, conversion: Conversion = .bt601Limited) {
@@ -79,10 +80,6 @@ public final class YUVToRGB {
             }
         }
         columnLeft = left; columnRight = right; columnWeight = weight
-        rowY = [Float](repeating: 0, count: width)
-        rowU = rowY; rowV = rowY
-        chromaU = [Float](repeating: 0, count: chromaWidth)
-        chromaV = chromaU
     }
 
     /// Linear interpolation between the two samples around `position`, clamped at the edges.
@@ -106,36 +103,39 @@ public final class YUVToRGB {
         let verticalOffset: Float = format.chroma.subsampling == .s420 && format.chroma.siting != .topLeft ? 0.5 : 0
         let deep = format.bytesPerSample == 2
         let offsets = (0..<3).map { format.planeOffset($0) }
+        let chunks = parallel ? 2 : 1
         frame.data.withUnsafeBytes { raw in
             image.pixels.withUnsafeMutableBufferPointer { out in
-                rowY.withUnsafeMutableBufferPointer { ry in
-                rowU.withUnsafeMutableBufferPointer { ru in
-                rowV.withUnsafeMutableBufferPointer { rv in
-                chromaU.withUnsafeMutableBufferPointer { cu in
-                chromaV.withUnsafeMutableBufferPointer { cv in
                 columnLeft.withUnsafeBufferPointer { cl in
                 columnRight.withUnsafeBufferPointer { cr in
                 columnWeight.withUnsafeBufferPointer { cw in
-                    let bytes = raw.baseAddress!
+                    let bytes = raw.baseAddress!, out = out.baseAddress!
                     let cbPlane = bytes + offsets[1], crPlane = bytes + offsets[2]
-                    for y in 0..<format.height {
-                        Self.loadRow(bytes, row: y, width: width, deep: deep, scale: c.sampleScale, into: ry.baseAddress!)
-                        if mono {
-                            for x in 0..<width { ru[x] = c.chromaCenter; rv[x] = c.chromaCenter }
-                        } else {
-                            // Vertical interpolation at chroma width, then horizontal to luma width.
-                            let (j0, j1, fy) = Self.interpolation(position: (Float(y) - verticalOffset) / Float(dy), count: chromaHeight)
-                            Self.blendRows(cbPlane, j0, j1, fy, width: chromaWidth, deep: deep, scale: c.sampleScale, into: cu.baseAddress!)
-                            Self.blendRows(crPlane, j0, j1, fy, width: chromaWidth, deep: deep, scale: c.sampleScale, into: cv.baseAddress!)
-                            for x in 0..<width {
-                                let l = Int(cl[x]), r = Int(cr[x]), w = cw[x]
-                                ru[x] = cu[l] + (cu[r] - cu[l]) * w
-                                rv[x] = cv[l] + (cv[r] - cv[l]) * w
+                    RowSplit.run(chunks) { part in
+                        // Scratch rows on the stack: Y, Cb, Cr at luma width, then Cb, Cr at chroma width.
+                        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * width + 2 * chromaWidth) { scratch in
+                            let ry = scratch.baseAddress!, ru = ry + width, rv = ru + width
+                            let cu = rv + width, cv = cu + chromaWidth
+                            for y in RowSplit.range(part, of: chunks, count: format.height) {
+                                Self.loadRow(bytes, row: y, width: width, deep: deep, scale: c.sampleScale, into: ry)
+                                if mono {
+                                    for x in 0..<width { ru[x] = c.chromaCenter; rv[x] = c.chromaCenter }
+                                } else {
+                                    // Vertical interpolation at chroma width, then horizontal to luma width.
+                                    let (j0, j1, fy) = Self.interpolation(position: (Float(y) - verticalOffset) / Float(dy), count: chromaHeight)
+                                    Self.blendRows(cbPlane, j0, j1, fy, width: chromaWidth, deep: deep, scale: c.sampleScale, into: cu)
+                                    Self.blendRows(crPlane, j0, j1, fy, width: chromaWidth, deep: deep, scale: c.sampleScale, into: cv)
+                                    for x in 0..<width {
+                                        let l = Int(cl[x]), r = Int(cr[x]), w = cw[x]
+                                        ru[x] = cu[l] + (cu[r] - cu[l]) * w
+                                        rv[x] = cv[l] + (cv[r] - cv[l]) * w
+                                    }
+                                }
+                                Self.storeRow(y: ry, cb: ru, cr: rv, coefficients: c, into: out + y * width * 3, count: width)
                             }
                         }
-                        Self.storeRow(y: ry, cb: ru, cr: rv, coefficients: c, into: out.baseAddress! + y * width * 3, count: width)
                     }
-                }}}}}}}}
+                }}}
             }
         }
     }
@@ -173,8 +173,8 @@ public final class YUVToRGB {
 
     /// Converts one row of 8-bit-scaled Y', Cb, Cr floats to interleaved RGB bytes.
     @inline(__always)
-    static func storeRow(y: UnsafeMutableBufferPointer<Float>, cb: UnsafeMutableBufferPointer<Float>,
-                         cr: UnsafeMutableBufferPointer<Float>, coefficients c: Coefficients,
+    static func storeRow(y: UnsafeMutablePointer<Float>, cb: UnsafeMutablePointer<Float>,
+                         cr: UnsafeMutablePointer<Float>, coefficients c: Coefficients,
                          into out: UnsafeMutablePointer<UInt8>, count: Int) {
         for x in 0..<count {
             let l = (y[x] - c.yOffset) * c.yScale
