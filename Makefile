@@ -51,5 +51,12 @@ demo: weights
 	  | ffmpeg -nostdin -loglevel error -y -f yuv4mpegpipe -i - -pix_fmt yuv420p demo/overlay.mp4
 	@echo "demo: wrote $(abspath demo/poses.jsonl) ($$(wc -l < demo/poses.jsonl) frames) and $(abspath demo/overlay.mp4)"
 
+# libFuzzer runs of the PNM and Y4M parsers (separate package in Fuzz/, seeds generated from ../shared).
+fuzz:
+	POSEKIT_SHARED=$(SHARED) Fuzz/run.sh 600
+
+fuzz-smoke:
+	POSEKIT_SHARED=$(SHARED) Fuzz/run.sh 25
+
 clean:
 	rm -rf .build demo

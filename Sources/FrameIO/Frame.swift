@@ -1,8 +1,11 @@
 /// An 8-bit RGB image, rows top to bottom, pixels interleaved `R, G, B`.
-public struct RGBImage: Sendable {
-    public let width: Int
-    public let height: Int
-    /// `width * height * 3` bytes.
+///
+/// Readers fill an existing image in place (`read(into:)`), reusing its storage when the size
+/// does not change, so a frame loop allocates nothing per frame.
+public struct RGBImage: Sendable, Equatable {
+    public private(set) var width: Int
+    public private(set) var height: Int
+    /// `width * height * 3` bytes, layout HWC (row-major, `R, G, B` per pixel).
     public var pixels: [UInt8]
 
     public init(width: Int, height: Int, pixels: [UInt8]) {
@@ -17,4 +20,56 @@ public struct RGBImage: Sendable {
     public init(width: Int, height: Int) {
         self.init(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 3))
     }
+
+    /// An empty placeholder to pass to `read(into:)`; it takes the size of the first image read.
+    public init() {
+        width = 0
+        height = 0
+        pixels = []
+    }
+
+    /// The pixel at column `x`, row `y`.
+    public subscript(x: Int, y: Int) -> RGBColor {
+        get {
+            let i = (y * width + x) * 3
+            return RGBColor(pixels[i], pixels[i + 1], pixels[i + 2])
+        }
+        set {
+            let i = (y * width + x) * 3
+            pixels[i] = newValue.r
+            pixels[i + 1] = newValue.g
+            pixels[i + 2] = newValue.b
+        }
+    }
+
+    /// Changes the size, keeping the storage when the byte count is unchanged (contents undefined).
+    mutating func reshape(width: Int, height: Int) {
+        let count = width * height * 3
+        if pixels.count != count { pixels = [UInt8](repeating: 0, count: count) }
+        self.width = width
+        self.height = height
+    }
+}
+
+/// An 8-bit RGB colour.
+public struct RGBColor: Sendable, Equatable, Hashable {
+    public var r: UInt8
+    public var g: UInt8
+    public var b: UInt8
+
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) {
+        self.r = r
+        self.g = g
+        self.b = b
+    }
+
+    public static let black = RGBColor(0, 0, 0)
+    public static let white = RGBColor(255, 255, 255)
+    public static let red = RGBColor(255, 0, 0)
+    public static let green = RGBColor(0, 255, 0)
+    public static let blue = RGBColor(0, 0, 255)
+    public static let yellow = RGBColor(255, 255, 0)
+    public static let cyan = RGBColor(0, 255, 255)
+    public static let magenta = RGBColor(255, 0, 255)
+    public static let orange = RGBColor(255, 140, 0)
 }

@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A buffered byte reader over a file descriptor (file, FIFO, pipe, stdin) or an in-memory buffer.
+///
+/// It calls `read(2)` in large chunks and never holds more than its buffer, so a reader built on it
+/// streams arbitrarily long inputs in constant memory. Large payloads (frame pixel data) bypass the
+/// buffer and are read straight into the caller's memory.
+///
+///     let source = try ByteSource(path: "-")          // "-" is standard input
+///     let kind = try InputFormat.sniff(source)        // peeks, consumes nothing
+///
+/// Not thread-safe: use one source from one thread at a time.
+public final class ByteSource {
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var buffer: UnsafeMutableRawBufferPointer
+    private var start = 0  // first unread byte in `buffer`
+    private var end = 0    // one past the last valid byte
+    private var reachedEOF = false
+    /// Bytes consumed so far (handy in error messages and tests).
+    public private(set) var offset = 0
+
+    /// Reads from an open file descriptor. The descriptor is closed on deinit only if `closeOnDeinit`.
+    public init(fileDescriptor: Int32, closeOnDeinit: Bool = false, bufferSize: Int = 1 << 20) {
+        fd = fileDescriptor
+        ownsDescriptor = closeOnDeinit
+        buffer = .allocate(byteCount: max(bufferSize, 64), alignment: 64)
+    }
+
+    /// Opens a file, FIFO or device for reading; `"-"` means standard input.
+    public convenience init(path: String, bufferSize: Int = 1 << 20) throws {
+        if path == "-" {
+            self.init(fileDescriptor: 0, closeOnDeinit: false, bufferSize: bufferSize)
+            return
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw FrameIOError.system(operation: "open \(path)", errno: errno) }
+        self.init(fileDescriptor: fd, closeOnDeinit: true, bufferSize: bufferSize)
+    }
+
+    /// Reads from bytes already in memory (tests, fuzzing, embedded images).
+    public init(bytes: [UInt8]) {
+        fd = -1
+        ownsDescriptor = false
+        buffer = .allocate(byteCount: max(bytes.count, 1), alignment: 64)
+        bytes.withUnsafeBytes { src in
+            if let base = src.baseAddress { buffer.baseAddress!.copyMemory(from: base, byteCount: src.count) }
+        }
+        end = bytes.count
+        reachedEOF = true
+    }
+
+    deinit {
+        buffer.deallocate()
+        if ownsDescriptor { _ = close(fd) }
+    }
+
+    private var buffered: Int { end - start }
+
+    /// Makes at least `count` bytes available in the buffer unless the input ends first.
+    /// Returns the number of buffered bytes (may be less than `count` at end of input).
+    @discardableResult
+    private func fill(atLeast count: Int) throws -> Int {
+        precondition(count <= buffer.count)
+        if buffered >= count || reachedEOF { return buffered }
+        if start > 0 {  // slide the unread tail to the front
+            if buffered > 0 { buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: buffered) }
+            end = buffered
+            start = 0
+        }
+        while end < count && !reachedEOF {
+            let n = try readSome(into: buffer.baseAddress! + end, count: buffer.count - end)
+            if n == 0 { reachedEOF = true } else { end += n }
+        }
+        return buffered
+    }
+
+    private func readSome(into pointer: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        while true {
+            let n = Glibc.read(fd, pointer, count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw FrameIOError.system(operation: "read", errno: errno)
+        }
+    }
+
+    /// The next byte without consuming it, or nil at end of input.
+    public func peekByte() throws -> UInt8? {
+        if buffered == 0 { try fill(atLeast: 1) }
+        return buffered > 0 ? buffer[start] : nil
+    }
+
+    /// Up to `count` next bytes without consuming them (fewer at end of input). `count` ≤ 64 KiB.
+    public func peek(_ count: Int) throws -> [UInt8] {
+        let n = min(try fill(atLeast: min(count, buffer.count)), count)
+        return Array(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + n)]))
+    }
+
+    /// Consumes and returns the next byte, or nil at end of input.
+    public func readByte() throws -> UInt8? {
+        if buffered == 0 { try fill(atLeast: 1) }
+        guard buffered > 0 else { return nil }
+        let b = buffer[start]
+        start += 1
+        offset += 1
+        return b
+    }
+
+    /// True when no byte is left.
+    public func atEnd() throws -> Bool { try peekByte() == nil }
+
+    /// Fills `destination` completely unless the input ends; returns the number of bytes stored.
+    public func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
+        var done = 0
+        let total = destination.count
+        // 1. Whatever is buffered.
+        let fromBuffer = min(buffered, total)
+        if fromBuffer > 0 {
+            destination.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: fromBuffer)
+            start += fromBuffer
+            done = fromBuffer
+        }
+        // 2. Large remainders go straight to the destination; small ones through the buffer.
+        while done < total && !reachedEOF {
+            let remaining = total - done
+            if remaining >= buffer.count / 2 {
+                let n = try readSome(into: destination.baseAddress! + done, count: remaining)
+                if n == 0 { reachedEOF = true } else { done += n }
+            } else {
+                let have = try fill(atLeast: remaining)
+                let n = min(have, remaining)
+                if n > 0 {
+                    (destination.baseAddress! + done).copyMemory(from: buffer.baseAddress! + start, byteCount: n)
+                    start += n
+                    done += n
+                }
+                if have < remaining { break }
+            }
+        }
+        offset += done
+        return done
+    }
+
+    /// Discards up to `count` bytes; returns how many were discarded.
+    public func skip(_ count: Int) throws -> Int {
+        var done = 0
+        while done < count {
+            if buffered == 0 { try fill(atLeast: 1) }
+            if buffered == 0 { break }
+            let n = min(buffered, count - done)
+            start += n
+            done += n
+        }
+        offset += done
+        return done
+    }
+
+    /// Reads bytes up to (not including) `terminator`, which is consumed.
+    /// Returns nil if the input is already at its end; throws `.lineTooLong` past `limit` bytes.
+    /// The result excludes the terminator; `hitEnd` tells whether the input ended before it.
+    func readLine(terminator: UInt8 = 0x0A, limit: Int) throws -> (bytes: [UInt8], hitEnd: Bool)? {
+        var line: [UInt8] = []
+        while true {
+            if buffered == 0 { try fill(atLeast: 1) }
+            if buffered == 0 { return line.isEmpty ? nil : (line, true) }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
+            if let i = chunk.firstIndex(of: terminator) {
+                if line.count + i > limit { throw LineTooLong() }
+                line.append(contentsOf: chunk[..<i])
+                start += i + 1
+                offset += i + 1
+                return (line, false)
+            }
+            if line.count + chunk.count > limit { throw LineTooLong() }
+            line.append(contentsOf: chunk)
+            offset += chunk.count
+            start = end
+        }
+    }
+
+    struct LineTooLong: Error {}
+}

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything that can go wrong while reading or writing frames.
+///
+/// Every case prints as one line (`description`) so a command-line tool can show it as is and
+/// exit non-zero. Reading errors that happen inside a stream carry `frameIndex`, the zero-based
+/// index of the frame (or image) being read when the problem was found; every frame before it was
+/// complete and has already been delivered.
+public enum FrameIOError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The stream does not start with the expected signature (`P1`…`P6`, `YUV4MPEG2 `).
+    case wrongMagic(format: String, found: String)
+    /// The stream ended inside a header.
+    case truncatedHeader(format: String, frameIndex: Int)
+    /// The stream ended inside the pixel data of a frame.
+    case truncatedFrame(format: String, frameIndex: Int, bytesRead: Int, bytesExpected: Int)
+    /// A header field is missing, not a number, negative, zero or otherwise malformed.
+    case invalidHeader(format: String, frameIndex: Int, reason: String)
+    /// The frame would be larger than the reader's `FrameLimits`; nothing was allocated.
+    case sizeExceedsLimit(width: Int, height: Int, maxWidth: Int, maxHeight: Int)
+    /// A Y4M `C` tag this reader does not know.
+    case unknownChroma(String)
+    /// A Y4M frame does not start with `FRAME` (garbage between frames, or a wrong frame size).
+    case missingFrameMarker(frameIndex: Int, found: String)
+    /// The reader on the other end of an output pipe has gone away (EPIPE).
+    /// Command-line tools should stop writing and exit quietly.
+    case brokenPipe
+    /// A system call failed.
+    case system(operation: String, errno: Int32)
+    /// An argument given by the caller is out of range.
+    case invalidArgument(String)
+
+    public var description: String {
+        switch self {
+        case let .wrongMagic(format, found):
+            return "\(format): wrong signature \(found.isEmpty ? "(empty input)" : "'\(found)'")"
+        case let .truncatedHeader(format, index):
+            return "\(format): input ends inside the header of frame \(index)"
+        case let .truncatedFrame(format, index, read, expected):
+            return "\(format): input ends inside frame \(index) (\(read) of \(expected) bytes)"
+        case let .invalidHeader(format, index, reason):
+            return "\(format): invalid header in frame \(index): \(reason)"
+        case let .sizeExceedsLimit(w, h, maxW, maxH):
+            return "frame size \(w)x\(h) exceeds the limit \(maxW)x\(maxH)"
+        case let .unknownChroma(tag):
+            return "y4m: unknown colour space tag 'C\(tag)'"
+        case let .missingFrameMarker(index, found):
+            return "y4m: expected 'FRAME' before frame \(index), found '\(found)'"
+        case .brokenPipe:
+            return "output closed by the reader (broken pipe)"
+        case let .system(operation, code):
+            return "\(operation): \(String(cString: strerror(code)))"
+        case let .invalidArgument(reason):
+            return reason
+        }
+    }
+
+    /// A printable, bounded excerpt of raw bytes for error messages.
+    static func excerpt<C: Collection>(_ bytes: C, limit: Int = 16) -> String where C.Element == UInt8 {
+        var s = ""
+        for b in bytes.prefix(limit) {
+            s += (b >= 0x20 && b < 0x7F) ? String(UnicodeScalar(b)) : "\\x" + String(b, radix: 16)
+        }
+        return bytes.count > limit ? s + "…" : s
+    }
+}
+
+/// Upper bounds that a reader checks *before* allocating a frame, so a hostile header cannot
+/// make it allocate gigabytes.
+public struct FrameLimits: Sendable, Equatable {
+    public var maxWidth: Int
+    public var maxHeight: Int
+    /// Longest header line accepted (Y4M stream and frame headers, PNM comment runs are skipped
+    /// in constant memory and do not count).
+    public var maxHeaderBytes: Int
+
+    public init(maxWidth: Int = 16384, maxHeight: Int = 16384, maxHeaderBytes: Int = 65536) {
+        self.maxWidth = maxWidth
+        self.maxHeight = maxHeight
+        self.maxHeaderBytes = maxHeaderBytes
+    }
+
+    public static let `default` = FrameLimits()
+
+    func check(width: Int, height: Int) throws {
+        if width > maxWidth || height > maxHeight {
+            throw FrameIOError.sizeExceedsLimit(width: width, height: height, maxWidth: maxWidth, maxHeight: maxHeight)
+        }
+    }
+}

@@ -1,0 +1,290 @@
+/// Writes a video frame straight into a network's input tensor: colour conversion, resize and
+/// normalisation fused in one pass, with no allocation per frame.
+///
+/// The output is float32 **NHWC** (`[1, size, size, 3]`, RGB) with values `x · 2/255 − 1`, so
+/// black is −1 and white is +1 (PoseNet's MobileNet preprocessing).
+///
+/// Geometry:
+/// - `.letterbox`: the frame is scaled by `size / max(width, height)` keeping its aspect, placed at
+///   the top-left, and the rest is black (−1). This equals padding the frame bottom/right to a square
+///   with black and resizing the square, which is what the reference pipeline does.
+/// - `.stretch`: x and y are scaled independently to fill the square.
+///
+/// Resampling follows Pillow's `Image.resize(…, BILINEAR)`: a separable triangle filter that widens
+/// with the downscale factor (antialiased), weight tables computed once at init. For Y'CbCr input the
+/// planes are resized first and converted after (conversion is affine, so this equals converting
+/// first, up to clamping); chroma is brought to luma positions by bilinear upsampling folded into the
+/// chroma weight tables, so no full-resolution RGB frame is ever made.
+///
+///     let writer = try NetworkInputWriter(sourceWidth: 640, sourceHeight: 360, size: 257,
+///                                         geometry: .letterbox, chroma: reader.header.chroma,
+///                                         conversion: reader.defaultConversion)
+///     var input = [Float](repeating: 0, count: writer.outputCount)   // allocate once
+///     while try reader.read(into: &frame) {
+///         input.withUnsafeMutableBufferPointer { writer.write(frame, into: $0) }
+///         // keypoint (x, y) in network pixels → frame pixels: (x / writer.scaleX, y / writer.scaleY)
+///     }
+///
+/// A writer holds scratch rows, so use one writer per thread. Set `parallel` to split rows over
+/// two threads.
+public final class NetworkInputWriter {
+    public enum Geometry: Sendable, Equatable {
+        case letterbox, stretch
+    }
+
+    public let sourceWidth: Int
+    public let sourceHeight: Int
+    /// The network input is `size × size × 3`.
+    public let size: Int
+    public let geometry: Geometry
+    /// Chroma layout expected by `write(_ frame:)` (8-bit formats only).
+    public let chroma: Y4MChroma
+    public let conversion: YUVToRGB.Conversion
+    /// Network pixels per source pixel along x and y (equal for letterbox).
+    public let scaleX: Float
+    public let scaleY: Float
+    /// Floats written per frame: `size * size * 3`.
+    public var outputCount: Int { size * size * 3 }
+    /// Split the work over two threads (DispatchQueue.concurrentPerform). Off by default.
+    public var parallel = false
+
+    let columns: ResampleWeights, rows: ResampleWeights
+    let chromaColumns: ResampleWeights, chromaRows: ResampleWeights
+    let coefficients: YUVToRGB.Coefficients
+    // Horizontally resized planes: source rows × `size` floats (× 3 for RGB input).
+    private var lumaTemp: [Float], cbTemp: [Float], crTemp: [Float], rgbTemp: [Float]
+
+    /// Plans the resize for frames of `sourceWidth × sourceHeight` (tables built here, once).
+    /// Throws `.invalidArgument` for empty sizes or a chroma format deeper than 8 bits.
+    public init(sourceWidth: Int, sourceHeight: Int, size: Int, geometry: Geometry = .letterbox,
+                chroma: Y4MChroma = .c420mpeg2, conversion: YUVToRGB.Conversion = .bt601Limited) throws {
+        guard sourceWidth > 0, sourceHeight > 0, size > 0 else {
+            throw FrameIOError.invalidArgument("NetworkInputWriter: empty size \(sourceWidth)x\(sourceHeight) → \(size)")
+        }
+        guard chroma.bitDepth == 8, !chroma.hasAlpha else {
+            throw FrameIOError.invalidArgument("NetworkInputWriter: chroma \(chroma.tag) is not an 8-bit Y'CbCr format; convert to RGBImage first")
+        }
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.size = size
+        self.geometry = geometry
+        self.chroma = chroma
+        self.conversion = conversion
+        let side = max(sourceWidth, sourceHeight)
+        let virtualWidth = geometry == .letterbox ? side : sourceWidth
+        let virtualHeight = geometry == .letterbox ? side : sourceHeight
+        scaleX = Float(size) / Float(virtualWidth)
+        scaleY = Float(size) / Float(virtualHeight)
+        let columnTaps = ResampleWeights.pillowTaps(virtualSize: virtualWidth, realSize: sourceWidth, outputSize: size)
+        let rowTaps = ResampleWeights.pillowTaps(virtualSize: virtualHeight, realSize: sourceHeight, outputSize: size)
+        columns = ResampleWeights(sparse: columnTaps, realSize: sourceWidth)
+        rows = ResampleWeights(sparse: rowTaps, realSize: sourceHeight)
+        let format = YUVFormat(width: sourceWidth, height: sourceHeight, chroma: chroma)
+        let (chromaWidth, chromaHeight) = format.planeSize(1)
+        let (dx, dy) = chroma.decimation
+        // Chroma siting, as in YUVToRGB: centred horizontally only for 420jpeg, vertically for 4:2:0 but PAL DV.
+        let offsetX: Float = chroma.subsampling == .s420 && chroma.siting == .center ? Float(dx - 1) / 2 : 0
+        let offsetY: Float = chroma.subsampling == .s420 && chroma.siting != .topLeft ? 0.5 : 0
+        chromaColumns = ResampleWeights.composed(lumaTaps: columnTaps, chromaCount: chromaWidth, decimation: dx, offset: offsetX)
+        chromaRows = ResampleWeights.composed(lumaTaps: rowTaps, chromaCount: chromaHeight, decimation: dy, offset: offsetY)
+        coefficients = YUVToRGB.Coefficients(conversion, bitDepth: 8)
+        lumaTemp = [Float](repeating: 0, count: sourceHeight * size)
+        let hasChroma = chroma.subsampling != .mono
+        cbTemp = [Float](repeating: 0, count: hasChroma ? chromaHeight * size : 0)
+        crTemp = cbTemp
+        rgbTemp = []  // made on first RGB use
+    }
+
+    // MARK: Y'CbCr frames
+
+    /// Converts, resizes and normalises `frame` into `output` (`outputCount` floats, NHWC).
+    public func write(_ frame: YUVFrame, into output: UnsafeMutableBufferPointer<Float>) {
+        precondition(frame.width == sourceWidth && frame.height == sourceHeight && frame.format.chroma == chroma,
+                     "NetworkInputWriter planned for \(sourceWidth)x\(sourceHeight) \(chroma), got \(frame.width)x\(frame.height) \(frame.format.chroma)")
+        precondition(output.count >= outputCount, "NetworkInputWriter: output holds \(output.count) floats, needs \(outputCount)")
+        let format = frame.format
+        let (chromaWidth, chromaHeight) = format.planeSize(1)
+        let mono = chroma.subsampling == .mono
+        let chunks = parallel ? 2 : 1
+        frame.data.withUnsafeBufferPointer { data in
+            let base = data.baseAddress!
+            lumaTemp.withUnsafeMutableBufferPointer { yT in
+            cbTemp.withUnsafeMutableBufferPointer { uT in
+            crTemp.withUnsafeMutableBufferPointer { vT in
+                // 1. Horizontal pass over every source row of every plane.
+                let yT = yT.baseAddress!, uT = uT.baseAddress, vT = vT.baseAddress
+                RowSplit.run(chunks) { part in
+                    Self.horizontal(base, width: sourceWidth, rows: RowSplit.range(part, of: chunks, count: sourceHeight),
+                                    table: columns, into: yT, stride: size)
+                    if !mono {
+                        let r = RowSplit.range(part, of: chunks, count: chromaHeight)
+                        Self.horizontal(base + format.planeOffset(1), width: chromaWidth, rows: r,
+                                        table: chromaColumns, into: uT!, stride: size)
+                        Self.horizontal(base + format.planeOffset(2), width: chromaWidth, rows: r,
+                                        table: chromaColumns, into: vT!, stride: size)
+                    }
+                }
+                // 2. Vertical pass, padding and colour conversion, one output row at a time.
+                RowSplit.run(chunks) { part in
+                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * size) { rowBuffer in
+                        let accY = rowBuffer.baseAddress!, accU = accY + size, accV = accU + size
+                        for oy in RowSplit.range(part, of: chunks, count: size) {
+                            self.outputRowYUV(oy, yT: yT, uT: uT, vT: vT, mono: mono,
+                                              accY: accY, accU: accU, accV: accV, output: output.baseAddress!)
+                        }
+                    }
+                }
+            }}}
+        }
+    }
+
+    private func outputRowYUV(_ oy: Int, yT: UnsafeMutablePointer<Float>, uT: UnsafeMutablePointer<Float>?,
+                              vT: UnsafeMutablePointer<Float>?, mono: Bool,
+                              accY: UnsafeMutablePointer<Float>, accU: UnsafeMutablePointer<Float>,
+                              accV: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>) {
+        let out = output + oy * size * 3
+        let activeX = columns.activeCount
+        guard oy < rows.activeCount else {
+            for i in 0..<(size * 3) { out[i] = -1 }
+            return
+        }
+        Self.vertical(yT, stride: size, table: rows, row: oy, count: activeX, into: accY)
+        let c = coefficients
+        if mono {
+            for x in 0..<activeX { accU[x] = 128; accV[x] = 128 }
+        } else {
+            Self.vertical(uT!, stride: size, table: chromaRows, row: oy, count: activeX, into: accU)
+            Self.vertical(vT!, stride: size, table: chromaRows, row: oy, count: activeX, into: accV)
+        }
+        // Padding share: black is Y = yOffset (16 or 0), Cb = Cr = 128.
+        let realY = rows.realSum[oy]
+        let padY = c.yOffset
+        columns.realSum.withUnsafeBufferPointer { realX in
+            for x in 0..<activeX {
+                let pad = 1 - realY * realX[x]
+                let l = (accY[x] + pad * padY - c.yOffset) * c.yScale
+                let u = mono ? 0 : accU[x] + pad * 128 - 128
+                let v = mono ? 0 : accV[x] + pad * 128 - 128
+                out[3 * x] = Self.normalise(l + c.crToR * v)
+                out[3 * x + 1] = Self.normalise(l - c.cbToG * u - c.crToG * v)
+                out[3 * x + 2] = Self.normalise(l + c.cbToB * u)
+            }
+        }
+        for i in (3 * activeX)..<(3 * size) { out[i] = -1 }
+    }
+
+    @inline(__always)
+    static func normalise(_ v: Float) -> Float {
+        min(max(v, 0), 255) * (2 / 255) - 1
+    }
+
+    // MARK: RGB images
+
+    /// Resizes and normalises `image` into `output` (`outputCount` floats, NHWC). Rounds to 8 bits
+    /// after each pass exactly where Pillow does, so the result matches `Image.resize` closely.
+    public func write(_ image: RGBImage, into output: UnsafeMutableBufferPointer<Float>) {
+        precondition(image.width == sourceWidth && image.height == sourceHeight,
+                     "NetworkInputWriter planned for \(sourceWidth)x\(sourceHeight), got \(image.width)x\(image.height)")
+        precondition(output.count >= outputCount, "NetworkInputWriter: output holds \(output.count) floats, needs \(outputCount)")
+        if rgbTemp.isEmpty { rgbTemp = [Float](repeating: 0, count: sourceHeight * size * 3) }
+        let chunks = parallel ? 2 : 1
+        image.pixels.withUnsafeBufferPointer { px in
+            rgbTemp.withUnsafeMutableBufferPointer { t in
+                let t = t.baseAddress!, px = px.baseAddress!
+                RowSplit.run(chunks) { part in
+                    self.horizontalRGB(px, rows: RowSplit.range(part, of: chunks, count: self.sourceHeight), into: t)
+                }
+                RowSplit.run(chunks) { part in
+                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * size) { acc in
+                        for oy in RowSplit.range(part, of: chunks, count: size) {
+                            let out = output.baseAddress! + oy * size * 3
+                            guard oy < rows.activeCount else {
+                                for i in 0..<(size * 3) { out[i] = -1 }
+                                continue
+                            }
+                            let active = 3 * columns.activeCount
+                            Self.vertical(t, stride: 3 * size, table: rows, row: oy, count: active, into: acc.baseAddress!)
+                            // Black padding is 0, so it adds nothing: no padding term needed.
+                            for i in 0..<active { out[i] = Self.roundToByte(acc[i]) * (2 / 255) - 1 }
+                            for i in active..<(3 * size) { out[i] = -1 }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pillow's 8-bit store: round half up and clip to 0…255 (truncating conversion, no libm call).
+    @inline(__always)
+    static func roundToByte(_ v: Float) -> Float {
+        Float(Int32(min(max(v, 0), 255) + 0.5))
+    }
+
+    private func horizontalRGB(_ px: UnsafePointer<UInt8>, rows range: Range<Int>, into t: UnsafeMutablePointer<Float>) {
+        let taps = columns.taps, active = columns.activeCount, stride = 3 * size, width = sourceWidth
+        columns.first.withUnsafeBufferPointer { first in
+            columns.weights.withUnsafeBufferPointer { weights in
+                for y in range {
+                    let src = px + y * width * 3
+                    let dst = t + y * stride
+                    for o in 0..<active {
+                        var r: Float = 0, g: Float = 0, b: Float = 0
+                        let s = src + Int(first[o]) * 3
+                        let w = weights.baseAddress! + o * taps
+                        for k in 0..<taps {
+                            r += w[k] * Float(s[3 * k])
+                            g += w[k] * Float(s[3 * k + 1])
+                            b += w[k] * Float(s[3 * k + 2])
+                        }
+                        dst[3 * o] = Self.roundToByte(r)
+                        dst[3 * o + 1] = Self.roundToByte(g)
+                        dst[3 * o + 2] = Self.roundToByte(b)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: kernels
+
+    /// `into[y·stride + o] = Σ_k w[o,k] · plane[y·width + first[o] + k]` for the table's active outputs.
+    static func horizontal(_ plane: UnsafePointer<UInt8>, width: Int, rows range: Range<Int>,
+                           table: ResampleWeights, into temp: UnsafeMutablePointer<Float>, stride: Int) {
+        let taps = table.taps, active = table.activeCount
+        // Widen each source row to floats once (vectorised), then gather taps from it.
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: width) { row in
+            let row = row.baseAddress!
+            table.first.withUnsafeBufferPointer { first in
+                table.weights.withUnsafeBufferPointer { weights in
+                    for y in range {
+                        let src = plane + y * width
+                        for x in 0..<width { row[x] = Float(src[x]) }
+                        let dst = temp + y * stride
+                        var w = weights.baseAddress!
+                        for o in 0..<active {
+                            let s = row + Int(first[o])
+                            var acc: Float = 0
+                            for k in 0..<taps { acc += w[k] * s[k] }
+                            dst[o] = acc
+                            w += taps
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `into[i] = Σ_k w[row,k] · temp[(first[row] + k)·stride + i]` for `i < count`.
+    static func vertical(_ temp: UnsafeMutablePointer<Float>, stride: Int, table: ResampleWeights,
+                         row: Int, count: Int, into acc: UnsafeMutablePointer<Float>) {
+        let taps = table.taps
+        let first = Int(table.first[row])
+        for i in 0..<count { acc[i] = 0 }
+        for k in 0..<taps {
+            let w = table.weights[row * taps + k]
+            if w == 0 { continue }
+            let src = temp + (first + k) * stride
+            for i in 0..<count { acc[i] += w * src[i] }
+        }
+    }
+}

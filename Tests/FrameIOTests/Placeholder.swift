@@ -1,4 +1,0 @@
-import Testing
-@testable import FrameIO
-
-@Test func FrameIOPlaceholder() { #expect(Bool(true)) }
