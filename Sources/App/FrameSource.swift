@@ -15,6 +15,10 @@ final class FrameSlot {
     /// Frame pixels → network pixels.
     var scaleX: Float = 1, scaleY: Float = 1
 
+    /// A slot that converts frames straight into `input` (the network's own input tensor).
+    init(input: Tensor) { self.input = input }
+
+    /// A slot with its own input buffer (realtime mode, where the reader runs ahead).
     init(inputSize: Int) throws { input = try Tensor(zeros: [inputSize, inputSize, 3]) }
 
     /// Network pixels → frame pixels, for the decoded poses.
@@ -45,7 +49,8 @@ final class FrameSlot {
 /// however fast the source is.
 struct FrameSource {
     let reader: FrameReader
-    let inputSize: Int
+    /// The network's input tensor, `[size, size, 3]`: holds the delivered frame when `body` runs.
+    let networkInput: Tensor
     let geometry: NetworkInputWriter.Geometry
     let wantsRGB: Bool
 
@@ -53,14 +58,14 @@ struct FrameSource {
     /// are thrown after every frame read before them has been delivered.
     func forEachFrame(realtime: Bool, _ body: (FrameSlot, Int) throws -> Void) throws {
         if !realtime {
-            let slot = try FrameSlot(inputSize: inputSize)
+            let slot = FrameSlot(input: networkInput)
             while try reader.advance() {
                 slot.fill(from: reader, geometry: geometry, wantsRGB: wantsRGB)
                 try body(slot, 0)
             }
             return
         }
-        let mailbox = try LatestFrameMailbox(slots: (0..<3).map { _ in try FrameSlot(inputSize: inputSize) })
+        let mailbox = try LatestFrameMailbox(slots: (0..<3).map { _ in try FrameSlot(inputSize: networkInput.shape[0]) })
         let producer = ReaderThread(source: self, mailbox: mailbox)
         let thread = Thread { producer.run() }
         thread.stackSize = 1 << 20
@@ -68,6 +73,9 @@ struct FrameSource {
         defer { mailbox.stop() }
         while let (slot, dropped) = mailbox.take() {
             defer { mailbox.recycle(slot) }
+            networkInput.withUnsafeMutableBufferPointer { dst in
+                slot.input.withUnsafeBufferPointer { src in dst.baseAddress!.update(from: src.baseAddress!, count: src.count) }
+            }
             try body(slot, dropped)
         }
         if let error = mailbox.readerError { throw error }

@@ -1,7 +1,9 @@
 import ArgumentParser
+import FrameIO
+import PoseNet
 
 /// `posekit pose`: JSON Lines of every person's pose in each image or frame.
-struct Pose: ParsableCommand {
+struct PoseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pose",
         abstract: "Find every person's pose in images or a video stream; write JSON Lines.",
@@ -64,7 +66,7 @@ struct Pose: ParsableCommand {
         for input in inputs {
             do {
                 let reader = try FrameReader(path: input)
-                let source = FrameSource(reader: reader, inputSize: model.inputSize, geometry: model.geometry,
+                let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
                                          wantsRGB: overlayOutput != nil)
                 let name = input == "-" ? "-" : input
                 try source.forEachFrame(realtime: realtime) { slot, dropped in
@@ -108,7 +110,7 @@ struct OverlayOutput {
         case .y4m:
             guard ppm == nil else { throw CLIError("--overlay: cannot mix video and image inputs in one overlay stream") }
             if y4m == nil {
-                y4m = try Y4MWriter(sink: sink, width: image.width, height: image.height,
+                y4m = Y4MWriter(sink: sink, width: image.width, height: image.height,
                                     frameRate: reader.frameRate ?? Ratio(25, 1))
             }
             guard y4m!.header.width == image.width, y4m!.header.height == image.height else {

@@ -20,7 +20,7 @@ struct PoseKit: ParsableCommand {
 
         Run `posekit help <command>` for the options and examples of each command.
         """,
-        subcommands: [Pose.self, Actions.self, Eval.self, Import.self, Info.self, Bench.self, TrainActions.self]
+        subcommands: [PoseCommand.self, Actions.self, Eval.self, Import.self, Info.self, Bench.self, TrainActions.self]
     )
 
     static func main() {
