@@ -1,5 +1,4 @@
 import ArgumentParser
 // Commands whose implementations are being built on other branches; merged over this file.
 struct Actions: ParsableCommand { static let configuration = CommandConfiguration(commandName: "actions", abstract: "Recognise actions (not yet built).") }
-struct Eval: ParsableCommand { static let configuration = CommandConfiguration(commandName: "eval", abstract: "Evaluate accuracy (not yet built).") }
 struct TrainActions: ParsableCommand { static let configuration = CommandConfiguration(commandName: "train-actions", abstract: "Train ActionNet (not yet built).") }

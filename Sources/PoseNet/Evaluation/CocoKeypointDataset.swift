@@ -52,10 +52,19 @@ public struct CocoKeypointDataset: Sendable {
         self.annotations = annotations
     }
 
-    /// The image whose `file_name` is `fileName` (compared by last path component), if any.
+    /// The images with these ids and their annotations (to score a subset on its own).
+    public func restricted(to imageIDs: Set<Int>) -> CocoKeypointDataset {
+        CocoKeypointDataset(images: images.filter { imageIDs.contains($0.id) },
+                            annotations: annotations.filter { imageIDs.contains($0.imageID) })
+    }
+
+    /// The image whose `file_name` is `fileName`, compared by last path component, or failing
+    /// that by name without extension (so `photo.ppm` finds the ground truth of `photo.jpg`).
     public func image(named fileName: String) -> Image? {
         let name = (fileName as NSString).lastPathComponent
-        return images.first { $0.fileName == name || ($0.fileName as NSString).lastPathComponent == name }
+        if let exact = images.first(where: { ($0.fileName as NSString).lastPathComponent == name }) { return exact }
+        let stem = (name as NSString).deletingPathExtension
+        return images.first { (($0.fileName as NSString).lastPathComponent as NSString).deletingPathExtension == stem }
     }
 
     /// Reads a COCO keypoint annotation file, keeping the `person` category (or category 1 when
