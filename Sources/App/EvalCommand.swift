@@ -69,7 +69,7 @@ struct Eval: ParsableCommand {
                 let reader = try FrameReader(path: path)
                 let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry, wantsRGB: false)
                 try source.forEachFrame(realtime: false) { slot, _ in
-                    detections += try detector.detect(mappingTo: slot.transform).map { KeypointDetection(imageID: id, pose: $0) }
+                    detections += try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height)).map { KeypointDetection(imageID: id, pose: $0) }
                 }
             }
         }

@@ -70,7 +70,7 @@ struct PoseCommand: ParsableCommand {
                                          wantsRGB: overlayOutput != nil)
                 let name = input == "-" ? "-" : input
                 try source.forEachFrame(realtime: realtime) { slot, dropped in
-                    let poses = try detector.detect(mappingTo: slot.transform)
+                    let poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height))
                     text.reset()
                     PoseJSON.append(source: name, frame: slot.frameIndex, width: slot.width, height: slot.height,
                                     time: slot.time, poses: poses, to: &text)

@@ -32,7 +32,11 @@ public final class PoseDetector: @unchecked Sendable {
 
     /// Runs the network on ``PoseNetModel/input`` and decodes; `transform` maps network-input
     /// pixels to the caller's image pixels. Poses are sorted by score, best first.
-    public func detect(mappingTo transform: ImageTransform) throws -> [Pose] {
+    ///
+    /// With `imageSize`, keypoints are clamped into the image (`0...width-1`, `0...height-1`):
+    /// offsets can point a little past the border, and into the letterbox padding, where no
+    /// pixel of the image is.
+    public func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)? = nil) throws -> [Pose] {
         try model.run()
         let heads = try PoseNetOutput(
             heatmapScores: model.heatmapScores, offsets: model.offsets,
@@ -47,6 +51,16 @@ public final class PoseDetector: @unchecked Sendable {
             poses = try decodeMultiplePoses(heads, parameters: decoding.parameters)
         }
         poses.sort { $0.score > $1.score }
-        return poses.map { $0.mapped(by: transform) }
+        return poses.map { pose in
+            var mapped = pose.mapped(by: transform)
+            if let imageSize {
+                let maxX = Double(max(imageSize.width - 1, 0)), maxY = Double(max(imageSize.height - 1, 0))
+                for i in mapped.keypoints.indices {
+                    mapped.keypoints[i].position.x = min(max(mapped.keypoints[i].position.x, 0), maxX)
+                    mapped.keypoints[i].position.y = min(max(mapped.keypoints[i].position.y, 0), maxY)
+                }
+            }
+            return mapped
+        }
     }
 }

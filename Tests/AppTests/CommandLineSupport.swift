@@ -1,0 +1,93 @@
+import Foundation
+
+/// Runs the built `posekit` binary as a user would, for end-to-end tests.
+enum CLI {
+    /// The `posekit` executable next to the test bundle (same build configuration).
+    static let executable: URL = {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        if dir.lastPathComponent.hasSuffix(".xctest") { dir = dir.deletingLastPathComponent() }
+        for candidate in [dir, dir.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("posekit")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return repositoryRoot.appendingPathComponent(".build/release/posekit")
+    }()
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `$POSEKIT_SHARED`, else `<repo>/../shared`.
+    static let shared: URL = {
+        if let env = ProcessInfo.processInfo.environment["POSEKIT_SHARED"], !env.isEmpty { return URL(fileURLWithPath: env) }
+        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared").standardizedFileURL
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        var lines: [String] { stdoutText.split(separator: "\n").map(String.init) }
+    }
+
+    /// Runs `posekit arguments...` with `stdin` (bytes or a file) and collects its outputs.
+    static func run(_ arguments: [String], stdin: Data? = nil, stdinFile: URL? = nil,
+                    environment: [String: String] = [:]) throws -> Result {
+        try runProcess(executable, arguments, stdin: stdin, stdinFile: stdinFile, environment: environment)
+    }
+
+    static func runProcess(_ program: URL, _ arguments: [String], stdin: Data? = nil, stdinFile: URL? = nil,
+                           environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        process.currentDirectoryURL = repositoryRoot
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        if let stdinFile {
+            process.standardInput = try FileHandle(forReadingFrom: stdinFile)
+        } else {
+            process.standardInput = input
+        }
+        try process.run()
+        // Drain both pipes concurrently so neither fills up and blocks the child.
+        nonisolated(unsafe) var errData = Data()
+        let errReader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        errReader.start()
+        if stdinFile == nil {
+            let writer = input.fileHandleForWriting
+            let payload = stdin ?? Data()
+            Thread.detachNewThread {
+                try? writer.write(contentsOf: payload)
+                try? writer.close()
+            }
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while errReader.isExecuting || !errReader.isFinished { Thread.sleep(forTimeInterval: 0.005) }
+        return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs ffmpeg (installed by `make setup`) and returns its stdout.
+    static func ffmpeg(_ arguments: [String]) throws -> Data {
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["ffmpeg", "-nostdin", "-loglevel", "error"] + arguments)
+        guard result.status == 0 else { throw CLIFailure("ffmpeg failed: \(result.stderr)") }
+        return result.stdout
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("posekit-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}
+
+struct CLIFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

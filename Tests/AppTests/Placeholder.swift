@@ -1,4 +1,0 @@
-import Testing
-@testable import App
-
-@Test func AppPlaceholder() { #expect(Bool(true)) }

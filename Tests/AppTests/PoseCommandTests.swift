@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+/// `posekit pose` run as a subprocess on real inputs: JSON validity, frame counts, coordinates,
+/// exit codes and the one-line errors for bad input.
+@Suite(.serialized) struct PoseCommandTests {
+    static let images = CLI.shared.appendingPathComponent("media/images")
+    static let clip = CLI.shared.appendingPathComponent("media/videos/yuyoujiang_test_video__squat.mp4")
+
+    /// Checks one JSON Lines record against the documented schema; returns its poses.
+    @discardableResult
+    func checkRecord(_ line: String, width: Int, height: Int, video: Bool) throws -> [[String: Any]] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["width"] as? Int == width && object["height"] as? Int == height)
+        #expect(object["source"] is String && object["frame"] is Int)
+        #expect((object["time"] != nil) == video, "time is present for video only")
+        let poses = try #require(object["poses"] as? [[String: Any]])
+        for pose in poses {
+            let keypoints = try #require(pose["keypoints"] as? [[String: Any]])
+            #expect(keypoints.map { $0["part"] as? String } == [
+                "nose", "leftEye", "rightEye", "leftEar", "rightEar", "leftShoulder", "rightShoulder", "leftElbow",
+                "rightElbow", "leftWrist", "rightWrist", "leftHip", "rightHip", "leftKnee", "rightKnee", "leftAnkle", "rightAnkle"])
+            for k in keypoints {
+                let x = try #require(k["x"] as? Double), y = try #require(k["y"] as? Double), s = try #require(k["score"] as? Double)
+                #expect(x >= 0 && x < Double(width) && y >= 0 && y < Double(height), "keypoint (\(x), \(y)) outside \(width)x\(height)")
+                #expect(s >= 0 && s <= 1)
+            }
+            let box = try #require(pose["box"] as? [Double])
+            #expect(box.count == 4 && box[0] <= box[2] && box[1] <= box[3])
+            let score = try #require(pose["score"] as? Double)
+            #expect(score >= 0 && score <= 1)
+        }
+        return poses
+    }
+
+    @Test func imagesGiveOneRecordEach() throws {
+        let files = ["coco_000000000785.ppm", "mpii_052475643.ppm", "h36m_S7_Greeting.55011271_000396.ppm"]
+        let result = try CLI.run(["pose"] + files.map { Self.images.appendingPathComponent($0).path })
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.lines.count == files.count)
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.images.appendingPathComponent("ground_truth.json"))) as! [String: Any]
+        let sizes = Dictionary(uniqueKeysWithValues: (truth["images"] as! [[String: Any]]).map {
+            ($0["ppm_file"] as! String, ($0["width"] as! Int, $0["height"] as! Int))
+        })
+        for (file, line) in zip(files, result.lines) {
+            let (w, h) = try #require(sizes[file])
+            let poses = try checkRecord(line, width: w, height: h, video: false)
+            #expect(!poses.isEmpty, "\(file): every test image shows at least one person")
+        }
+    }
+
+    @Test func y4mFromFfmpegGivesOneRecordPerFrame() throws {
+        let y4m = try CLI.ffmpeg(["-i", Self.clip.path, "-t", "1", "-vf", "scale=320:-2", "-f", "yuv4mpegpipe", "-"])
+        let result = try CLI.run(["pose", "--input-size", "257", "-"], stdin: y4m)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.lines.count == 30, "1 s at 30 fps")
+        for (index, line) in result.lines.enumerated() {
+            try checkRecord(line, width: 320, height: 182, video: true)
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            #expect(object["frame"] as? Int == index)
+            #expect(abs((object["time"] as! Double) - Double(index) / 30) < 1e-3)
+        }
+        #expect(result.lines.filter { $0.contains("\"nose\"") }.count >= 25, "the person is found in almost every frame")
+    }
+
+    @Test func overlayStreamDecodesWithFfmpeg() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.y4m")
+        try CLI.ffmpeg(["-i", Self.clip.path, "-t", "0.5", "-vf", "scale=320:-2", "-f", "yuv4mpegpipe", input.path])
+        let json = dir.appendingPathComponent("poses.jsonl")
+        let result = try CLI.run(["pose", "--input-size", "257", "--overlay", "-", "--json", json.path, input.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let overlay = dir.appendingPathComponent("overlay.y4m")
+        try result.stdout.write(to: overlay)
+        let probe = try CLI.runProcess(URL(fileURLWithPath: "/usr/bin/env"), [
+            "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+            "-show_entries", "stream=width,height,nb_read_frames", "-of", "csv=p=0", overlay.path])
+        #expect(probe.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "320,182,15")
+        #expect(try String(contentsOf: json, encoding: .utf8).split(separator: "\n").count == 15)
+    }
+
+    @Test func truncatedVideoKeepsCompleteFramesAndFails() throws {
+        let y4m = try CLI.ffmpeg(["-i", Self.clip.path, "-frames:v", "3", "-vf", "scale=160:-2", "-f", "yuv4mpegpipe", "-"])
+        let cut = y4m.prefix(y4m.count - 1000)  // the third frame loses its tail
+        let result = try CLI.run(["pose", "--input-size", "257", "-"], stdin: Data(cut))
+        #expect(result.status == 1)
+        #expect(result.lines.count == 2, "both complete frames are still delivered")
+        let errorLines = result.stderr.split(separator: "\n")
+        #expect(errorLines.count == 1 && errorLines[0].hasPrefix("posekit: error: "), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("frame 2"), "the message names the frame reached: \(result.stderr)")
+    }
+
+    @Test(arguments: [
+        ("P6\n4 4\n255\n" + String(repeating: "x", count: 10), "ends inside"),
+        ("GIF89a garbage", "signature"),
+        ("P6\n-4 4\n255\n", "invalid header"),
+        ("P6\n100000 100000\n255\n", "exceeds the limit"),
+        ("YUV4MPEG2 W64 H48 F30:1 Cxyz\nFRAME\n", "colour space"),
+        ("", "empty"),
+    ])
+    func badInputIsOneLineErrorAndExitOne(_ input: String, _ expected: String) throws {
+        let result = try CLI.run(["pose", "-"], stdin: Data(input.utf8))
+        #expect(result.status == 1, "\(input.prefix(20)): status \(result.status)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("posekit: error: ") && lines[0].contains(expected),
+                "\(input.prefix(20)): stderr \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func missingFileAndModelSayWhatToDo() throws {
+        let missing = try CLI.run(["pose", "/nonexistent/photo.ppm"])
+        #expect(missing.status == 1 && missing.stderr.hasPrefix("posekit: error: /nonexistent/photo.ppm"), "\(missing.stderr)")
+        let noModel = try CLI.run(["pose", "--model", "mobilenet999", Self.images.appendingPathComponent("coco_000000000785.ppm").path])
+        #expect(noModel.status == 1 && noModel.stderr.contains("make weights"), "\(noModel.stderr)")
+    }
+
+    @Test(arguments: [["pose"], ["pose", "--no-such-option", "x.ppm"], ["pose", "--output-stride", "7", "x.ppm"],
+                      ["pose", "--max-poses", "0", "x.ppm"], ["frobnicate"]])
+    func usageErrorsExitTwo(_ arguments: [String]) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 2, "\(arguments): status \(result.status), stderr \(result.stderr)")
+        #expect(!result.stderr.isEmpty && result.stdout.isEmpty)
+    }
+
+    @Test func helpTeachesWithExamples() throws {
+        let result = try CLI.run(["pose", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdoutText.contains("ffmpeg") && result.stdoutText.contains("EXAMPLES"))
+    }
+
+    @Test func closedOutputPipeEndsQuietly() throws {
+        // `posekit pose ... | head -c 100`: the reader goes away after the first bytes.
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.y4m")
+        try CLI.ffmpeg(["-i", Self.clip.path, "-t", "2", "-vf", "scale=160:-2", "-f", "yuv4mpegpipe", input.path])
+        let script = "set -o pipefail; '\(CLI.executable.path)' pose --input-size 129 '\(input.path)' 2>'\(dir.path)/err' | head -c 100 >/dev/null; echo $?"
+        let result = try CLI.runProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", script])
+        let status = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(status == "141", "exit status as for SIGPIPE, got \(status)")
+        #expect(try String(contentsOf: dir.appendingPathComponent("err"), encoding: .utf8).isEmpty, "no message, no crash trace")
+    }
+}
