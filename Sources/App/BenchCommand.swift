@@ -15,6 +15,6 @@ struct Bench: ParsableCommand {
           posekit bench model --json > model.json
           env -u OPENBLAS_CORETYPE posekit bench kernels
         """,
-        subcommands: [BenchKernels.self, BenchModel.self]
+        subcommands: [BenchKernels.self, BenchModel.self, BenchPipeline.self]
     )
 }

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import FrameIO
+import PoseNet
+import Tensor
+
+/// `posekit bench pipeline`: end-to-end frames/s of Y4M in → JSON Lines out, plus the parts.
+struct BenchPipeline: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pipeline",
+        abstract: "End-to-end frames/s: 640x480 Y4M stream -> poses -> JSON Lines.",
+        discussion: """
+            Feeds an in-memory 640x480 4:2:0 Y4M stream (frames of a real clip from ../shared when \
+            ffmpeg and the clip are there, else a synthetic pattern) through the same loop as \
+            `posekit pose`: Y4M parsing, fused YUV->RGB + resize into the network input, forward \
+            pass, multi-person decoding, JSON Lines. Also times the parts on their own: frame \
+            conversion (one core) and decoding a 33x33 grid with 10 people.
+
+            EXAMPLES
+              posekit bench pipeline
+              posekit bench pipeline --sizes 257 --frames 300 --json
+            """)
+
+    @Option(help: "Model name or path.")
+    var model = ModelLocator.defaultModel
+
+    @Option(parsing: .upToNextOption, help: "Input sizes.")
+    var sizes: [Int] = [257, 353, 513]
+
+    @Option(help: "Worker threads.")
+    var threads = Parallelism.defaultThreads
+
+    @Option(help: "Frames per measurement.")
+    var frames = 150
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func validate() throws {
+        if frames < 10 { throw ValidationError("--frames must be at least 10") }
+        if threads < 1 { throw ValidationError("--threads must be at least 1") }
+    }
+
+    func run() throws {
+        let log: (String) -> Void = json ? { _ in } : { print($0) }
+        var report = OpenBLASReport.current(log: log)
+        let (stream, content) = try Self.makeStream(frames: frames)
+        log("input: \(frames) frames 640x480 C420 (\(content)), \(threads) thread(s), model \(model)")
+        let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(model))
+        var rows: [[String: Any]] = []
+        for size in sizes {
+            let detector = PoseDetector(model: try PoseNetModel(bundle: bundle, inputSize: size, outputStride: 16, threads: threads))
+            _ = try runOnce(stream, detector)  // warm-up: page in weights, plan converters
+            let (seconds, poses) = try runOnce(stream, detector)
+            let fps = Double(frames) / seconds
+            rows.append(["input_size": size, "frames_per_second": fps, "ms_per_frame": 1e3 / fps, "poses": poses])
+            log(String(format: "input %4d: %6.1f frames/s  (%.2f ms/frame, %d poses)", size, fps, 1e3 / fps, poses))
+        }
+        report["pipeline"] = rows
+        report["threads"] = threads
+
+        let conversions = FrameIOBenchmark.run(seconds: 0.5)
+        for c in conversions { log("one core: \(c)") }
+        report["frame_conversion"] = conversions.map { ["name": $0.name, "frames_per_second": $0.framesPerSecond] }
+        let decode = try benchmarkDecode()
+        log(String(format: "decode 33x33 grid, %d poses: %.3f ms median", decode.posesDecoded, decode.medianMilliseconds))
+        report["decode_ms"] = decode.medianMilliseconds
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    /// One pass over the stream exactly as `posekit pose` does it; returns (seconds, poses found).
+    func runOnce(_ stream: [UInt8], _ detector: PoseDetector) throws -> (Double, Int) {
+        let start = MonotonicClock.now()
+        let reader = try FrameReader(source: ByteSource(bytes: stream))
+        let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: .letterbox, wantsRGB: false)
+        let sink = NullSink()
+        var text = JSONText()
+        var poses = 0
+        try source.forEachFrame(realtime: false) { slot, _ in
+            let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height))
+            poses += found.count
+            text.reset()
+            PoseJSON.append(source: "-", frame: slot.frameIndex, width: slot.width, height: slot.height,
+                            time: slot.time, poses: found, to: &text)
+            sink.write(text.bytes)
+        }
+        return (MonotonicClock.now() - start, poses)
+    }
+
+    /// A 640×480 Y4M stream: real frames via ffmpeg when possible.
+    static func makeStream(frames: Int) throws -> ([UInt8], String) {
+        let clip = ModelLocator.packageRoot().map { URL(fileURLWithPath: $0).deletingLastPathComponent()
+            .appendingPathComponent("shared/media/videos/409416541_Independent-Study__Jumping_Jacks.mp4") }
+        if let clip, FileManager.default.fileExists(atPath: clip.path) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-stream_loop", "-1", "-i", clip.path,
+                                 "-frames:v", "\(frames)", "-vf", "scale=640:480", "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", "-"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            if (try? process.run()) != nil {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                if process.terminationStatus == 0 && !data.isEmpty { return ([UInt8](data), clip.lastPathComponent) }
+            }
+        }
+        // Synthetic: a moving gradient.
+        var bytes = Array("YUV4MPEG2 W640 H480 F30:1 Ip A1:1 C420jpeg\n".utf8)
+        for f in 0..<frames {
+            bytes += Array("FRAME\n".utf8)
+            for y in 0..<480 { for x in 0..<640 { bytes.append(UInt8(truncatingIfNeeded: x + y + 4 * f)) } }
+            bytes += [UInt8](repeating: 128, count: 2 * 320 * 240)
+        }
+        return (bytes, "synthetic")
+    }
+}
+
+/// Discards output (stands in for stdout in the pipeline benchmark) but touches every byte.
+final class NullSink {
+    private var checksum: UInt8 = 0
+    func write(_ bytes: [UInt8]) { for b in bytes { checksum &+= b } }
+}
