@@ -21,7 +21,8 @@ extension DecodeOptions {
             mode: mode == .single ? .single : .multi,
             parameters: MultiPoseParameters(
                 maxPoses: maxPoses, partScoreThreshold: scoreThreshold, nmsRadius: nmsRadius,
-                localMaximumRadius: 1, refineSteps: refineSteps, minPoseScore: minPoseScore))
+                localMaximumRadius: 1, refineSteps: refineSteps, minPoseScore: minPoseScore),
+            flipAveraging: flip)
     }
 }
 

@@ -61,6 +61,9 @@ struct DecodeOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Displacement refinement steps per skeleton edge (Apple: adjacentJointOffsetRefinementSteps).", valueName: "n"))
     var refineSteps: Int = 2
 
+    @Flag(help: "Also run the mirror image and average the two (more accurate, twice the network time).")
+    var flip = false
+
     func validate() throws {
         guard maxPoses >= 1 && maxPoses <= 1000 else { throw ValidationError("--max-poses must be between 1 and 1000, got \(maxPoses)") }
         guard (0...1).contains(scoreThreshold) else { throw ValidationError("--score-threshold must be within 0...1, got \(scoreThreshold)") }

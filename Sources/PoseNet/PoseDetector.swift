@@ -8,10 +8,13 @@ public struct PoseDecoding: Sendable, Equatable {
     public var mode: Mode
     /// Multi-person parameters; `minPoseScore` also filters the single-person result.
     public var parameters: MultiPoseParameters
+    /// Average the heads of the frame and its mirror image (twice the network time).
+    public var flipAveraging: Bool
 
-    public init(mode: Mode = .multi, parameters: MultiPoseParameters = MultiPoseParameters()) {
+    public init(mode: Mode = .multi, parameters: MultiPoseParameters = MultiPoseParameters(), flipAveraging: Bool = false) {
         self.mode = mode
         self.parameters = parameters
+        self.flipAveraging = flipAveraging
     }
 }
 
@@ -37,7 +40,7 @@ public final class PoseDetector: @unchecked Sendable {
     /// offsets can point a little past the border, and into the letterbox padding, where no
     /// pixel of the image is.
     public func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)? = nil) throws -> [Pose] {
-        try model.run()
+        if decoding.flipAveraging { try model.runWithFlipAveraging() } else { try model.run() }
         let heads = try PoseNetOutput(
             heatmapScores: model.heatmapScores, offsets: model.offsets,
             displacementsFwd: model.displacementsFwd, displacementsBwd: model.displacementsBwd,
