@@ -28,6 +28,8 @@ public final class FrameReader {
     }
     /// YUV→RGB conversion used for Y4M input: `matrix` given at init, range from `XCOLORRANGE`.
     public let conversion: YUVToRGB.Conversion
+    /// Split conversion and resizing rows over two threads. Off by default (one core).
+    public var parallel = false
     /// Zero-based index of the current frame (valid after `advance()` returned true).
     public private(set) var frameIndex = -1
     /// Size of the current frame.
@@ -102,6 +104,7 @@ public final class FrameReader {
     private func ensureRGB() {
         guard !rgbIsCurrent else { return }
         if converter?.format != yuv.format { converter = YUVToRGB(format: yuv.format, conversion: conversion) }
+        converter!.parallel = parallel
         converter!.convert(yuv, into: &image)
         rgbIsCurrent = true
     }
@@ -123,6 +126,7 @@ public final class FrameReader {
                                              chroma: fused ? yuv.format.chroma : .c444, conversion: conversion)
             self.writer = (key, writer)
         }
+        writer.parallel = parallel
         if fused {
             writer.write(yuv, into: output)
         } else {
