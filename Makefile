@@ -56,7 +56,7 @@ fuzz:
 	POSEKIT_SHARED=$(SHARED) Fuzz/run.sh 600
 
 fuzz-smoke:
-	POSEKIT_SHARED=$(SHARED) Fuzz/run.sh 25
+	POSEKIT_SHARED=$(SHARED) Fuzz/run.sh 20
 
 clean:
 	rm -rf .build demo

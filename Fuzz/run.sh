@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses and runs each for SECONDS (default 600) at low priority.
-#   Fuzz/run.sh [SECONDS] [JOBS]    (make fuzz: 600 s each; make fuzz-smoke: 25 s each)
+#   Fuzz/run.sh [SECONDS]    (make fuzz: 600 s each; make fuzz-smoke: 20 s each; PARALLEL=1 runs both at once)
 # Seeds are generated here from ../shared/media with ffmpeg (never committed) plus hand-made
 # edge cases; libFuzzer grows corpus-pnm/ and corpus-y4m/ across runs. Crashes land in artifacts/.
 set -euo pipefail

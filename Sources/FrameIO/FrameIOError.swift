@@ -15,7 +15,7 @@ public enum FrameIOError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongMagic(format: String, found: String)
     /// The stream ended inside a header.
     case truncatedHeader(format: String, frameIndex: Int)
-    /// The stream ended inside the pixel data of a frame.
+    /// The stream ended inside the pixel data of a frame (for plain, ASCII PNM the counts are samples).
     case truncatedFrame(format: String, frameIndex: Int, bytesRead: Int, bytesExpected: Int)
     /// A header field is missing, not a number, negative, zero or otherwise malformed.
     case invalidHeader(format: String, frameIndex: Int, reason: String)

@@ -28,6 +28,8 @@ public final class FrameReader {
     }
     /// YUV→RGB conversion used for Y4M input: `matrix` given at init, range from `XCOLORRANGE`.
     public let conversion: YUVToRGB.Conversion
+    /// Split conversion and resizing rows over two threads. Off by default (one core).
+    public var parallel = false
     /// Zero-based index of the current frame (valid after `advance()` returned true).
     public private(set) var frameIndex = -1
     /// Size of the current frame.
@@ -42,7 +44,9 @@ public final class FrameReader {
     private var image = RGBImage()
     private var converter: YUVToRGB?
     private var rgbIsCurrent = false
-    private var writers: [NetworkInputKey: NetworkInputWriter] = [:]
+    // The last planned network input writer (one entry, so a PNM stream of ever-changing sizes
+    // cannot grow a cache without bound).
+    private var writer: (key: NetworkInputKey, writer: NetworkInputWriter)?
 
     private struct NetworkInputKey: Hashable {
         var width: Int, height: Int, size: Int, letterbox: Bool, fromRGB: Bool
@@ -100,6 +104,7 @@ public final class FrameReader {
     private func ensureRGB() {
         guard !rgbIsCurrent else { return }
         if converter?.format != yuv.format { converter = YUVToRGB(format: yuv.format, conversion: conversion) }
+        converter!.parallel = parallel
         converter!.convert(yuv, into: &image)
         rgbIsCurrent = true
     }
@@ -109,18 +114,19 @@ public final class FrameReader {
     @discardableResult
     public func writeNetworkInput(size: Int, geometry: NetworkInputWriter.Geometry = .letterbox,
                                   into output: UnsafeMutableBufferPointer<Float>) -> (scaleX: Float, scaleY: Float) {
+        precondition(size > 0, "FrameReader.writeNetworkInput: size must be positive, got \(size)")
         let fused = y4m != nil && yuv.format.chroma.bitDepth == 8 && !yuv.format.chroma.hasAlpha
         let key = NetworkInputKey(width: width, height: height, size: size, letterbox: geometry == .letterbox, fromRGB: !fused)
         let writer: NetworkInputWriter
-        if let planned = writers[key] {
-            writer = planned
+        if let planned = self.writer, planned.key == key {
+            writer = planned.writer
         } else {
-            // Sizes come from a validated frame and `size` from the caller, so planning cannot fail
-            // except for a non-positive `size`, which is a programming error.
+            // Sizes come from a validated frame, `size` is positive and the chroma 8-bit: cannot fail.
             writer = try! NetworkInputWriter(sourceWidth: width, sourceHeight: height, size: size, geometry: geometry,
                                              chroma: fused ? yuv.format.chroma : .c444, conversion: conversion)
-            writers[key] = writer
+            self.writer = (key, writer)
         }
+        writer.parallel = parallel
         if fused {
             writer.write(yuv, into: output)
         } else {

@@ -8,6 +8,7 @@ import Testing
             let path = dir.appendingPathComponent("c.y4m").path
             try ffmpeg(["-ss", "2", "-i", testClip, "-frames:v", "3", "-vf", "scale=200:112", "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", path])
             let input = try FrameReader(path: path, matrix: .bt709)
+            input.parallel = true
             #expect(input.format == .y4m && input.frameRate == Ratio(30, 1))
             #expect(input.conversion == YUVToRGB.Conversion(matrix: .bt709, range: .limited))
             let (_, frames) = try readAllY4M(path)
