@@ -8,9 +8,36 @@
 //   PoseNet    weight bundles, importers, the MobileNetV1 PoseNet network, pose decoders, evaluation
 //   ActionNet  tracking, sliding windows, temporal-convolution action classifier, repetition counting
 //   App        the `posekit` command
+import Foundation
 import PackageDescription
 
 let optimise: [SwiftSetting] = [.unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release))]
+
+// The Tensor kernels are compiled for `haswell` (the x86-64-v3 level: AVX2 + FMA + F16C, 256-bit
+// vectors; the clang importer rejects the spelling `x86-64-v3`) instead of
+// Swift's SSE2 baseline, but only when the building machine has those features (PoseKit is built
+// where it runs), so the result can never hit an illegal instruction on the build host.
+// POSEKIT_TARGET_CPU overrides the choice: `x86-64` (or empty) for a portable baseline build, or
+// any clang CPU name with AVX2 + FMA (`haswell`, `znver3`, ...). `-D POSEKIT_FMA` goes with it so
+// the kernels use fused multiply-add only where it is one instruction (on the baseline a fused
+// multiply-add is a libm call per lane).
+func tensorCPU() -> String? {
+    if let forced = ProcessInfo.processInfo.environment["POSEKIT_TARGET_CPU"] {
+        return forced.isEmpty || forced == "x86-64" ? nil : forced
+    }
+    #if arch(x86_64) && os(Linux)
+    guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+          let flagsLine = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return nil }
+    let flags = Set(flagsLine.split(separator: " ").map(String.init))
+    let v3: Set<String> = ["avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "abm", "movbe", "xsave"]
+    return v3.isSubset(of: flags) ? "haswell" : nil
+    #else
+    return nil
+    #endif
+}
+let tensorSettings: [SwiftSetting] = optimise + (tensorCPU().map { cpu in
+    [.unsafeFlags(["-target-cpu", cpu, "-DPOSEKIT_FMA"])]
+} ?? [])
 
 let package = Package(
     name: "PoseKit",
@@ -30,7 +57,7 @@ let package = Package(
             pkgConfig: "openblas",
             providers: [.apt(["libopenblas-dev"])]
         ),
-        .target(name: "Tensor", dependencies: ["COpenBLAS"], swiftSettings: optimise),
+        .target(name: "Tensor", dependencies: ["COpenBLAS"], swiftSettings: tensorSettings),
         .target(name: "FrameIO", swiftSettings: optimise),
         .target(name: "PoseNet", dependencies: ["Tensor"], swiftSettings: optimise),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseNet"], swiftSettings: optimise),

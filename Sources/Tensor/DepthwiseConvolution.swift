@@ -156,15 +156,15 @@ extension Convolution {
             var p = window + ch, o = out + ch
             for _ in 0..<pixels {
                 var acc = b
-                acc += load(p) * w0
-                acc += load(p + dx) * w1
-                acc += load(p + 2 * dx) * w2
-                acc += load(p + dy) * w3
-                acc += load(p + dy + dx) * w4
-                acc += load(p + dy + 2 * dx) * w5
-                acc += load(p + 2 * dy) * w6
-                acc += load(p + 2 * dy + dx) * w7
-                acc += load(p + 2 * dy + 2 * dx) * w8
+                acc.multiplyAdd(load(p), w0)
+                acc.multiplyAdd(load(p + dx), w1)
+                acc.multiplyAdd(load(p + 2 * dx), w2)
+                acc.multiplyAdd(load(p + dy), w3)
+                acc.multiplyAdd(load(p + dy + dx), w4)
+                acc.multiplyAdd(load(p + dy + 2 * dx), w5)
+                acc.multiplyAdd(load(p + 2 * dy), w6)
+                acc.multiplyAdd(load(p + 2 * dy + dx), w7)
+                acc.multiplyAdd(load(p + 2 * dy + 2 * dx), w8)
                 UnsafeMutableRawPointer(o).storeBytes(of: acc.clampedLanes(low, high), as: V.self)
                 p += step
                 o += c
@@ -230,7 +230,7 @@ extension Convolution {
         for t in 0..<n {
             let x = UnsafeRawPointer(src + taps[t].0 + ch).loadUnaligned(as: V.self)
             let k = UnsafeRawPointer(wts + taps[t].1 + ch).loadUnaligned(as: V.self)
-            acc += x * k  // not addProduct: that is a true fma, a libm call per lane without FMA codegen
+            acc.multiplyAdd(x, k)
         }
         acc = acc.clampedLanes(low, high)
         UnsafeMutableRawPointer(out + ch).storeBytes(of: acc, as: V.self)

@@ -139,9 +139,15 @@ extension Convolution {
                 for kx in 0..<g.kernelWidth {
                     let ix = ox * g.stride - g.padLeft + kx * g.dilation
                     if rowInside && ix >= 0 && ix < g.inputWidth {
-                        dst.update(from: src + (iy * g.inputWidth + ix) * cin, count: cin)
+                        let from = src + (iy * g.inputWidth + ix) * cin
+                        // A library memcpy call costs more than a few floats (RGB input: 3).
+                        if cin < 16 {
+                            for c in 0..<cin { dst[c] = from[c] }
+                        } else {
+                            dst.update(from: from, count: cin)
+                        }
                     } else {
-                        dst.update(repeating: 0, count: cin)
+                        for c in 0..<cin { dst[c] = 0 }
                     }
                     dst += cin
                 }
