@@ -20,8 +20,8 @@ public final class ConvolutionWorkspace: @unchecked Sendable {
     public static func requiredCount(for geometry: ConvolutionGeometry, inputChannels: Int, threads: Int) -> Int {
         let k = geometry.kernelHeight * geometry.kernelWidth * inputChannels
         let m = geometry.outputHeight * geometry.outputWidth
-        let rows = min(m, Convolution.gemmBandRows(k: k, n: 1))
-        return max(1, threads) * rows * k
+        let bands = Convolution.im2colBands(m: m, k: k, threads: threads)
+        return min(max(1, threads), bands.count) * bands.rows * k
     }
 
     /// Grows the workspace (if needed) so that a call with this geometry allocates nothing.
@@ -81,8 +81,7 @@ extension Convolution {
         }
 
         let k = kh * kw * cin, m = g.outputHeight * g.outputWidth
-        let bandRows = min(m, gemmBandRows(k: k, n: 1))
-        let bands = (m + bandRows - 1) / bandRows
+        let (bandRows, bands) = im2colBands(m: m, k: k, threads: threads)
         let workers = max(1, min(threads, bands))
         let scratch = workspace ?? ConvolutionWorkspace()
         scratch.reserve(count: workers * bandRows * k)
@@ -166,6 +165,12 @@ extension Convolution {
 }
 
 extension Convolution {
+    /// Bands for the im2col path: as for 1×1 convolutions, but a band's im2col rows
+    /// (`rows × k` floats) are also kept within 256 KiB so they stay in L2 while sgemm reads them.
+    static func im2colBands(m: Int, k: Int, threads: Int) -> (rows: Int, count: Int) {
+        gemmBands(m: m, threads: threads, maxRows: max(64, min(512, 65536 / max(1, k))))
+    }
+
     /// Largest reduction length and output-channel count routed to the small-GEMM kernel.
     public static let smallGEMMLimit = 64
 
