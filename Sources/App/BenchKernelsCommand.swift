@@ -136,6 +136,7 @@ struct KernelBenchmark {
         report["pointwise"] = try pointwise(peak: peak, log: log)
         report["general"] = try general(peak: peak, log: log)
         report["depthwise"] = try depthwise(log: log)
+        report["fused_block"] = try fusedBlocks(log: log)
         return report
     }
 
@@ -272,6 +273,50 @@ struct KernelBenchmark {
         }
         for t in threadCounts {
             log(String(format: "  all depthwise layers of the network, %d thread(s): %.2f ms", t, totals[t]! * 1e3))
+        }
+        return rows
+    }
+
+    /// A MobileNet block (depthwise 3×3 + ReLU6, then 1×1 + ReLU6) run layer after layer versus
+    /// fused in row bands: each core computes a few depthwise output rows into its own small
+    /// buffer and immediately feeds them to the 1×1 GEMM, so the depthwise output never
+    /// round-trips through memory. This is the pattern the kernel APIs are shaped for.
+    func fusedBlocks(log: (String) -> Void) throws -> [[String: Any]] {
+        log("\nMobileNet block, depthwise + pointwise: layer by layer vs fused in row bands")
+        var rows: [[String: Any]] = []
+        for (size, cin, cout) in [(129, 96, 96), (65, 192, 192), (33, 384, 384)] {
+            let x = try Self.random([size, size, cin], seed: size)
+            let dw = try Self.random([3, 3, cin], seed: size + 1), dwBias = try Self.random([cin], seed: size + 2)
+            let pw = try Self.random([1, 1, cin, cout], seed: size + 3), pwBias = try Self.random([cout], seed: size + 4)
+            let middle = try Tensor(zeros: [size, size, cin]), y = try Tensor(zeros: [size, size, cout])
+            let bandRows = max(1, 512 / size)  // ~512 pixels per band, like the GEMM bands
+            for t in threadCounts {
+                let scratch = try (0..<t).map { _ in try Tensor(zeros: [bandRows, size, cin]) }
+                let layered = try time {
+                    try Convolution.depthwise3x3(x, weights: dw, bias: dwBias, activation: .relu6, into: middle, threads: t)
+                    try Convolution.pointwise(middle, weights: pw, bias: pwBias, activation: .relu6, into: y, threads: t)
+                }
+                let fused = time {
+                    Parallelism.forEachBand(t) { worker in
+                        var row = Parallelism.bandRange(worker, of: t, count: size).lowerBound
+                        let end = Parallelism.bandRange(worker, of: t, count: size).upperBound
+                        while row < end {
+                            let band = row..<min(row + bandRows, end)
+                            let buffer = try! scratch[worker].slice(0..<band.count)
+                            try! Convolution.depthwise3x3(x, weights: dw, bias: dwBias, activation: .relu6,
+                                                          into: buffer, outputRows: band, threads: 1)
+                            try! Convolution.pointwise(buffer, weights: pw, bias: pwBias, activation: .relu6,
+                                                       into: try! y.slice(band), threads: 1)
+                            row = band.upperBound
+                        }
+                    }
+                }
+                let name = "\(size)x\(size) \(cin)->\(cout)"
+                log(String(format: "  %-18@ %d thread(s): layer by layer %.3f ms, fused bands %.3f ms (%.2fx)",
+                           name as NSString, t, layered * 1e3, fused * 1e3, layered / fused))
+                rows.append(["block": name, "threads": t, "layered_ms": layered * 1e3, "fused_ms": fused * 1e3,
+                             "speedup": layered / fused])
+            }
         }
         return rows
     }
