@@ -12,8 +12,8 @@ struct BenchKernels: ParsableCommand {
         discussion: """
             Shapes are those of MobileNetV1-0.75 PoseNet at 513x513, output stride 16. Every figure is \
             the median of several runs after warm-up, with 1 and 2 threads unless --threads is given. \
-            The 1x1 convolution is timed side by side with one cblas_sgemm call (OpenBLAS threads = \
-            the same thread count, no epilogue) on the same M x N x K.
+            The 1x1 convolution is timed side by side (alternating runs) with one cblas_sgemm call \
+            (OpenBLAS threads = the same thread count, no epilogue) on the same M x N x K.
             """)
 
     @Flag(help: "Print one JSON object instead of tables.")
@@ -79,23 +79,34 @@ struct KernelBenchmark {
         try Benchmark.measure(warmup: 2, runs: runs, minimumSeconds: 0.2, body).median
     }
 
-    /// Median seconds of one `cblas_sgemm` (row-major, C = A·B) with OpenBLAS on `threads` threads.
-    func sgemmSeconds(m: Int, n: Int, k: Int, threads: Int) throws -> Double {
-        let a = try Tensor(zeros: [m, k]), b = try Tensor(zeros: [k, n]), c = try Tensor(zeros: [m, n])
-        a.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 7) * 0.1 } }
-        b.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 5) * 0.1 } }
-        BLASThreads.set(threads)
-        defer { BLASThreads.set(1); Thread.sleep(forTimeInterval: 0.05) }  // let OpenBLAS's spinning workers park
-        return a.withUnsafeBufferPointer { pa in
-            b.withUnsafeBufferPointer { pb in
-                c.withUnsafeMutableBufferPointer { pc in
-                    time {
+    /// One plain `cblas_sgemm` (row-major, `C = A·B`, no epilogue) on fresh `m×k`, `k×n` operands,
+    /// run by OpenBLAS on `threads` threads. Call ``BLASThreads/set(_:)``(1) when done timing.
+    final class SgemmCall {
+        let a: Tensor, b: Tensor, c: Tensor, m: Int, n: Int, k: Int, threads: Int
+        init(m: Int, n: Int, k: Int, threads: Int) throws {
+            (self.m, self.n, self.k, self.threads) = (m, n, k, threads)
+            a = try Tensor(zeros: [m, k]); b = try Tensor(zeros: [k, n]); c = try Tensor(zeros: [m, n])
+            a.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 7) * 0.1 } }
+            b.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 5) * 0.1 } }
+        }
+        func run() {
+            BLASThreads.set(threads)
+            a.withUnsafeBufferPointer { pa in
+                b.withUnsafeBufferPointer { pb in
+                    c.withUnsafeMutableBufferPointer { pc in
                         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(m), Int32(n), Int32(k),
                                     1, pa.baseAddress, Int32(k), pb.baseAddress, Int32(n), 0, pc.baseAddress, Int32(n))
                     }
                 }
             }
         }
+    }
+
+    /// Median seconds of one `cblas_sgemm` with OpenBLAS on `threads` threads.
+    func sgemmSeconds(m: Int, n: Int, k: Int, threads: Int) throws -> Double {
+        let call = try SgemmCall(m: m, n: n, k: k, threads: threads)
+        defer { BLASThreads.set(1) }
+        return time { call.run() }
     }
 
     static func random(_ shape: [Int], seed: Int) throws -> Tensor {
@@ -154,10 +165,14 @@ struct KernelBenchmark {
             let flops = Benchmark.convolutionFlops(outputPixels: m, outputChannels: layer.cout, reduction: layer.cin)
             let name = "\(layer.size)x\(layer.size) \(layer.cin)->\(layer.cout)"
             for t in threadCounts {
-                let conv = try time {
-                    try Convolution.pointwise(x, weights: w, bias: b, activation: .relu6, into: y, threads: t)
-                }
-                let sgemm = try sgemmSeconds(m: m, n: layer.cout, k: layer.cin, threads: t)
+                // Side by side: conv and sgemm samples alternate, so both see the same machine load.
+                let call = try SgemmCall(m: m, n: layer.cout, k: layer.cin, threads: t)
+                let timings = try Benchmark.measureInterleaved(warmup: 2, runs: runs, minimumSeconds: 0.4, [
+                    { try Convolution.pointwise(x, weights: w, bias: b, activation: .relu6, into: y, threads: t) },
+                    { call.run() },
+                ])
+                BLASThreads.set(1)
+                let (conv, sgemm) = (timings[0].median, timings[1].median)
                 let convGF = Benchmark.gflops(flops: flops, seconds: conv)
                 let sgemmGF = Benchmark.gflops(flops: flops, seconds: sgemm)
                 totals[t, default: (0, 0)].conv += conv * Double(layer.count)
