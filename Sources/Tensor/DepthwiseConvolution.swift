@@ -4,8 +4,8 @@ extension Convolution {
     ///
     /// NHWC keeps a pixel's channels contiguous, so the kernel vectorises over channels. Interior
     /// pixels (window fully inside the image) are swept along each output row once per block of
-    /// 8 channels (`SIMD8<Float>`) with that block's 9 weight vectors held in registers; channels
-    /// past the last multiple of 8 use scalars. Border pixels accumulate only their in-bounds
+    /// 8 channels (`SIMD8<Float>`; 16 first when built with AVX-512) with that block's 9 weight
+    /// vectors held in registers; channels past the last multiple of 8 use scalars. Border pixels accumulate only their in-bounds
     /// taps (`SIMD16`, `SIMD8`, then scalars). Accumulation starts from the bias and the
     /// activation is a clamp at the end: every output value is written exactly once, activated.
     /// Output rows are split over `threads` cores. The kernel is memory-bound; see
@@ -144,33 +144,14 @@ extension Convolution {
         c: Int, stride s: Int, dilation d: Int, pixels: Int, _ low: Float, _ high: Float,
         into out: UnsafeMutablePointer<Float>
     ) {
-        typealias V = SIMD8<Float>
-        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
         let dx = d * c, dy = d * rowStride, step = s * c
         var ch = 0
-        while ch + 8 <= c {
-            let w0 = load(wts + ch), w1 = load(wts + c + ch), w2 = load(wts + 2 * c + ch)
-            let w3 = load(wts + 3 * c + ch), w4 = load(wts + 4 * c + ch), w5 = load(wts + 5 * c + ch)
-            let w6 = load(wts + 6 * c + ch), w7 = load(wts + 7 * c + ch), w8 = load(wts + 8 * c + ch)
-            let b = bias.map { load($0 + ch) } ?? V()
-            var p = window + ch, o = out + ch
-            for _ in 0..<pixels {
-                var acc = b
-                acc.multiplyAdd(load(p), w0)
-                acc.multiplyAdd(load(p + dx), w1)
-                acc.multiplyAdd(load(p + 2 * dx), w2)
-                acc.multiplyAdd(load(p + dy), w3)
-                acc.multiplyAdd(load(p + dy + dx), w4)
-                acc.multiplyAdd(load(p + dy + 2 * dx), w5)
-                acc.multiplyAdd(load(p + 2 * dy), w6)
-                acc.multiplyAdd(load(p + 2 * dy + dx), w7)
-                acc.multiplyAdd(load(p + 2 * dy + 2 * dx), w8)
-                UnsafeMutableRawPointer(o).storeBytes(of: acc.clampedLanes(low, high), as: V.self)
-                p += step
-                o += c
-            }
-            ch += 8
-        }
+        #if POSEKIT_AVX512
+        depthwiseInteriorBlocks(SIMD16<Float>.self, window, dx: dx, dy: dy, step: step, wts, bias, c: c,
+                                pixels: pixels, low, high, into: out, channel: &ch)
+        #endif
+        depthwiseInteriorBlocks(SIMD8<Float>.self, window, dx: dx, dy: dy, step: step, wts, bias, c: c,
+                                pixels: pixels, low, high, into: out, channel: &ch)
         while ch < c {  // channel tail, one channel at a time
             let w = wts + ch
             let w0 = w[0], w1 = w[c], w2 = w[2 * c], w3 = w[3 * c], w4 = w[4 * c]
@@ -193,6 +174,40 @@ extension Convolution {
                 o += c
             }
             ch += 1
+        }
+    }
+
+    /// The interior sweep for channel blocks of `V.scalarCount`, from `channel` while a whole
+    /// block fits; advances `channel`. The block's 9 weight vectors and bias stay in registers.
+    @inline(__always)
+    static func depthwiseInteriorBlocks<V: SIMD>(
+        _: V.Type, _ window: UnsafePointer<Float>, dx: Int, dy: Int, step: Int,
+        _ wts: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?, c: Int, pixels: Int,
+        _ low: Float, _ high: Float, into out: UnsafeMutablePointer<Float>, channel ch: inout Int
+    ) where V.Scalar == Float {
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+        while ch + V.scalarCount <= c {
+            let w0 = load(wts + ch), w1 = load(wts + c + ch), w2 = load(wts + 2 * c + ch)
+            let w3 = load(wts + 3 * c + ch), w4 = load(wts + 4 * c + ch), w5 = load(wts + 5 * c + ch)
+            let w6 = load(wts + 6 * c + ch), w7 = load(wts + 7 * c + ch), w8 = load(wts + 8 * c + ch)
+            let b = bias.map { load($0 + ch) } ?? V()
+            var p = window + ch, o = out + ch
+            for _ in 0..<pixels {
+                var acc = b
+                acc.multiplyAdd(load(p), w0)
+                acc.multiplyAdd(load(p + dx), w1)
+                acc.multiplyAdd(load(p + 2 * dx), w2)
+                acc.multiplyAdd(load(p + dy), w3)
+                acc.multiplyAdd(load(p + dy + dx), w4)
+                acc.multiplyAdd(load(p + dy + 2 * dx), w5)
+                acc.multiplyAdd(load(p + 2 * dy), w6)
+                acc.multiplyAdd(load(p + 2 * dy + dx), w7)
+                acc.multiplyAdd(load(p + 2 * dy + 2 * dx), w8)
+                UnsafeMutableRawPointer(o).storeBytes(of: acc.clampedLanes(low, high), as: V.self)
+                p += step
+                o += c
+            }
+            ch += V.scalarCount
         }
     }
 

@@ -177,20 +177,44 @@ extension Convolution {
     /// `C = clamp(A·B + bias)` for a small `B` (`k × n`, both ≤ ``smallGEMMLimit``), row-major,
     /// with the bias and activation folded into the accumulators (no separate epilogue).
     ///
-    /// Register blocking: 4 rows of `C` × 8 columns in `SIMD8` accumulators; per step of `k`, one
-    /// 8-wide row of `B` is loaded and multiplied by 4 broadcast entries of `A`. `B` stays in L1.
+    /// Register blocking: 4 rows of `C` × 8 columns (16 first when built with AVX-512) in SIMD
+    /// accumulators; per step of `k`, one row block of `B` is loaded and multiplied by 4 broadcast
+    /// entries of `A`. `B` stays in L1. Remaining columns are done one at a time.
     static func smallGEMMWithEpilogue(
         _ a: UnsafePointer<Float>, rows m: Int, k: Int, _ b: UnsafePointer<Float>, n: Int,
         _ c: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?, activation: Activation
     ) {
-        typealias V = SIMD8<Float>
         let (low, high) = activation.bounds
+        var j = 0
+        #if POSEKIT_AVX512
+        smallGEMMColumns(SIMD16<Float>.self, a, rows: m, k: k, b, n: n, c, bias: bias, low, high, column: &j)
+        #endif
+        smallGEMMColumns(SIMD8<Float>.self, a, rows: m, k: k, b, n: n, c, bias: bias, low, high, column: &j)
+        while j < n {  // output-channel tail, one column at a time
+            let start = bias?[j] ?? 0
+            for r in 0..<m {
+                var acc = start
+                let ar = a + r * k
+                for t in 0..<k { acc += ar[t] * b[t * n + j] }
+                c[r * n + j] = acc < low ? low : (acc > high ? high : acc)
+            }
+            j += 1
+        }
+    }
+
+    /// Columns of `C` in blocks of `V.scalarCount`, from `column` while a whole block fits;
+    /// advances `column`. 4 rows × 1 block of accumulators per step.
+    @inline(__always)
+    static func smallGEMMColumns<V: SIMD>(
+        _: V.Type, _ a: UnsafePointer<Float>, rows m: Int, k: Int, _ b: UnsafePointer<Float>, n: Int,
+        _ c: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?, _ low: Float, _ high: Float,
+        column j: inout Int
+    ) where V.Scalar == Float {
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
         @inline(__always) func store(_ v: V, _ p: UnsafeMutablePointer<Float>) {
             UnsafeMutableRawPointer(p).storeBytes(of: v.clampedLanes(low, high), as: V.self)
         }
-        var j = 0
-        while j + 8 <= n {
+        while j + V.scalarCount <= n {
             let start = bias.map { load($0 + j) } ?? V()
             var r = 0
             while r + 4 <= m {
@@ -214,17 +238,7 @@ extension Convolution {
                 store(acc, c + r * n + j)
                 r += 1
             }
-            j += 8
-        }
-        while j < n {  // output-channel tail, one column at a time
-            let start = bias?[j] ?? 0
-            for r in 0..<m {
-                var acc = start
-                let ar = a + r * k
-                for t in 0..<k { acc += ar[t] * b[t * n + j] }
-                c[r * n + j] = acc < low ? low : (acc > high ? high : acc)
-            }
-            j += 1
+            j += V.scalarCount
         }
     }
 }
