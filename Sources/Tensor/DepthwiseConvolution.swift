@@ -4,7 +4,7 @@ extension Convolution {
     ///
     /// NHWC keeps a pixel's channels contiguous, so the kernel vectorises over channels. Interior
     /// pixels (window fully inside the image) are swept along each output row once per block of
-    /// 8 channels (`SIMD8<Float>`; 16 first when built with AVX-512) with that block's 9 weight
+    /// 8 channels (`SIMD8<Float>`) with that block's 9 weight
     /// vectors held in registers; channels past the last multiple of 8 use scalars. Border pixels accumulate only their in-bounds
     /// taps (`SIMD16`, `SIMD8`, then scalars). Accumulation starts from the bias and the
     /// activation is a clamp at the end: every output value is written exactly once, activated.
@@ -146,10 +146,6 @@ extension Convolution {
     ) {
         let dx = d * c, dy = d * rowStride, step = s * c
         var ch = 0
-        #if POSEKIT_AVX512
-        depthwiseInteriorBlocks(SIMD16<Float>.self, window, dx: dx, dy: dy, step: step, wts, bias, c: c,
-                                pixels: pixels, low, high, into: out, channel: &ch)
-        #endif
         depthwiseInteriorBlocks(SIMD8<Float>.self, window, dx: dx, dy: dy, step: step, wts, bias, c: c,
                                 pixels: pixels, low, high, into: out, channel: &ch)
         while ch < c {  // channel tail, one channel at a time

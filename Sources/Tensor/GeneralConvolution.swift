@@ -177,7 +177,7 @@ extension Convolution {
     /// `C = clamp(A·B + bias)` for a small `B` (`k × n`, both ≤ ``smallGEMMLimit``), row-major,
     /// with the bias and activation folded into the accumulators (no separate epilogue).
     ///
-    /// Register blocking: 4 rows of `C` × 8 columns (16 first when built with AVX-512) in SIMD
+    /// Register blocking: 4 rows of `C` × 8 columns in `SIMD8`
     /// accumulators; per step of `k`, one row block of `B` is loaded and multiplied by 4 broadcast
     /// entries of `A`. `B` stays in L1. Remaining columns are done one at a time.
     static func smallGEMMWithEpilogue(
@@ -186,9 +186,6 @@ extension Convolution {
     ) {
         let (low, high) = activation.bounds
         var j = 0
-        #if POSEKIT_AVX512
-        smallGEMMColumns(SIMD16<Float>.self, a, rows: m, k: k, b, n: n, c, bias: bias, low, high, column: &j)
-        #endif
         smallGEMMColumns(SIMD8<Float>.self, a, rows: m, k: k, b, n: n, c, bias: bias, low, high, column: &j)
         while j < n {  // output-channel tail, one column at a time
             let start = bias?[j] ?? 0
