@@ -12,8 +12,9 @@ struct BenchKernels: ParsableCommand {
         discussion: """
             Shapes are those of MobileNetV1-0.75 PoseNet at 513x513, output stride 16. Every figure is \
             the median of several runs after warm-up, with 1 and 2 threads unless --threads is given. \
-            The 1x1 convolution is timed side by side (alternating runs) with one cblas_sgemm call \
-            (OpenBLAS threads = the same thread count, no epilogue) on the same M x N x K.
+            The 1x1 convolution is timed next to one cblas_sgemm call (OpenBLAS threads = the same \
+            thread count, no epilogue) on the same M x N x K: alternating runs with 1 thread; with \
+            more, one after the other (OpenBLAS's spinning idle workers would skew alternation).
             """)
 
     @Flag(help: "Print one JSON object instead of tables.")
@@ -105,9 +106,16 @@ struct KernelBenchmark {
     /// Median seconds of one `cblas_sgemm` with OpenBLAS on `threads` threads.
     func sgemmSeconds(m: Int, n: Int, k: Int, threads: Int) throws -> Double {
         let call = try SgemmCall(m: m, n: n, k: k, threads: threads)
-        defer { BLASThreads.set(1) }
+        defer {
+            BLASThreads.set(1)
+            if threads > 1 { Self.letOpenBLASWorkersPark() }
+        }
         return time { call.run() }
     }
+
+    /// OpenBLAS's pool threads busy-wait for new work for about 2^28 cycles (~0.1 s) after a
+    /// multi-threaded call; wait that out so they do not compete with the next measurement.
+    static func letOpenBLASWorkersPark() { Thread.sleep(forTimeInterval: 0.2) }
 
     static func random(_ shape: [Int], seed: Int) throws -> Tensor {
         let t = try Tensor(zeros: shape)
@@ -174,14 +182,23 @@ struct KernelBenchmark {
             let flops = Benchmark.convolutionFlops(outputPixels: m, outputChannels: layer.cout, reduction: layer.cin)
             let name = "\(layer.size)x\(layer.size) \(layer.cin)->\(layer.cout)"
             for t in threadCounts {
-                // Side by side: conv and sgemm samples alternate, so both see the same machine load.
                 let call = try SgemmCall(m: m, n: layer.cout, k: layer.cin, threads: t)
-                let timings = try Benchmark.measureInterleaved(warmup: 2, runs: runs, minimumSeconds: 0.4, [
-                    { try Convolution.pointwise(x, weights: w, bias: b, activation: .relu6, into: y, threads: t) },
-                    { call.run() },
-                ])
+                let runConv = { try Convolution.pointwise(x, weights: w, bias: b, activation: .relu6, into: y, threads: t) }
+                let conv: Double, sgemm: Double
+                if t == 1 {
+                    // Side by side: conv and sgemm samples alternate, so both see the same machine load.
+                    let timings = try Benchmark.measureInterleaved(
+                        warmup: 2, runs: runs, minimumSeconds: 0.4, [runConv, { call.run() }])
+                    (conv, sgemm) = (timings[0].median, timings[1].median)
+                } else {
+                    // Not interleaved: after a multi-threaded call OpenBLAS's idle workers keep
+                    // spinning (~0.1 s) and would steal a core from the convolution's own threads.
+                    conv = try time(runConv)
+                    sgemm = time { call.run() }
+                    BLASThreads.set(1)
+                    Self.letOpenBLASWorkersPark()
+                }
                 BLASThreads.set(1)
-                let (conv, sgemm) = (timings[0].median, timings[1].median)
                 let convGF = Benchmark.gflops(flops: flops, seconds: conv)
                 let sgemmGF = Benchmark.gflops(flops: flops, seconds: sgemm)
                 totals[t, default: (0, 0)].conv += conv * Double(layer.count)
