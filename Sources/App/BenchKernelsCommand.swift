@@ -12,8 +12,9 @@ struct BenchKernels: ParsableCommand {
         discussion: """
             Shapes are those of MobileNetV1-0.75 PoseNet at 513x513, output stride 16. Every figure is \
             the median of several runs after warm-up, with 1 and 2 threads unless --threads is given. \
-            The 1x1 convolution is timed side by side with one cblas_sgemm call (OpenBLAS threads = \
-            the same thread count, no epilogue) on the same M x N x K.
+            The 1x1 convolution is timed next to one cblas_sgemm call (OpenBLAS threads = the same \
+            thread count, no epilogue) on the same M x N x K: alternating runs with 1 thread; with \
+            more, one after the other (OpenBLAS's spinning idle workers would skew alternation).
             """)
 
     @Flag(help: "Print one JSON object instead of tables.")
@@ -79,17 +80,21 @@ struct KernelBenchmark {
         try Benchmark.measure(warmup: 2, runs: runs, minimumSeconds: 0.2, body).median
     }
 
-    /// Median seconds of one `cblas_sgemm` (row-major, C = A·B) with OpenBLAS on `threads` threads.
-    func sgemmSeconds(m: Int, n: Int, k: Int, threads: Int) throws -> Double {
-        let a = try Tensor(zeros: [m, k]), b = try Tensor(zeros: [k, n]), c = try Tensor(zeros: [m, n])
-        a.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 7) * 0.1 } }
-        b.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 5) * 0.1 } }
-        BLASThreads.set(threads)
-        defer { BLASThreads.set(1); Thread.sleep(forTimeInterval: 0.05) }  // let OpenBLAS's spinning workers park
-        return a.withUnsafeBufferPointer { pa in
-            b.withUnsafeBufferPointer { pb in
-                c.withUnsafeMutableBufferPointer { pc in
-                    time {
+    /// One plain `cblas_sgemm` (row-major, `C = A·B`, no epilogue) on fresh `m×k`, `k×n` operands,
+    /// run by OpenBLAS on `threads` threads. Call ``BLASThreads/set(_:)``(1) when done timing.
+    final class SgemmCall {
+        let a: Tensor, b: Tensor, c: Tensor, m: Int, n: Int, k: Int, threads: Int
+        init(m: Int, n: Int, k: Int, threads: Int) throws {
+            (self.m, self.n, self.k, self.threads) = (m, n, k, threads)
+            a = try Tensor(zeros: [m, k]); b = try Tensor(zeros: [k, n]); c = try Tensor(zeros: [m, n])
+            a.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 7) * 0.1 } }
+            b.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 5) * 0.1 } }
+        }
+        func run() {
+            BLASThreads.set(threads)
+            a.withUnsafeBufferPointer { pa in
+                b.withUnsafeBufferPointer { pb in
+                    c.withUnsafeMutableBufferPointer { pc in
                         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(m), Int32(n), Int32(k),
                                     1, pa.baseAddress, Int32(k), pb.baseAddress, Int32(n), 0, pc.baseAddress, Int32(n))
                     }
@@ -97,6 +102,20 @@ struct KernelBenchmark {
             }
         }
     }
+
+    /// Median seconds of one `cblas_sgemm` with OpenBLAS on `threads` threads.
+    func sgemmSeconds(m: Int, n: Int, k: Int, threads: Int) throws -> Double {
+        let call = try SgemmCall(m: m, n: n, k: k, threads: threads)
+        defer {
+            BLASThreads.set(1)
+            if threads > 1 { Self.letOpenBLASWorkersPark() }
+        }
+        return time { call.run() }
+    }
+
+    /// OpenBLAS's pool threads busy-wait for new work for about 2^28 cycles (~0.1 s) after a
+    /// multi-threaded call; wait that out so they do not compete with the next measurement.
+    static func letOpenBLASWorkersPark() { Thread.sleep(forTimeInterval: 0.2) }
 
     static func random(_ shape: [Int], seed: Int) throws -> Tensor {
         let t = try Tensor(zeros: shape)
@@ -119,6 +138,15 @@ struct KernelBenchmark {
         report["threads"] = threadCounts
         report["runs"] = runs
         log("OpenBLAS core: \(core)")
+        // Other work on the machine skews timings (2-thread figures most): record how busy it was.
+        if let loadavg = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
+           let oneMinute = loadavg.split(separator: " ").first.flatMap({ Double($0) }) {
+            report["load_average_1min"] = oneMinute
+            if oneMinute > 1 {
+                log(String(format: "note: 1-minute load average is %.1f on %d cores; other processes skew these timings",
+                           oneMinute, Parallelism.defaultThreads))
+            }
+        }
         if let coreType {
             log("warning: OPENBLAS_CORETYPE=\(coreType) is set: it forces OpenBLAS's \(coreType) kernels, which may be weaker "
                 + "than the ones it would pick for this CPU; run with `env -u OPENBLAS_CORETYPE` to compare.")
@@ -136,6 +164,7 @@ struct KernelBenchmark {
         report["pointwise"] = try pointwise(peak: peak, log: log)
         report["general"] = try general(peak: peak, log: log)
         report["depthwise"] = try depthwise(log: log)
+        report["fused_block"] = try fusedBlocks(log: log)
         return report
     }
 
@@ -153,10 +182,23 @@ struct KernelBenchmark {
             let flops = Benchmark.convolutionFlops(outputPixels: m, outputChannels: layer.cout, reduction: layer.cin)
             let name = "\(layer.size)x\(layer.size) \(layer.cin)->\(layer.cout)"
             for t in threadCounts {
-                let conv = try time {
-                    try Convolution.pointwise(x, weights: w, bias: b, activation: .relu6, into: y, threads: t)
+                let call = try SgemmCall(m: m, n: layer.cout, k: layer.cin, threads: t)
+                let runConv = { try Convolution.pointwise(x, weights: w, bias: b, activation: .relu6, into: y, threads: t) }
+                let conv: Double, sgemm: Double
+                if t == 1 {
+                    // Side by side: conv and sgemm samples alternate, so both see the same machine load.
+                    let timings = try Benchmark.measureInterleaved(
+                        warmup: 2, runs: runs, minimumSeconds: 0.4, [runConv, { call.run() }])
+                    (conv, sgemm) = (timings[0].median, timings[1].median)
+                } else {
+                    // Not interleaved: after a multi-threaded call OpenBLAS's idle workers keep
+                    // spinning (~0.1 s) and would steal a core from the convolution's own threads.
+                    conv = try time(runConv)
+                    sgemm = time { call.run() }
+                    BLASThreads.set(1)
+                    Self.letOpenBLASWorkersPark()
                 }
-                let sgemm = try sgemmSeconds(m: m, n: layer.cout, k: layer.cin, threads: t)
+                BLASThreads.set(1)
                 let convGF = Benchmark.gflops(flops: flops, seconds: conv)
                 let sgemmGF = Benchmark.gflops(flops: flops, seconds: sgemm)
                 totals[t, default: (0, 0)].conv += conv * Double(layer.count)
@@ -272,6 +314,50 @@ struct KernelBenchmark {
         }
         for t in threadCounts {
             log(String(format: "  all depthwise layers of the network, %d thread(s): %.2f ms", t, totals[t]! * 1e3))
+        }
+        return rows
+    }
+
+    /// A MobileNet block (depthwise 3×3 + ReLU6, then 1×1 + ReLU6) run layer after layer versus
+    /// fused in row bands: each core computes a few depthwise output rows into its own small
+    /// buffer and immediately feeds them to the 1×1 GEMM, so the depthwise output never
+    /// round-trips through memory. This is the pattern the kernel APIs are shaped for.
+    func fusedBlocks(log: (String) -> Void) throws -> [[String: Any]] {
+        log("\nMobileNet block, depthwise + pointwise: layer by layer vs fused in row bands")
+        var rows: [[String: Any]] = []
+        for (size, cin, cout) in [(129, 96, 96), (65, 192, 192), (33, 384, 384)] {
+            let x = try Self.random([size, size, cin], seed: size)
+            let dw = try Self.random([3, 3, cin], seed: size + 1), dwBias = try Self.random([cin], seed: size + 2)
+            let pw = try Self.random([1, 1, cin, cout], seed: size + 3), pwBias = try Self.random([cout], seed: size + 4)
+            let middle = try Tensor(zeros: [size, size, cin]), y = try Tensor(zeros: [size, size, cout])
+            let bandRows = max(1, 512 / size)  // ~512 pixels per band, like the GEMM bands
+            for t in threadCounts {
+                let scratch = try (0..<t).map { _ in try Tensor(zeros: [bandRows, size, cin]) }
+                let layered = try time {
+                    try Convolution.depthwise3x3(x, weights: dw, bias: dwBias, activation: .relu6, into: middle, threads: t)
+                    try Convolution.pointwise(middle, weights: pw, bias: pwBias, activation: .relu6, into: y, threads: t)
+                }
+                let fused = time {
+                    Parallelism.forEachBand(t) { worker in
+                        var row = Parallelism.bandRange(worker, of: t, count: size).lowerBound
+                        let end = Parallelism.bandRange(worker, of: t, count: size).upperBound
+                        while row < end {
+                            let band = row..<min(row + bandRows, end)
+                            let buffer = try! scratch[worker].slice(0..<band.count)
+                            try! Convolution.depthwise3x3(x, weights: dw, bias: dwBias, activation: .relu6,
+                                                          into: buffer, outputRows: band, threads: 1)
+                            try! Convolution.pointwise(buffer, weights: pw, bias: pwBias, activation: .relu6,
+                                                       into: try! y.slice(band), threads: 1)
+                            row = band.upperBound
+                        }
+                    }
+                }
+                let name = "\(size)x\(size) \(cin)->\(cout)"
+                log(String(format: "  %-18@ %d thread(s): layer by layer %.3f ms, fused bands %.3f ms (%.2fx)",
+                           name as NSString, t, layered * 1e3, fused * 1e3, layered / fused))
+                rows.append(["block": name, "threads": t, "layered_ms": layered * 1e3, "fused_ms": fused * 1e3,
+                             "speedup": layered / fused])
+            }
         }
         return rows
     }

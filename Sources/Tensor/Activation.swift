@@ -51,6 +51,18 @@ public enum Activation: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension SIMD where Scalar == Float {
+    /// `self += a * b`, as one fused multiply-add instruction when the target has FMA
+    /// (`-D POSEKIT_FMA`, set by Package.swift with `-target-cpu x86-64-v3`), else multiply
+    /// then add (a software fma would be a libm call per lane).
+    @inlinable @inline(__always)
+    mutating func multiplyAdd(_ a: Self, _ b: Self) {
+        #if POSEKIT_FMA
+        addProduct(a, b)
+        #else
+        self += a * b
+        #endif
+    }
+
     /// Each lane clamped to `low...high` (NaN lanes pass through).
     ///
     /// Written as a per-lane ternary on purpose: the optimiser turns it into vector

@@ -42,6 +42,27 @@ public enum Benchmark {
         return Timing(samples: samples)
     }
 
+    /// Times several operations side by side: after `warmup` rounds, each round runs every body
+    /// once, in order, so all of them see the same phases of a shared, noisy machine. Returns one
+    /// ``Timing`` per body. Use it for ratios (kernel vs library call on the same shape).
+    public static func measureInterleaved(
+        warmup: Int = 2, runs: Int = 7, minimumSeconds: Double = 0, _ bodies: [() throws -> Void]
+    ) throws -> [Timing] {
+        for _ in 0..<warmup { for body in bodies { try body() } }
+        var samples = [[Double]](repeating: [], count: bodies.count)
+        var total = 0.0
+        while samples[0].count < max(1, runs) || (total < minimumSeconds && samples[0].count < 10_000) {
+            for (i, body) in bodies.enumerated() {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try body()
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                samples[i].append(seconds)
+                total += seconds
+            }
+        }
+        return samples.map { Timing(samples: $0) }
+    }
+
     /// Billions of floating-point operations per second.
     public static func gflops(flops: Double, seconds: Double) -> Double { flops / seconds / 1e9 }
 

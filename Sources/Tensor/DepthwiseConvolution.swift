@@ -2,10 +2,12 @@ extension Convolution {
     /// Depthwise 3×3 convolution (one filter per channel), stride 1 or 2, any dilation ≥ 1,
     /// SAME or VALID padding, with fused bias + activation.
     ///
-    /// NHWC keeps a pixel's channels contiguous, so the kernel walks output pixels and, for each,
-    /// accumulates its (up to) 9 in-bounds taps over the channels with `SIMD16<Float>` vectors
-    /// (then one `SIMD8`, then scalars for the channel tail), starting from the bias and
-    /// clamping once at the end: every output value is written exactly once, already activated.
+    /// NHWC keeps a pixel's channels contiguous, so the kernel vectorises over channels. Interior
+    /// pixels (window fully inside the image) are swept along each output row once per block of
+    /// 8 channels (`SIMD8<Float>`) with that block's 9 weight
+    /// vectors held in registers; channels past the last multiple of 8 use scalars. Border pixels accumulate only their in-bounds
+    /// taps (`SIMD16`, `SIMD8`, then scalars). Accumulation starts from the bias and the
+    /// activation is a clamp at the end: every output value is written exactly once, activated.
     /// Output rows are split over `threads` cores. The kernel is memory-bound; see
     /// `posekit bench kernels` for its GB/s.
     ///
@@ -81,31 +83,127 @@ extension Convolution {
     }
 
     /// Output rows `outputRows` of the depthwise convolution, written contiguously from `dst`.
+    ///
+    /// Pixels whose 3×3 window lies inside the image (the interior, nearly all of them) take the
+    /// fast path: for each block of 8 channels the 9 weight vectors and the bias are loaded into
+    /// registers once and swept along the row, so each tap costs one load and one multiply-add.
+    /// Border pixels gather their in-bounds taps into a small list and take the general path.
     static func depthwiseRows(
         _ src: UnsafePointer<Float>, _ wts: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?,
         _ g: ConvolutionGeometry, _ c: Int, _ low: Float, _ high: Float,
         outputRows: Range<Int>, into dst: UnsafeMutablePointer<Float>
     ) {
+        let s = g.stride, d = g.dilation
+        // Interior columns: ox·s − padLeft ≥ 0 and ox·s − padLeft + 2d ≤ W − 1.
+        let interiorStart = min((g.padLeft + s - 1) / s, g.outputWidth)
+        let lastFit = g.inputWidth - 1 - 2 * d + g.padLeft
+        let interiorEnd = lastFit < 0 ? interiorStart : max(interiorStart, min(lastFit / s + 1, g.outputWidth))
+        let rowStride = g.inputWidth * c
         // Per pixel, the in-bounds taps as (input offset, weight offset) pairs: at most 9.
         withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: 9) { taps in
-            var out = dst
-            for oy in outputRows {
-                for ox in 0..<g.outputWidth {
-                    var n = 0
-                    for ky in 0..<3 {
-                        let iy = oy * g.stride - g.padTop + ky * g.dilation
-                        guard iy >= 0 && iy < g.inputHeight else { continue }
-                        for kx in 0..<3 {
-                            let ix = ox * g.stride - g.padLeft + kx * g.dilation
-                            guard ix >= 0 && ix < g.inputWidth else { continue }
-                            taps[n] = ((iy * g.inputWidth + ix) * c, (ky * 3 + kx) * c)
-                            n += 1
-                        }
+            let tapList = UnsafePointer(taps.baseAddress!)
+            func borderPixel(_ oy: Int, _ ox: Int, _ out: UnsafeMutablePointer<Float>) {
+                var n = 0
+                for ky in 0..<3 {
+                    let iy = oy * s - g.padTop + ky * d
+                    guard iy >= 0 && iy < g.inputHeight else { continue }
+                    for kx in 0..<3 {
+                        let ix = ox * s - g.padLeft + kx * d
+                        guard ix >= 0 && ix < g.inputWidth else { continue }
+                        taps[n] = ((iy * g.inputWidth + ix) * c, (ky * 3 + kx) * c)
+                        n += 1
                     }
-                    depthwisePixel(src, wts, bias, UnsafePointer(taps.baseAddress!), n, c, low, high, out)
-                    out += c
                 }
+                depthwisePixel(src, wts, bias, tapList, n, c, low, high, out)
             }
+            for (r, oy) in outputRows.enumerated() {
+                let outRow = dst + r * g.outputWidth * c
+                let iy0 = oy * s - g.padTop
+                guard iy0 >= 0 && iy0 + 2 * d < g.inputHeight else {
+                    for ox in 0..<g.outputWidth { borderPixel(oy, ox, outRow + ox * c) }
+                    continue
+                }
+                for ox in 0..<interiorStart { borderPixel(oy, ox, outRow + ox * c) }
+                if interiorStart < interiorEnd {
+                    // Top-left input pixel of the first interior window.
+                    let window = src + iy0 * rowStride + (interiorStart * s - g.padLeft) * c
+                    depthwiseInterior(window, rowStride: rowStride, wts, bias, c: c, stride: s, dilation: d,
+                                      pixels: interiorEnd - interiorStart, low, high,
+                                      into: outRow + interiorStart * c)
+                }
+                for ox in interiorEnd..<g.outputWidth { borderPixel(oy, ox, outRow + ox * c) }
+            }
+        }
+    }
+
+    /// `pixels` consecutive interior output pixels of one row; `window` is the top-left input
+    /// pixel of the first one's 3×3 window.
+    @inline(__always)
+    static func depthwiseInterior(
+        _ window: UnsafePointer<Float>, rowStride: Int, _ wts: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?,
+        c: Int, stride s: Int, dilation d: Int, pixels: Int, _ low: Float, _ high: Float,
+        into out: UnsafeMutablePointer<Float>
+    ) {
+        let dx = d * c, dy = d * rowStride, step = s * c
+        var ch = 0
+        depthwiseInteriorBlocks(SIMD8<Float>.self, window, dx: dx, dy: dy, step: step, wts, bias, c: c,
+                                pixels: pixels, low, high, into: out, channel: &ch)
+        while ch < c {  // channel tail, one channel at a time
+            let w = wts + ch
+            let w0 = w[0], w1 = w[c], w2 = w[2 * c], w3 = w[3 * c], w4 = w[4 * c]
+            let w5 = w[5 * c], w6 = w[6 * c], w7 = w[7 * c], w8 = w[8 * c]
+            let b = bias?[ch] ?? 0
+            var p = window + ch, o = out + ch
+            for _ in 0..<pixels {
+                var acc = b
+                acc += p[0] * w0
+                acc += p[dx] * w1
+                acc += p[2 * dx] * w2
+                acc += p[dy] * w3
+                acc += p[dy + dx] * w4
+                acc += p[dy + 2 * dx] * w5
+                acc += p[2 * dy] * w6
+                acc += p[2 * dy + dx] * w7
+                acc += p[2 * dy + 2 * dx] * w8
+                o.pointee = acc < low ? low : (acc > high ? high : acc)
+                p += step
+                o += c
+            }
+            ch += 1
+        }
+    }
+
+    /// The interior sweep for channel blocks of `V.scalarCount`, from `channel` while a whole
+    /// block fits; advances `channel`. The block's 9 weight vectors and bias stay in registers.
+    @inline(__always)
+    static func depthwiseInteriorBlocks<V: SIMD>(
+        _: V.Type, _ window: UnsafePointer<Float>, dx: Int, dy: Int, step: Int,
+        _ wts: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?, c: Int, pixels: Int,
+        _ low: Float, _ high: Float, into out: UnsafeMutablePointer<Float>, channel ch: inout Int
+    ) where V.Scalar == Float {
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+        while ch + V.scalarCount <= c {
+            let w0 = load(wts + ch), w1 = load(wts + c + ch), w2 = load(wts + 2 * c + ch)
+            let w3 = load(wts + 3 * c + ch), w4 = load(wts + 4 * c + ch), w5 = load(wts + 5 * c + ch)
+            let w6 = load(wts + 6 * c + ch), w7 = load(wts + 7 * c + ch), w8 = load(wts + 8 * c + ch)
+            let b = bias.map { load($0 + ch) } ?? V()
+            var p = window + ch, o = out + ch
+            for _ in 0..<pixels {
+                var acc = b
+                acc.multiplyAdd(load(p), w0)
+                acc.multiplyAdd(load(p + dx), w1)
+                acc.multiplyAdd(load(p + 2 * dx), w2)
+                acc.multiplyAdd(load(p + dy), w3)
+                acc.multiplyAdd(load(p + dy + dx), w4)
+                acc.multiplyAdd(load(p + dy + 2 * dx), w5)
+                acc.multiplyAdd(load(p + 2 * dy), w6)
+                acc.multiplyAdd(load(p + 2 * dy + dx), w7)
+                acc.multiplyAdd(load(p + 2 * dy + 2 * dx), w8)
+                UnsafeMutableRawPointer(o).storeBytes(of: acc.clampedLanes(low, high), as: V.self)
+                p += step
+                o += c
+            }
+            ch += V.scalarCount
         }
     }
 
@@ -143,7 +241,7 @@ extension Convolution {
         for t in 0..<n {
             let x = UnsafeRawPointer(src + taps[t].0 + ch).loadUnaligned(as: V.self)
             let k = UnsafeRawPointer(wts + taps[t].1 + ch).loadUnaligned(as: V.self)
-            acc += x * k  // not addProduct: that is a true fma, a libm call per lane without FMA codegen
+            acc.multiplyAdd(x, k)
         }
         acc = acc.clampedLanes(low, high)
         UnsafeMutableRawPointer(out + ch).storeBytes(of: acc, as: V.self)

@@ -20,8 +20,8 @@ public final class ConvolutionWorkspace: @unchecked Sendable {
     public static func requiredCount(for geometry: ConvolutionGeometry, inputChannels: Int, threads: Int) -> Int {
         let k = geometry.kernelHeight * geometry.kernelWidth * inputChannels
         let m = geometry.outputHeight * geometry.outputWidth
-        let rows = min(m, Convolution.gemmBandRows(k: k, n: 1))
-        return max(1, threads) * rows * k
+        let bands = Convolution.im2colBands(m: m, k: k, threads: threads)
+        return min(max(1, threads), bands.count) * bands.rows * k
     }
 
     /// Grows the workspace (if needed) so that a call with this geometry allocates nothing.
@@ -45,6 +45,9 @@ extension Convolution {
     /// `(ky, kx, ci)` to match HWIO weights) are written to the workspace, multiplied by the
     /// weights as the `(kH·kW·Cin) × Cout` matrix with single-threaded `cblas_sgemm`, and the
     /// band's bias + activation is applied at once. Bands are spread over `threads` cores.
+    /// When both `kH·kW·Cin` and `Cout` are at most ``smallGEMMLimit`` (PoseNet's first layer:
+    /// 27 × 24), the band product uses ``smallGEMMWithEpilogue(_:rows:k:_:n:_:bias:activation:)``
+    /// instead of sgemm, whose packing and blocking do not pay off at that size.
     /// A 1×1 kernel with stride 1 goes straight to ``pointwise(_:weights:bias:activation:into:threads:)``.
     ///
     /// - Parameters:
@@ -78,12 +81,12 @@ extension Convolution {
         }
 
         let k = kh * kw * cin, m = g.outputHeight * g.outputWidth
-        let bandRows = min(m, gemmBandRows(k: k, n: 1))
-        let bands = (m + bandRows - 1) / bandRows
+        let (bandRows, bands) = im2colBands(m: m, k: k, threads: threads)
         let workers = max(1, min(threads, bands))
         let scratch = workspace ?? ConvolutionWorkspace()
         scratch.reserve(count: workers * bandRows * k)
         BLASThreads.ensureSingleThreaded()
+        let useSmallGEMM = k <= smallGEMMLimit && cout <= smallGEMMLimit
         withExtendedLifetime((input, weights, bias, output, scratch)) {
             let src = input.basePointer, wts = weights.basePointer, dst = output.mutableBasePointer
             let biasPointer = bias?.basePointer
@@ -93,12 +96,17 @@ extension Convolution {
                 for band in Parallelism.bandRange(worker, of: workers, count: bands) {
                     let row0 = band * bandRows, rows = min(bandRows, m - row0)
                     im2colRows(src, g, cin, firstPixel: row0, pixels: rows, into: columns)
-                    cblas_sgemm(
-                        CblasRowMajor, CblasNoTrans, CblasNoTrans,
-                        Int32(rows), Int32(cout), Int32(k), 1, columns, Int32(k), wts, Int32(cout),
-                        0, dst + row0 * cout, Int32(cout))
-                    applyEpilogue(dst + row0 * cout, rows: rows, columns: cout, rowStride: cout,
-                                  bias: biasPointer, activation: activation)
+                    if useSmallGEMM {
+                        smallGEMMWithEpilogue(columns, rows: rows, k: k, wts, n: cout, dst + row0 * cout,
+                                              bias: biasPointer, activation: activation)
+                    } else {
+                        cblas_sgemm(
+                            CblasRowMajor, CblasNoTrans, CblasNoTrans,
+                            Int32(rows), Int32(cout), Int32(k), 1, columns, Int32(k), wts, Int32(cout),
+                            0, dst + row0 * cout, Int32(cout))
+                        applyEpilogue(dst + row0 * cout, rows: rows, columns: cout, rowStride: cout,
+                                      bias: biasPointer, activation: activation)
+                    }
                 }
             }
         }
@@ -139,13 +147,95 @@ extension Convolution {
                 for kx in 0..<g.kernelWidth {
                     let ix = ox * g.stride - g.padLeft + kx * g.dilation
                     if rowInside && ix >= 0 && ix < g.inputWidth {
-                        dst.update(from: src + (iy * g.inputWidth + ix) * cin, count: cin)
+                        let from = src + (iy * g.inputWidth + ix) * cin
+                        // A library memcpy call costs more than a few floats (RGB input: 3).
+                        if cin < 16 {
+                            for c in 0..<cin { dst[c] = from[c] }
+                        } else {
+                            dst.update(from: from, count: cin)
+                        }
                     } else {
-                        dst.update(repeating: 0, count: cin)
+                        for c in 0..<cin { dst[c] = 0 }
                     }
                     dst += cin
                 }
             }
+        }
+    }
+}
+
+extension Convolution {
+    /// Bands for the im2col path: as for 1×1 convolutions, but a band's im2col rows
+    /// (`rows × k` floats) are also kept within 256 KiB so they stay in L2 while sgemm reads them.
+    static func im2colBands(m: Int, k: Int, threads: Int) -> (rows: Int, count: Int) {
+        gemmBands(m: m, threads: threads, maxRows: max(64, min(512, 65536 / max(1, k))))
+    }
+
+    /// Largest reduction length and output-channel count routed to the small-GEMM kernel.
+    public static let smallGEMMLimit = 64
+
+    /// `C = clamp(A·B + bias)` for a small `B` (`k × n`, both ≤ ``smallGEMMLimit``), row-major,
+    /// with the bias and activation folded into the accumulators (no separate epilogue).
+    ///
+    /// Register blocking: 4 rows of `C` × 8 columns in `SIMD8`
+    /// accumulators; per step of `k`, one row block of `B` is loaded and multiplied by 4 broadcast
+    /// entries of `A`. `B` stays in L1. Remaining columns are done one at a time.
+    static func smallGEMMWithEpilogue(
+        _ a: UnsafePointer<Float>, rows m: Int, k: Int, _ b: UnsafePointer<Float>, n: Int,
+        _ c: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?, activation: Activation
+    ) {
+        let (low, high) = activation.bounds
+        var j = 0
+        smallGEMMColumns(SIMD8<Float>.self, a, rows: m, k: k, b, n: n, c, bias: bias, low, high, column: &j)
+        while j < n {  // output-channel tail, one column at a time
+            let start = bias?[j] ?? 0
+            for r in 0..<m {
+                var acc = start
+                let ar = a + r * k
+                for t in 0..<k { acc += ar[t] * b[t * n + j] }
+                c[r * n + j] = acc < low ? low : (acc > high ? high : acc)
+            }
+            j += 1
+        }
+    }
+
+    /// Columns of `C` in blocks of `V.scalarCount`, from `column` while a whole block fits;
+    /// advances `column`. 4 rows × 1 block of accumulators per step.
+    @inline(__always)
+    static func smallGEMMColumns<V: SIMD>(
+        _: V.Type, _ a: UnsafePointer<Float>, rows m: Int, k: Int, _ b: UnsafePointer<Float>, n: Int,
+        _ c: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?, _ low: Float, _ high: Float,
+        column j: inout Int
+    ) where V.Scalar == Float {
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+        @inline(__always) func store(_ v: V, _ p: UnsafeMutablePointer<Float>) {
+            UnsafeMutableRawPointer(p).storeBytes(of: v.clampedLanes(low, high), as: V.self)
+        }
+        while j + V.scalarCount <= n {
+            let start = bias.map { load($0 + j) } ?? V()
+            var r = 0
+            while r + 4 <= m {
+                var c0 = start, c1 = start, c2 = start, c3 = start
+                let a0 = a + r * k, a1 = a0 + k, a2 = a1 + k, a3 = a2 + k
+                for t in 0..<k {
+                    let w = load(b + t * n + j)
+                    c0.multiplyAdd(V(repeating: a0[t]), w)
+                    c1.multiplyAdd(V(repeating: a1[t]), w)
+                    c2.multiplyAdd(V(repeating: a2[t]), w)
+                    c3.multiplyAdd(V(repeating: a3[t]), w)
+                }
+                store(c0, c + r * n + j); store(c1, c + (r + 1) * n + j)
+                store(c2, c + (r + 2) * n + j); store(c3, c + (r + 3) * n + j)
+                r += 4
+            }
+            while r < m {
+                var acc = start
+                let ar = a + r * k
+                for t in 0..<k { acc.multiplyAdd(V(repeating: ar[t]), load(b + t * n + j)) }
+                store(acc, c + r * n + j)
+                r += 1
+            }
+            j += V.scalarCount
         }
     }
 }

@@ -51,7 +51,6 @@ public enum BLASThreads {
     public static var current: Int { Int(openblas_get_num_threads()) }
 
     /// Drops OpenBLAS to one thread if it is not already there (cheap when it is).
-    @inlinable
     public static func ensureSingleThreaded() {
         if openblas_get_num_threads() != 1 { openblas_set_num_threads(1) }
     }

@@ -5,22 +5,29 @@ import COpenBLAS
 public enum Convolution {}
 
 extension Convolution {
-    /// Rows of the `(H·W) × Cout` output each `cblas_sgemm` call produces before its epilogue runs.
+    /// How the `m` rows of a banded GEMM are cut: `count` bands of at most `rows` rows each.
     ///
-    /// Chosen so that a band's input rows and output rows (`rows · (Cin + Cout)` floats) stay
-    /// well inside a core's L2, so the epilogue reads what sgemm just wrote from cache.
-    static func gemmBandRows(k: Int, n: Int) -> Int {
-        let floatsPerBand = 96 * 1024 / MemoryLayout<Float>.size  // ~96 KiB per band
-        return max(64, min(1024, floatsPerBand / max(1, k + n)))
+    /// Each band is one `cblas_sgemm` call, and every call re-packs the whole `B` (weights)
+    /// matrix, at roughly 1/50 of the speed the fast AVX-512 kernels multiply at; so bands are
+    /// long (up to `maxRows`, 512 for 1×1 convolutions: < 10% packing overhead) and their number
+    /// is a multiple of `threads` so the cores get equal shares. A 512-row output band of
+    /// MobileNet's widest layer (384 channels) is 768 KiB, still L2-resident for the epilogue.
+    static func gemmBands(m: Int, threads: Int, maxRows: Int) -> (rows: Int, count: Int) {
+        let workers = max(1, min(threads, m))
+        let rounds = (m + workers * maxRows - 1) / (workers * maxRows)
+        let count = min(m, workers * rounds)
+        let rows = (m + count - 1) / count
+        return (rows, (m + rows - 1) / rows)
     }
 
     /// 1×1 convolution (stride 1) as a direct GEMM, with fused bias + activation.
     ///
     /// The input `[H, W, Cin]` is read in place as the row-major `(H·W) × Cin` matrix and the
     /// weights `[1, 1, Cin, Cout]` (HWIO; `[Cin, Cout]` is accepted too) as the `Cin × Cout`
-    /// matrix, so there is no im2col copy. The pixel rows are cut into cache-sized bands; each
-    /// band is one single-threaded `cblas_sgemm` followed at once by bias + activation while the
-    /// band is in cache. Bands are spread over `threads` cores.
+    /// matrix, so there is no im2col copy. The pixel rows are cut into bands (see
+    /// ``gemmBands(m:threads:maxRows:)``); each band is one single-threaded `cblas_sgemm` followed
+    /// at once by bias + activation while the band is in cache. Bands are spread over `threads`
+    /// cores (measured against OpenBLAS's own threading in `posekit bench kernels`).
     ///
     /// Any `[h, W, C]` row band of a larger activation (``Tensor/slice(_:)``) is a valid input or
     /// output, so a caller can run this band by band right after the producer of each band.
@@ -80,8 +87,7 @@ extension Convolution {
         threads: Int
     ) {
         BLASThreads.ensureSingleThreaded()
-        let bandRows = gemmBandRows(k: k, n: n)
-        let bands = (m + bandRows - 1) / bandRows
+        let (bandRows, bands) = gemmBands(m: m, threads: threads, maxRows: 512)
         let workers = max(1, min(threads, bands))
         Parallelism.forEachBand(workers) { worker in
             // Each worker owns a contiguous run of bands (one memory stream per core).

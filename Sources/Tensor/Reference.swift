@@ -18,14 +18,17 @@ public enum Reference {
         }
     }
 
-    /// Direct convolution: input `[H, W, Cin]`, weights HWIO `[kH, kW, Cin, Cout]`, optional bias,
-    /// then the activation. Returns `[outH, outW, Cout]`.
+    /// Direct (grouped) convolution: input `[H, W, Cin]`, weights HWIO `[kH, kW, Cin / groups, Cout]`,
+    /// optional bias, then the activation. Returns `[outH, outW, Cout]`. Output channel `co`
+    /// belongs to group `co / (Cout / groups)` and sees only that group's input channels.
     public static func convolution(
         _ input: Tensor, weights: Tensor, bias: Tensor?, stride: Int, dilation: Int,
-        padding: Padding, activation: Activation
+        padding: Padding, activation: Activation, groups: Int = 1
     ) throws -> Tensor {
         let (h, w, cin) = (input.shape[0], input.shape[1], input.shape[2])
-        let (kh, kw, cout) = (weights.shape[0], weights.shape[1], weights.shape[3])
+        let (kh, kw, groupIn, cout) = (weights.shape[0], weights.shape[1], weights.shape[2], weights.shape[3])
+        precondition(cin == groupIn * groups && cout % groups == 0, "Reference.convolution: channels do not split into \(groups) groups")
+        let groupOut = cout / groups
         let (oh, top) = axis(h, kernel: kh, stride: stride, dilation: dilation, padding: padding)
         let (ow, left) = axis(w, kernel: kw, stride: stride, dilation: dilation, padding: padding)
         let x = input.scalars, k = weights.scalars, b = bias?.scalars
@@ -33,14 +36,15 @@ public enum Reference {
         for oy in 0..<oh {
             for ox in 0..<ow {
                 for co in 0..<cout {
+                    let firstIn = (co / groupOut) * groupIn
                     var acc: Float = b?[co] ?? 0
                     for ky in 0..<kh {
                         for kx in 0..<kw {
                             let iy = oy * stride + ky * dilation - top
                             let ix = ox * stride + kx * dilation - left
                             if iy < 0 || iy >= h || ix < 0 || ix >= w { continue }
-                            for ci in 0..<cin {
-                                acc += x[(iy * w + ix) * cin + ci] * k[((ky * kw + kx) * cin + ci) * cout + co]
+                            for ci in 0..<groupIn {
+                                acc += x[(iy * w + ix) * cin + firstIn + ci] * k[((ky * kw + kx) * groupIn + ci) * cout + co]
                             }
                         }
                     }
@@ -51,34 +55,16 @@ public enum Reference {
         return try Tensor(shape: [oh, ow, cout], values: y)
     }
 
-    /// Depthwise convolution with a `[kH, kW, C]` filter per channel, optional bias, activation.
+    /// Depthwise convolution with a `[kH, kW, C]` filter per channel, optional bias, activation:
+    /// the grouped convolution with one group per channel (`[kH, kW, C]` is `[kH, kW, 1, C]`).
     public static func depthwise(
         _ input: Tensor, weights: Tensor, bias: Tensor?, stride: Int, dilation: Int,
         padding: Padding, activation: Activation
     ) throws -> Tensor {
-        let (h, w, c) = (input.shape[0], input.shape[1], input.shape[2])
-        let (kh, kw) = (weights.shape[0], weights.shape[1])
-        let (oh, top) = axis(h, kernel: kh, stride: stride, dilation: dilation, padding: padding)
-        let (ow, left) = axis(w, kernel: kw, stride: stride, dilation: dilation, padding: padding)
-        let x = input.scalars, k = weights.scalars, b = bias?.scalars
-        var y = [Float](repeating: 0, count: oh * ow * c)
-        for oy in 0..<oh {
-            for ox in 0..<ow {
-                for ch in 0..<c {
-                    var acc: Float = b?[ch] ?? 0
-                    for ky in 0..<kh {
-                        for kx in 0..<kw {
-                            let iy = oy * stride + ky * dilation - top
-                            let ix = ox * stride + kx * dilation - left
-                            if iy < 0 || iy >= h || ix < 0 || ix >= w { continue }
-                            acc += x[(iy * w + ix) * c + ch] * k[(ky * kw + kx) * c + ch]
-                        }
-                    }
-                    y[(oy * ow + ox) * c + ch] = activation.apply(acc)
-                }
-            }
-        }
-        return try Tensor(shape: [oh, ow, c], values: y)
+        let c = input.shape[2]
+        return try convolution(input, weights: try weights.reshaped([weights.shape[0], weights.shape[1], 1, c]),
+                               bias: bias, stride: stride, dilation: dilation, padding: padding,
+                               activation: activation, groups: c)
     }
 
     /// Elementwise logistic function, in Double.

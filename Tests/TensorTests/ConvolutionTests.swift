@@ -76,6 +76,10 @@ import Testing
         Case(h: 8, w: 9, cin: 3, cout: 5, k: 1, stride: 2, dilation: 1),      // strided 1x1 via im2col
         Case(h: 6, w: 7, cin: 33, cout: 19, k: 1, stride: 1, dilation: 1),    // 1x1 goes to pointwise
         Case(h: 40, w: 37, cin: 3, cout: 8, k: 3, stride: 1, dilation: 1),    // many bands
+        // Reductions / channel counts past Convolution.smallGEMMLimit take the sgemm path.
+        Case(h: 10, w: 9, cin: 16, cout: 40, k: 3, stride: 2, dilation: 1),   // K 144
+        Case(h: 7, w: 6, cin: 4, cout: 70, k: 3, stride: 1, dilation: 2),     // N 70
+        Case(h: 30, w: 31, cin: 8, cout: 13, k: 3, stride: 1, dilation: 1),   // K 72, many bands
         Case(h: 9, w: 8, cin: 4, cout: 5, k: 3, stride: 2, dilation: 1, padding: .valid),
         Case(h: 10, w: 11, cin: 3, cout: 4, k: 3, stride: 1, dilation: 2, padding: .valid),
         Case(h: 3, w: 3, cin: 2, cout: 2, k: 3, stride: 1, dilation: 1, padding: .valid),
@@ -96,6 +100,12 @@ import Testing
                 expectClose(got, want, "\(c.testDescription) \(activation) threads=\(threads)")
             }
         }
+    }
+
+    @Test func routesToBothGEMMPaths() {
+        // The shape list above must exercise the small-GEMM kernel and sgemm alike.
+        #expect(3 * 3 * 3 <= Convolution.smallGEMMLimit && 24 <= Convolution.smallGEMMLimit)
+        #expect(3 * 3 * 16 > Convolution.smallGEMMLimit && 70 > Convolution.smallGEMMLimit)
     }
 
     @Test func workspaceIsReusedWithoutGrowing() throws {

@@ -36,3 +36,26 @@ import Testing
         }
     }
 }
+
+@Suite struct BandingTests {
+    @Test func bandRangesPartitionTheItems() {
+        for count in [1, 2, 7, 33, 1089] {
+            for bands in 1...5 where bands <= count {
+                let ranges = (0..<bands).map { Parallelism.bandRange($0, of: bands, count: count) }
+                #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == count)
+                for (a, b) in zip(ranges, ranges.dropFirst()) { #expect(a.upperBound == b.lowerBound) }
+                #expect(ranges.map(\.count).max()! - ranges.map(\.count).min()! <= 1)
+            }
+        }
+    }
+
+    @Test func gemmBandsCoverEveryRowWithinTheLimit() {
+        for m in [1, 5, 64, 511, 512, 513, 1089, 16641, 66049] {
+            for threads in 1...3 {
+                let (rows, count) = Convolution.gemmBands(m: m, threads: threads, maxRows: 512)
+                #expect(rows <= 512 && rows * count >= m && rows * (count - 1) < m, "m \(m) threads \(threads)")
+                if m >= threads * 512 { #expect(count % threads == 0, "m \(m) threads \(threads): \(count) bands") }
+            }
+        }
+    }
+}
