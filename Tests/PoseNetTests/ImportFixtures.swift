@@ -1,3 +1,4 @@
+import Tensor
 import Foundation
 @testable import PoseNet
 

@@ -1,3 +1,4 @@
+import Tensor
 /// Imports PoseNet weights from a Core ML `.mlmodel` (the NeuralNetwork specification).
 ///
 /// Supported: exactly the graph a PoseNet MobileNetV1 export has, checked layer by layer —
@@ -387,7 +388,7 @@ enum CoreMLImporter {
                 }
                 var values = [Float](repeating: 0, count: count)
                 w.message.buffer.withUnsafeBytes { raw in
-                    values.withUnsafeMutableBufferPointer { HalfPrecision.widen(raw.baseAddress! + half.lowerBound, into: $0.baseAddress!, count: count) }
+                    values.withUnsafeMutableBufferPointer { HalfPrecision.convert(raw.baseAddress! + half.lowerBound, count: count, into: $0.baseAddress!) }
                 }
                 return (values, .fp16)
             }

@@ -1,3 +1,4 @@
+import Tensor
 /// Imports PoseNet weights from a frozen TensorFlow GraphDef (`.pb`), such as the one
 /// rwightman/posenet-python's converter makes from the TF.js checkpoint.
 ///
@@ -95,7 +96,7 @@ enum GraphDefImporter {
                 let base = raw.baseAddress! + content.lowerBound
                 values.withUnsafeMutableBufferPointer { out in
                     if width == 2 {
-                        HalfPrecision.widen(base, into: out.baseAddress!, count: count)
+                        HalfPrecision.convert(base, count: count, into: out.baseAddress!)
                     } else {
                         for i in 0..<count { out[i] = Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))) }
                     }
@@ -110,7 +111,7 @@ enum GraphDefImporter {
         } else {
             let bits = try t.uints(tensorHalfVal).map { UInt16(truncatingIfNeeded: $0) }
             listed = [Float](repeating: 0, count: bits.count)
-            bits.withUnsafeBytes { raw in listed.withUnsafeMutableBufferPointer { HalfPrecision.widen(raw.baseAddress!, into: $0.baseAddress!, count: bits.count) } }
+            bits.withUnsafeBytes { raw in listed.withUnsafeMutableBufferPointer { HalfPrecision.convert(raw.baseAddress!, count: bits.count, into: $0.baseAddress!) } }
         }
         if listed.count == 1 && count > 1 { listed = [Float](repeating: listed[0], count: count) }
         guard listed.count == count else {

@@ -103,7 +103,7 @@ public final class WeightBundle: @unchecked Sendable {
         tensor.withUnsafeMutableBufferPointer { out in
             switch entry.dtype {
             case .fp16:
-                HalfPrecision.widen(source, into: out.baseAddress!, count: entry.elementCount)
+                HalfPrecision.convert(source, count: entry.elementCount, into: out.baseAddress!)
             case .fp32:
                 for i in 0..<entry.elementCount {
                     out[i] = Float(bitPattern: UInt32(littleEndian: source.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))

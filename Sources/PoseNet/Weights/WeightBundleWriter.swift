@@ -1,3 +1,4 @@
+import Tensor
 import Foundation
 
 /// Builds a `.pkw` weight bundle: add tensors in order, then ``write(to:)``.
