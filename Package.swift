@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "Tensor", dependencies: ["COpenBLAS"], swiftSettings: optimise),
         .target(name: "FrameIO", swiftSettings: optimise),
         .target(name: "PoseNet", dependencies: ["Tensor"], swiftSettings: optimise),
-        .target(name: "ActionNet", dependencies: ["Tensor", "PoseNet"], swiftSettings: optimise),
+        .target(name: "ActionNet", dependencies: ["Tensor", "PoseNet", "COpenBLAS"], swiftSettings: optimise),
         .executableTarget(
             name: "App",
             dependencies: [
