@@ -73,13 +73,14 @@ public final class ActionEngine {
         self.resampler = try FrameResampler(fps: configuration.fps)
     }
 
-    /// A pipeline from a weight file (`Weights/actionnet.pkw`); its fps and stride become the defaults.
-    public convenience init(weightsURL: URL, confidenceThreshold: Double = 0.5) throws {
+    /// A pipeline from a weight file (`Weights/actionnet.pkw`), at the file's fps and (unless
+    /// `windowStride` is given) its window stride.
+    public convenience init(weightsURL: URL, confidenceThreshold: Double = 0.5, windowStride: Int? = nil) throws {
         let (net, header) = try ActionWeightsFile.load(contentsOf: weightsURL)
         var c = ActionEngineConfiguration()
         c.fps = header.fps
         c.windowLength = net.architecture.windowLength
-        c.windowStride = header.windowStride
+        c.windowStride = windowStride ?? header.windowStride
         c.confidenceThreshold = confidenceThreshold
         try self.init(classifier: net, configuration: c)
     }
