@@ -53,7 +53,7 @@ public struct FrameResampler: Sendable {
             let slotTime = t0 + Double(nextSlot) / fps
             var chosen = (frame: frame, time: time, pose: pose)
             if let prev = previous, abs(prev.time - slotTime) < abs(time - slotTime) { chosen = prev }
-            let near = abs(chosen.time - slotTime) <= maximumHold
+            let near = abs(chosen.time - slotTime) <= maximumHold + 1e-9
             let p = near ? chosen.pose : nil
             out.append(ResampledFrame(slot: nextSlot, time: slotTime, sourceFrame: chosen.frame, pose: p?.pose, trackID: p?.trackID))
             nextSlot += 1

@@ -82,10 +82,11 @@ public struct PoseJSONLinesDecoder {
         return PoseFrame(frame: frame, time: time, width: width, height: height, poses: poses)
     }
 
-    /// JSON numbers arrive as NSNumber; booleans are NSNumber too on some platforms, so reject them.
+    /// JSON numbers arrive as NSNumber (or Double/Int); JSON booleans are rejected.
     static func number(_ any: Any?) -> Double? {
         guard let any else { return nil }
-        if any is Bool { return nil }
+        if type(of: any) == Bool.self { return nil }
+        if let n = any as? NSNumber, String(cString: n.objCType) == "c" { return nil }
         if let n = any as? NSNumber { return n.doubleValue }
         if let d = any as? Double { return d }
         if let i = any as? Int { return Double(i) }
