@@ -36,13 +36,18 @@ struct RepetitionCounter {
     enum Phase { case unknown, start, extreme }
 
     private(set) var phases: [ActionClass: Phase] = [:]
+    /// Consecutive frames each condition has held (positive: extreme, negative: start).
+    private var streaks: [ActionClass: Int] = [:]
+    /// Frames a phase must hold before it counts: one glitchy pose (PoseNet merging the ankles
+    /// for a frame, say) must not open or close a repetition.
+    let extremeFrames = 2, startFrames = 3
     private var torsoHistory: [(slot: Int, length: Double)] = []
     private var heightHistory: [(slot: Int, value: Double)] = []
     private var smoothed: [String: Double] = [:]
     let minimumScore = 0.2
 
     mutating func reset() {
-        phases = [:]; torsoHistory = []; heightHistory = []; smoothed = [:]
+        phases = [:]; streaks = [:]; torsoHistory = []; heightHistory = []; smoothed = [:]
     }
 
     /// Feeds one model-rate frame; returns the repetitions completed on it.
@@ -50,8 +55,12 @@ struct RepetitionCounter {
         guard let pose = frame.pose else { return [] }
         let s = signals(pose, slot: frame.slot)
         var out: [RepetitionCandidate] = []
-        func step(_ action: ActionClass, extreme: Bool, start: Bool) {
+        func step(_ action: ActionClass, extreme rawExtreme: Bool, start rawStart: Bool) {
             let phase = phases[action] ?? .unknown
+            let run = streaks[action] ?? 0
+            let streak = rawExtreme ? max(run, 0) + 1 : (rawStart ? min(run, 0) - 1 : 0)
+            streaks[action] = streak
+            let extreme = streak >= extremeFrames, start = streak <= -startFrames
             if extreme && phase == .start {
                 phases[action] = .extreme
                 out.append(RepetitionCandidate(action: action, slot: frame.slot, sourceFrame: frame.sourceFrame, time: frame.time))

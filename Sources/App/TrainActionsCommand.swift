@@ -36,6 +36,9 @@ struct TrainActionsCommand: ParsableCommand {
     @Flag(name: .long, help: "Print every event of the held-out clips (with --leave-one-out).")
     var verbose = false
 
+    @Option(name: .long, help: "With --leave-one-out: keep each model as <dir>/without-<clip>.pkw and reuse existing ones.")
+    var modelsDir: String?
+
     func run() throws {
         guard epochs >= 1, epochs <= 1000, sequences >= 1, sequences <= 100_000 else {
             throw ValidationError("--epochs must be in 1...1000 and --sequences in 1...100000")
@@ -56,7 +59,17 @@ struct TrainActionsCommand: ParsableCommand {
             var rows: [String] = []
             for held in clips {
                 let start = Date()
-                let net = try ActionTrainer.train(config, realClips: clips.filter { $0.name != held.name }, log: log)
+                let kept = modelsDir.map { URL(fileURLWithPath: $0).appendingPathComponent("without-\(held.name).pkw") }
+                let net: TemporalConvNet
+                if let kept, FileManager.default.fileExists(atPath: kept.path) {
+                    net = try ActionWeightsFile.load(contentsOf: kept).0
+                } else {
+                    net = try ActionTrainer.train(config, realClips: clips.filter { $0.name != held.name }, log: log)
+                    if let kept {
+                        try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+                        try ActionWeightsFile.encode(net, fps: config.fps, windowStride: 10, training: ["held_out": held.name]).write(to: kept)
+                    }
+                }
                 let (r, events) = try ActionTrainer.evaluate(net, clip: held)
                 if verbose { for e in events { print(e.jsonLine) } }
                 let row = String(format: "%@ | %@ | %@ | %d | %@ | %.2f (%d windows) | %.0f s", r.clip, r.expected.name, r.summaryLabel,
