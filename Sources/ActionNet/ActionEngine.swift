@@ -85,6 +85,16 @@ public final class ActionEngine {
         try self.init(classifier: net, configuration: c)
     }
 
+    /// Runs a whole stream of `(frameIndex, time, poses)` and hands every event, summary last,
+    /// to `emit` as soon as it is known.
+    public func run<S: Sequence>(_ frames: S, emit: (ActionEvent) throws -> Void) rethrows
+    where S.Element == (frameIndex: Int, time: Double, poses: [Pose]) {
+        for f in frames {
+            for e in process(frameIndex: f.frameIndex, time: f.time, poses: f.poses) { try emit(e) }
+        }
+        for e in finish() { try emit(e) }
+    }
+
     /// Consumes one frame's poses.
     public func process(_ frame: PoseFrame) -> [ActionEvent] {
         process(frameIndex: frame.frame, time: frame.time, poses: frame.poses)

@@ -43,7 +43,7 @@ struct GradientTests {
         var rng = SeededRandom(seed: 99)
         let conv = TemporalConv(inputChannels: 3, outputChannels: 2, kernel: kernel, stride: stride, offset: 0)
         let batch = 2, time = 7, rows = batch * conv.outputLength(time)
-        var params = random(conv.parameterCount, &rng), x = random(batch * time * 3, &rng)
+        let params = random(conv.parameterCount, &rng), x = random(batch * time * 3, &rng)
         let r = random(rows * 2, &rng)
         func loss(_ p: [Float], _ x: [Float]) -> Double {
             zip(naiveConv(x, batch: batch, time: time, conv: conv, parameters: p), r).reduce(0) { $0 + Double($1.0) * Double($1.1) }
@@ -52,20 +52,22 @@ struct GradientTests {
         conv.im2col(x, batch: batch, time: time, cols: &cols)
         var grads = [Float](repeating: 0, count: conv.parameterCount), dx = [Float](repeating: 0, count: x.count)
         conv.backward(cols: cols, dy: r, batch: batch, time: time, parameters: params, gradients: &grads, dcols: &dcols, dx: &dx)
-        let eps: Float = 1e-2
+        // Central differences over every weight, bias and input.
+        func numeric(input: Bool, _ i: Int) -> Double {
+            let eps: Float = 1e-2
+            var p = params, v = x
+            if input { v[i] += eps } else { p[i] += eps }
+            let up = loss(p, v)
+            if input { v[i] -= 2 * eps } else { p[i] -= 2 * eps }
+            return (up - loss(p, v)) / Double(2 * eps)
+        }
         for i in 0..<conv.parameterCount {
-            let keep = params[i]
-            params[i] = keep + eps; let up = loss(params, x)
-            params[i] = keep - eps; let down = loss(params, x)
-            params[i] = keep
-            #expect(abs((up - down) / Double(2 * eps) - Double(grads[i])) < 1e-3, "parameter \(i)")
+            let n = numeric(input: false, i)
+            #expect(abs(n - Double(grads[i])) < 1e-3, "parameter \(i)")
         }
         for i in 0..<x.count {
-            let keep = x[i]
-            x[i] = keep + eps; let up = loss(params, x)
-            x[i] = keep - eps; let down = loss(params, x)
-            x[i] = keep
-            #expect(abs((up - down) / Double(2 * eps) - Double(dx[i])) < 1e-3, "input \(i)")
+            let n = numeric(input: true, i)
+            #expect(abs(n - Double(dx[i])) < 1e-3, "input \(i)")
         }
     }
 
