@@ -46,7 +46,7 @@ struct ActionsCommand: ParsableCommand {
             }
         } catch let e as ActionNetError {
             out.flush()
-            throw ValidationError(e.description)
+            throw ActionsFailure(description: e.description)
         }
         for e in engine.finish() { out.write(e.jsonLine) }
         out.flush()
@@ -56,7 +56,7 @@ struct ActionsCommand: ParsableCommand {
         do {
             return try ActionEngine(weightsURL: URL(fileURLWithPath: weights), confidenceThreshold: confidence, windowStride: stride)
         } catch let e as ActionNetError {
-            throw ValidationError(e.description)
+            throw ActionsFailure(description: e.description)
         }
     }
 
@@ -66,7 +66,7 @@ struct ActionsCommand: ParsableCommand {
         if path == "-" {
             handle = FileHandle.standardInput
         } else {
-            guard let h = FileHandle(forReadingAtPath: path) else { throw ValidationError("cannot open \(path)") }
+            guard let h = FileHandle(forReadingAtPath: path) else { throw ActionsFailure(description: "cannot open \(path)") }
             handle = h
         }
         var pending = Data()
@@ -80,10 +80,15 @@ struct ActionsCommand: ParsableCommand {
                 pending.removeSubrange(pending.startIndex...nl)
                 try body(Substring(line))
             }
-            if pending.count > maxLine { throw ValidationError("a --poses line is longer than 16 MiB") }
+            if pending.count > maxLine { throw ActionsFailure(description: "a --poses line is longer than 16 MiB") }
         }
         if !pending.isEmpty { try body(Substring(String(decoding: pending, as: UTF8.self))) }
     }
+}
+
+/// A run-time failure: ArgumentParser prints it as one `Error: ...` line (no usage text).
+struct ActionsFailure: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// Buffered standard output.
