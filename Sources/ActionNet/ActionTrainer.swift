@@ -153,6 +153,29 @@ public enum ActionTrainer {
                                countedReps: reps, windowAccuracy: windows > 0 ? Double(right) / Double(windows) : 0, windows: windows), events)
     }
 
+    /// Window accuracy per class on fresh synthetic sequences (`sequences` per motion kind, from
+    /// `seed`; use a seed other than training's): `(correct, total)` for each class.
+    public static func syntheticAccuracy(_ net: TemporalConvNet, seed: UInt64, sequences: Int) -> [ActionClass: (correct: Int, total: Int)] {
+        var rng = SeededRandom(seed: seed)
+        var result: [ActionClass: (correct: Int, total: Int)] = [:]
+        let length = net.architecture.windowLength, size = length * net.architecture.inputChannels
+        for kind in MotionKind.allCases {
+            for _ in 0..<sequences {
+                let data = TrainingData.synthetic(kind, seed: rng.next(), length: length, stride: 10, fps: 30)
+                for i in 0..<data.count {
+                    let probs = net.probabilities(features: Array(data.features[(i * size)..<((i + 1) * size)]))
+                    let top = probs.indices.max { probs[$0] < probs[$1] }!
+                    let label = ActionClass(rawValue: data.labels[i])!
+                    var r = result[label] ?? (0, 0)
+                    r.total += 1
+                    if top == data.labels[i] { r.correct += 1 }
+                    result[label] = r
+                }
+            }
+        }
+        return result
+    }
+
     /// Median milliseconds per window of classifier inference (features → probabilities) over `iterations` runs.
     public static func benchmark(_ net: TemporalConvNet, iterations: Int = 2000) -> Double {
         var rng = SeededRandom(seed: 3)

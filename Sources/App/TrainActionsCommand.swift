@@ -36,6 +36,9 @@ struct TrainActionsCommand: ParsableCommand {
     @Flag(name: .long, help: "Print every event of the held-out clips (with --leave-one-out).")
     var verbose = false
 
+    @Option(name: .long, help: "Evaluate an existing weight file (real clips, fresh synthetic data, speed) instead of training.")
+    var evaluate: String?
+
     @Option(name: .long, help: "With --leave-one-out: keep each model as <dir>/without-<clip>.pkw and reuse existing ones.")
     var modelsDir: String?
 
@@ -54,6 +57,11 @@ struct TrainActionsCommand: ParsableCommand {
             clips = []
         }
         log("real clips: \(clips.isEmpty ? "none (synthetic only)" : clips.map(\.name).joined(separator: ", "))")
+        if let evaluate {
+            let (net, _) = try ActionWeightsFile.load(contentsOf: URL(fileURLWithPath: evaluate))
+            report(net, clips: clips)
+            return
+        }
         if leaveOneOut {
             guard !clips.isEmpty else { throw ValidationError("--leave-one-out needs real clips in \(posesDir)") }
             var rows: [String] = []
@@ -89,10 +97,20 @@ struct TrainActionsCommand: ParsableCommand {
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: output).deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: URL(fileURLWithPath: output))
         log(String(format: "wrote %@ (%d parameters) in %.0f s", output, net.parameterCount, Date().timeIntervalSince(start)))
+        report(net, clips: clips)
+    }
+
+    /// Prints results on the (training) clips, on fresh synthetic sequences, and the speed.
+    func report(_ net: TemporalConvNet, clips: [LabelledClip]) {
         for clip in clips {
-            let (r, _) = try ActionTrainer.evaluate(net, clip: clip)
-            log(String(format: "  on training clip %@: summary %@, reps %d/%@, window accuracy %.2f", r.clip, r.summaryLabel, r.countedReps,
+            guard let (r, _) = try? ActionTrainer.evaluate(net, clip: clip) else { continue }
+            log(String(format: "  on clip %@: summary %@, reps %d/%@, window accuracy %.2f", r.clip, r.summaryLabel, r.countedReps,
                        r.expectedReps.map(String.init) ?? "-", r.windowAccuracy))
+        }
+        let synthetic = ActionTrainer.syntheticAccuracy(net, seed: seed &+ 1000, sequences: 20)
+        for c in ActionClass.allCases {
+            let r = synthetic[c] ?? (0, 0)
+            log(String(format: "  fresh synthetic %@: window accuracy %.3f (%d windows)", c.name, Double(r.correct) / Double(max(r.total, 1)), r.total))
         }
         log(String(format: "classifier: %.4f ms per window (median)", ActionTrainer.benchmark(net)))
     }
