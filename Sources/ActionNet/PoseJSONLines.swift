@@ -67,6 +67,7 @@ public struct PoseJSONLinesDecoder {
                 guard let x = Self.number(kd["x"]), let y = Self.number(kd["y"]), x.isFinite, y.isFinite else {
                     throw fail("pose \(p): \(name) needs finite numeric \"x\" and \"y\"")
                 }
+                guard abs(x) <= 1e7, abs(y) <= 1e7 else { throw fail("pose \(p): \(name) lies more than 1e7 pixels away") }
                 guard let s = Self.number(kd["score"]), s.isFinite else { throw fail("pose \(p): \(name) needs a numeric \"score\"") }
                 slots[part.rawValue] = Keypoint(part: part, position: Point(x: x, y: y), score: min(max(s, 0), 1))
             }

@@ -37,6 +37,8 @@ struct StreamTests {
          "poses line 2: pose 0: unknown part \"tail\""),
         ("{\"frame\": 1, \"poses\": [{\"keypoints\": [{\"part\": \"nose\", \"x\": true, \"y\": 2, \"score\": 0.5}]}]}",
          "poses line 2: pose 0: nose needs finite numeric \"x\" and \"y\""),
+        ("{\"frame\": 1, \"poses\": [{\"keypoints\": [{\"part\": \"nose\", \"x\": 1e300, \"y\": 2, \"score\": 0.5}]}]}",
+         "poses line 2: pose 0: nose lies more than 1e7 pixels away"),
     ])
     func malformedInputIsAOneLineError(bad: String, message: String) {
         let text = line(frame: 0, poses: [Fixtures.standingPose()]) + "\n" + bad
