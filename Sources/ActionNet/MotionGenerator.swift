@@ -126,6 +126,7 @@ struct MotionGenerator {
         }
         let ampJitter = (0..<64).map { _ in rng.uniform(0.85...1.1) }
         let periodJitter = (0..<64).map { _ in rng.uniform(0.9...1.1) }
+        let stepFlex = rng.uniform(0.3...0.8)   // lunges: how far the split stance already opens the legs
         let walkSpeed = rng.uniform(-1.2...1.2), walkYaw = rng.uniform(-1.6...1.6)
         var randomKeys = (0..<32).map { _ in Self.randomPose(&rng) }
         randomKeys[0] = base
@@ -149,7 +150,14 @@ struct MotionGenerator {
                     pose = FigurePose.blend(base, extreme, excursion(phase, hold: hold) * amp)
                     if kind == .jumpingJacks { pose.jump = 0.12 * amp * abs(sin(2 * Double.pi * phase)) }
                 case .lunges:
-                    pose = FigurePose.blend(base, rep % 2 == 0 ? extreme : second, excursion(phase, hold: hold) * amp)
+                    // stand → step into a split stance → down → back up → feet together
+                    let bottom = rep % 2 == 0 ? extreme : second
+                    var split = FigurePose.blend(base, bottom, 0.15)
+                    split.hipFlex = (bottom.hipFlex.0 * stepFlex, bottom.hipFlex.1 * stepFlex)
+                    split.knee = (0.1, 0.1)
+                    let down = FigurePose.blend(base, bottom, amp)
+                    let h = hold / 2
+                    pose = Self.keyframes([(0, base), (0.2, split), (0.45 - h, down), (0.55 + h, down), (0.8, split), (1, base)], phase)
                 case .burpees:
                     // stand → crouch, hands down → plank → crouch → jump with arms up → stand
                     let keys: [(Double, FigurePose)] = [(0, base), (0.17, extreme), (0.32, second), (0.52, second), (0.66, extreme), (0.82, third), (0.92, base), (1, base)]

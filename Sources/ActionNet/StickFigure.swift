@@ -40,6 +40,12 @@ struct StickFigure {
     var centreX, centreY: Double
     // Noise: jitter σ in pixels per person height, keypoint dropout rate, whole-frame miss rate.
     var jitter, dropout, frameMiss, swapRate: Double
+    /// Scales every score (PoseNet is much less sure of itself on some videos), lying poses more.
+    var scoreScale: Double
+    /// Long-run fraction of frames in which the far leg collapses onto the near one, as
+    /// PoseNet's single-pose decode does in side views; collapses come in bursts.
+    var collapseRate: Double
+    private var collapsed = false
 
     init(random rng: inout SeededRandom) {
         hipHalfWidth = rng.uniform(0.15...0.24); shoulderHalfWidth = rng.uniform(0.3...0.42)
@@ -59,6 +65,8 @@ struct StickFigure {
         centreX = imageWidth * rng.uniform(0.3...0.7); centreY = imageHeight * rng.uniform(0.45...0.65)
         jitter = rng.uniform(0.003...0.015); dropout = rng.uniform(0.0...0.08)
         frameMiss = rng.uniform(0.0...0.04); swapRate = rng.uniform(0.0...0.04)
+        scoreScale = rng.chance(0.5) ? 1 : rng.uniform(0.35...1)
+        collapseRate = abs(sin(cameraYaw)) > 0.6 && rng.chance(0.6) ? rng.uniform(0.2...0.9) : 0
     }
 
     typealias Vec = SIMD3<Double>
@@ -112,7 +120,7 @@ struct StickFigure {
     }
 
     /// Projects world joints to image pixels and returns a PoseNet-like noisy pose (nil = missed frame).
-    func render(_ p: FigurePose, rng: inout SeededRandom) -> Pose? {
+    mutating func render(_ p: FigurePose, rng: inout SeededRandom) -> Pose? {
         if rng.chance(frameMiss) { return nil }
         let world = joints(p)
         let cy = cos(cameraYaw), sy = sin(cameraYaw), cp = cos(cameraPitch), sp = sin(cameraPitch)
@@ -132,7 +140,7 @@ struct StickFigure {
         let sigma = jitter * max(height, 40)
         for (i, pt) in pts.enumerated() {
             let part = BodyPart(rawValue: i)!
-            var score = rng.uniform(0.75...0.99)
+            var score = rng.uniform(0.75...0.99) * scoreScale * (abs(p.rootPitch) > 0.8 ? rng.uniform(0.6...1) : 1)
             if pt.depth > centreDepth + 0.1 && part != .nose { score *= rng.uniform(0.45...0.95) }  // far side, partly hidden
             if i <= 4 && abs(sin(cameraYaw)) > 0.8 { score *= rng.uniform(0.5...1) }
             var x = pt.x + sigma * rng.gaussian(), y = pt.y + sigma * rng.gaussian()
@@ -141,6 +149,16 @@ struct StickFigure {
                 x += rng.gaussian() * height * 0.15; y += rng.gaussian() * height * 0.15
             }
             kps.append(Keypoint(part: part, position: Point(x: x, y: y), score: score))
+        }
+        // Bursty collapse: the state flips with a probability that keeps `collapseRate` on average.
+        if collapseRate > 0 && rng.chance(0.15) { collapsed = rng.chance(collapseRate) }
+        if collapsed && collapseRate > 0 {
+            let leftFar = pts[BodyPart.leftKnee.rawValue].depth > pts[BodyPart.rightKnee.rawValue].depth
+            for (l, r) in [(BodyPart.leftKnee, BodyPart.rightKnee), (.leftAnkle, .rightAnkle)] {
+                let (far, near) = leftFar ? (l, r) : (r, l)
+                kps[far.rawValue].position = Point(x: kps[near.rawValue].position.x + 0.02 * height * rng.gaussian(),
+                                                   y: kps[near.rawValue].position.y + 0.02 * height * rng.gaussian())
+            }
         }
         if rng.chance(swapRate) {  // PoseNet often confuses the legs in side views
             for (l, r) in [(BodyPart.leftKnee, BodyPart.rightKnee), (.leftAnkle, .rightAnkle)] {

@@ -83,7 +83,7 @@ enum TrainingData {
         let seconds = rng.uniform(4.5...9)
         let count = Int(seconds * rate)
         let motion = MotionGenerator.sequence(kind, count: count, fps: rate, rng: &rng)
-        let figure = StickFigure(random: &rng)
+        var figure = StickFigure(random: &rng)
         var frames: [PoseFrame] = []
         for (i, m) in motion.enumerated() {
             let pose = figure.render(m.pose, rng: &rng)

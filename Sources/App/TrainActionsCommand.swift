@@ -39,6 +39,9 @@ struct TrainActionsCommand: ParsableCommand {
     @Option(name: .long, help: "Evaluate an existing weight file (real clips, fresh synthetic data, speed) instead of training.")
     var evaluate: String?
 
+    @Option(name: .long, help: "With --leave-one-out: hold out only these clips (repeatable).")
+    var holdOut: [String] = []
+
     @Option(name: .long, help: "With --leave-one-out: keep each model as <dir>/without-<clip>.pkw and reuse existing ones.")
     var modelsDir: String?
 
@@ -65,7 +68,7 @@ struct TrainActionsCommand: ParsableCommand {
         if leaveOneOut {
             guard !clips.isEmpty else { throw ValidationError("--leave-one-out needs real clips in \(posesDir)") }
             var rows: [String] = []
-            for held in clips {
+            for held in clips where holdOut.isEmpty || holdOut.contains(held.name) {
                 let start = Date()
                 let kept = modelsDir.map { URL(fileURLWithPath: $0).appendingPathComponent("without-\(held.name).pkw") }
                 let net: TemporalConvNet

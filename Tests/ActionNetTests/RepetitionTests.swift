@@ -12,6 +12,7 @@ struct RepetitionTests {
         var figure = StickFigure(random: &rng)
         figure.cameraYaw = cameraYaw; figure.cameraPitch = 0.1; figure.cameraHeight = 1.5
         figure.jitter = 0; figure.dropout = 0; figure.frameMiss = 0; figure.swapRate = 0
+        figure.scoreScale = 1; figure.collapseRate = 0
         let count = Int((leadIn * 2 + Double(reps) * period) * fps)
         var out: [ResampledFrame] = []
         for i in 0..<count {
