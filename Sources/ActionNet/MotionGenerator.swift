@@ -68,7 +68,7 @@ struct MotionGenerator {
         var third = base     // burpees: the jump
         switch kind {
         case .squats:
-            let depth = rng.uniform(0.6...1.1)
+            let depth = rng.uniform(0.7...1.1)
             let flex = (rng.uniform(85...115)) * deg * depth
             extreme.hipFlex = (flex, flex); extreme.knee = (flex * rng.uniform(1.1...1.35), flex * rng.uniform(1.1...1.35))
             extreme.torsoPitch = rng.uniform(15...45) * deg * depth
@@ -126,7 +126,7 @@ struct MotionGenerator {
         }
         let ampJitter = (0..<64).map { _ in rng.uniform(0.85...1.1) }
         let periodJitter = (0..<64).map { _ in rng.uniform(0.9...1.1) }
-        let stepFlex = rng.uniform(0.3...0.8)   // lunges: how far the split stance already opens the legs
+        let stepFlex = rng.uniform(0.3...0.8), backStep = rng.uniform(0.2...0.5)   // lunges: the split stance
         let walkSpeed = rng.uniform(-1.2...1.2), walkYaw = rng.uniform(-1.6...1.6)
         var randomKeys = (0..<32).map { _ in Self.randomPose(&rng) }
         randomKeys[0] = base
@@ -153,7 +153,11 @@ struct MotionGenerator {
                     // stand → step into a split stance → down → back up → feet together
                     let bottom = rep % 2 == 0 ? extreme : second
                     var split = FigurePose.blend(base, bottom, 0.15)
-                    split.hipFlex = (bottom.hipFlex.0 * stepFlex, bottom.hipFlex.1 * stepFlex)
+                    // The front leg reaches forward, the back leg extends behind: the stance a
+                    // side view shows between repetitions (PoseNet often merges the legs at the bottom).
+                    let front = bottom.hipFlex.0 > bottom.hipFlex.1
+                    let ahead = max(bottom.hipFlex.0, bottom.hipFlex.1) * stepFlex
+                    split.hipFlex = front ? (ahead, -backStep) : (-backStep, ahead)
                     split.knee = (0.1, 0.1)
                     let down = FigurePose.blend(base, bottom, amp)
                     let h = hold / 2
