@@ -21,11 +21,15 @@ public struct PoseWindow: Sendable {
         return counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key
     }
 
-    /// Channels per frame: 17 keypoints × (x, y, score).
+    /// Keypoints scoring lower are treated as not found (all three channels 0).
+    public static let keypointGate = 0.2
+
+    /// Channels per frame: 17 keypoints × (x, y, found).
     public static let channels = BodyPart.count * 3
 
     /// The classifier input, layout **TC** (`[length, 51]`, channel fastest; channel `3k` = x,
-    /// `3k+1` = y, `3k+2` = score of keypoint `k`).
+    /// `3k+1` = y, `3k+2` = 1 when keypoint `k` scored at least ``keypointGate``, else
+    /// all three are 0).
     ///
     /// Coordinates are normalised per window: translated so the mean hip centre is the origin and
     /// divided by the median torso length (shoulder centre to hip centre; the median box height
@@ -40,10 +44,13 @@ public struct PoseWindow: Sendable {
             guard let pose = f.pose else { continue }
             for k in 0..<BodyPart.count {
                 let kp = pose.keypoints[k]
+                // Scores are gated, not passed on: PoseNet's score levels differ from video to
+                // video (and from the synthetic data), whether a part was found does not.
+                guard kp.score >= Self.keypointGate else { continue }
                 let base = t * Self.channels + 3 * k
                 out[base] = Float(max(-4, min(4, (kp.position.x - frame.centre.x) / frame.scale)))
                 out[base + 1] = Float(max(-4, min(4, (kp.position.y - frame.centre.y) / frame.scale)))
-                out[base + 2] = Float(kp.score)
+                out[base + 2] = 1
             }
         }
         return out

@@ -77,7 +77,14 @@ struct WindowingTests {
         let ankle = 51 + 3 * BodyPart.leftAnkle.rawValue
         #expect(abs(Double(f[ankle]) - (1 - meanShift + 10) / 50) < 1e-5)
         #expect(abs(Double(f[ankle + 1]) - 1.7) < 1e-5)
-        #expect(abs(Double(f[ankle + 2]) - 0.9) < 1e-6)
+        #expect(f[ankle + 2] == 1)
+        // A keypoint under the score gate is left out entirely.
+        var weak = base
+        var pose = weak[1].pose!
+        pose.keypoints[BodyPart.leftAnkle.rawValue].score = 0.1
+        weak[1].pose = pose
+        let h = PoseWindow(frames: weak).features()
+        #expect(h[ankle] == 0 && h[ankle + 1] == 0 && h[ankle + 2] == 0)
     }
 
     func frames(count: Int, rate: Double = 30, pose: (Int) -> [Pose]) -> [PoseFrame] {
