@@ -196,8 +196,7 @@ struct MotionGenerator {
             } else if kind == .pushUps || kind == .sitting {
                 // Getting down into position / standing up takes about a second.
                 let into = min(max((t - (leadIn - 1)) / 1, 0), 1), outOf = min(max((t - activeEnd) / 1, 0), 1)
-                let target = kind == .pushUps ? extreme : extreme
-                pose = FigurePose.blend(base, target, t < leadIn ? into : 1 - outOf)
+                pose = FigurePose.blend(base, extreme, t < leadIn ? into : 1 - outOf)
             }
             lastT = t
             frames.append(MotionFrame(pose: pose, active: active))
