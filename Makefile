@@ -58,5 +58,11 @@ fuzz:
 fuzz-smoke:
 	POSEKIT_SHARED=$(SHARED) Fuzz/run.sh 20
 
+# Trains the action classifier (deterministic: seed 1) into the committed Weights/actionnet.pkw.
+# Real clips are $(ACTION_POSES)/<clip>.jsonl (`posekit pose` output for ../shared/media/videos); absent ones are skipped.
+ACTION_POSES ?= .cache/poses
+train-actions: build
+	$(POSEKIT) train-actions --labels $(SHARED)/media/videos/labels.json --poses-dir $(ACTION_POSES) --seed 1 -o Weights/actionnet.pkw
+
 clean:
 	rm -rf .build demo

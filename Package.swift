@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "Tensor", dependencies: ["COpenBLAS"], swiftSettings: tensorSettings),
         .target(name: "FrameIO", swiftSettings: optimise),
         .target(name: "PoseNet", dependencies: ["Tensor"], swiftSettings: optimise),
-        .target(name: "ActionNet", dependencies: ["Tensor", "PoseNet"], swiftSettings: optimise),
+        .target(name: "ActionNet", dependencies: ["Tensor", "PoseNet", "COpenBLAS"], swiftSettings: optimise),
         .executableTarget(
             name: "App",
             dependencies: [

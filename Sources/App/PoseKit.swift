@@ -20,7 +20,7 @@ struct PoseKit: ParsableCommand {
 
         Run `posekit help <command>` for the options and examples of each command.
         """,
-        subcommands: [PoseCommand.self, Actions.self, Eval.self, Import.self, Info.self, Bench.self, TrainActions.self]
+        subcommands: [PoseCommand.self, ActionsCommand.self, Eval.self, Import.self, Info.self, Bench.self, TrainActionsCommand.self]
     )
 
     static func main() {

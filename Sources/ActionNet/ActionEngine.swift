@@ -1,0 +1,206 @@
+import Foundation
+import PoseNet
+
+/// Settings of the streaming pipeline (defaults follow Apple's action-classifier sample).
+public struct ActionEngineConfiguration: Sendable {
+    /// The model's frame rate; inputs at any rate are resampled to it by timestamp.
+    public var fps: Double = 30
+    /// Frames per window (at `fps`); must match the classifier.
+    public var windowLength: Int = 60
+    /// Frames between window starts (at `fps`).
+    public var windowStride: Int = 10
+    /// A window with a smaller fraction of real poses is labelled `no_person`.
+    public var minimumPoseFraction: Double = 0.6
+    /// A window whose top probability is lower is labelled `low_confidence`.
+    public var confidenceThreshold: Double = 0.5
+    public init() {}
+}
+
+/// What an overlay draws for the current frame.
+public struct ActionStatus: Sendable, Equatable {
+    /// Label of the latest window (nil before the first window).
+    public var label: ActionLabel?
+    public var confidence: Double
+    /// Repetitions counted so far for the latest window's class (0 for abstentions).
+    public var repetitions: Int
+    /// The prominent person's track and pose in the latest frame.
+    public var trackID: Int?
+    public var pose: Pose?
+}
+
+/// The action-recognition pipeline for one stream: tracking → prominent person → resampling →
+/// windows → classifier → repetition counting.
+///
+/// Feed frames in time order with ``process(_:)`` (or ``process(frameIndex:time:poses:)``)
+/// and print the returned events; call ``finish()`` once at the end for the last window and the
+/// summary. Prediction events come once per ``ActionEngineConfiguration/windowStride`` model
+/// frames after the first full window; a repetition event comes once the window covering it has
+/// been classified as that exercise (so it can arrive up to one window late, carrying the frame
+/// and time where it happened).
+public final class ActionEngine {
+    public let configuration: ActionEngineConfiguration
+    let classifier: TemporalConvNet
+    private var tracker = PoseTracker()
+    private var selector = ProminentPersonSelector()
+    private var resampler: FrameResampler
+    private var counter = RepetitionCounter()
+    private var buffer: [ResampledFrame] = []
+    private var slotsSeen = 0
+    private var lastWindowStart: Int?
+    private var lastWindowEnd = -1
+    private var pending: [RepetitionCandidate] = []
+    private var counts: [ActionClass: Int] = [:]
+    private var slotsPerLabel: [ActionLabel: Int] = [:]
+    private var lastTrack: Int?
+    private var framesConsumed = 0
+    private var finished = false
+    /// Latest state, for overlays.
+    public private(set) var status = ActionStatus(label: nil, confidence: 0, repetitions: 0, trackID: nil, pose: nil)
+
+    /// A pipeline around a trained classifier.
+    public init(classifier: TemporalConvNet, configuration: ActionEngineConfiguration = ActionEngineConfiguration()) throws {
+        guard configuration.windowLength == classifier.architecture.windowLength else {
+            throw ActionNetError.invalidConfiguration("window length \(configuration.windowLength) but the classifier takes \(classifier.architecture.windowLength)")
+        }
+        guard configuration.windowStride >= 1, configuration.windowStride <= configuration.windowLength else {
+            throw ActionNetError.invalidConfiguration("window stride \(configuration.windowStride) not in 1...\(configuration.windowLength)")
+        }
+        guard (0...1).contains(configuration.minimumPoseFraction), (0...1).contains(configuration.confidenceThreshold) else {
+            throw ActionNetError.invalidConfiguration("fractions must be in 0...1")
+        }
+        self.configuration = configuration
+        self.classifier = classifier
+        self.resampler = try FrameResampler(fps: configuration.fps)
+    }
+
+    /// A pipeline from a weight file (`Weights/actionnet.pkw`), at the file's fps and (unless
+    /// `windowStride` is given) its window stride.
+    public convenience init(weightsURL: URL, confidenceThreshold: Double = 0.5, windowStride: Int? = nil) throws {
+        let (net, header) = try ActionWeightsFile.load(contentsOf: weightsURL)
+        var c = ActionEngineConfiguration()
+        c.fps = header.fps
+        c.windowLength = net.architecture.windowLength
+        c.windowStride = windowStride ?? header.windowStride
+        c.confidenceThreshold = confidenceThreshold
+        try self.init(classifier: net, configuration: c)
+    }
+
+    /// Runs a whole stream of `(frameIndex, time, poses)` and hands every event, summary last,
+    /// to `emit` as soon as it is known.
+    public func run<S: Sequence>(_ frames: S, emit: (ActionEvent) throws -> Void) rethrows
+    where S.Element == (frameIndex: Int, time: Double, poses: [Pose]) {
+        for f in frames {
+            for e in process(frameIndex: f.frameIndex, time: f.time, poses: f.poses) { try emit(e) }
+        }
+        for e in finish() { try emit(e) }
+    }
+
+    /// Consumes one frame's poses.
+    public func process(_ frame: PoseFrame) -> [ActionEvent] {
+        process(frameIndex: frame.frame, time: frame.time, poses: frame.poses)
+    }
+
+    /// Consumes one frame's poses: its index in the source, its time in seconds, every person found.
+    public func process(frameIndex: Int, time: Double, poses: [Pose]) -> [ActionEvent] {
+        guard !finished else { return [] }
+        framesConsumed += 1
+        let tracked = tracker.update(poses: poses, time: time)
+        let prominent = selector.select(tracked, time: time)
+        status.trackID = prominent?.trackID
+        status.pose = prominent?.pose
+        var events: [ActionEvent] = []
+        for slot in resampler.push(frame: frameIndex, time: time, pose: prominent) {
+            events += consume(slot)
+        }
+        return events
+    }
+
+    private func consume(_ slot: ResampledFrame) -> [ActionEvent] {
+        if let id = slot.trackID {
+            if let last = lastTrack, last != id { counter.reset() }  // a new person: phases restart
+            lastTrack = id
+        }
+        pending += counter.update(slot)
+        buffer.append(slot)
+        slotsSeen += 1
+        let length = configuration.windowLength
+        if buffer.count > length { buffer.removeFirst(buffer.count - length) }
+        guard buffer.count == length, (slotsSeen - length) % configuration.windowStride == 0 else { return [] }
+        return classify(PoseWindow(frames: buffer))
+    }
+
+    /// Ends the stream: classifies a last window over any frames no window covered yet (a
+    /// zero-padded one when the stream is shorter than a window), settles pending repetitions
+    /// and returns the summary as the final event.
+    public func finish() -> [ActionEvent] {
+        guard !finished else { return [] }
+        finished = true
+        var events: [ActionEvent] = []
+        if let last = buffer.last, last.slot > lastWindowEnd {
+            var frames = buffer
+            if frames.count < configuration.windowLength {
+                let first = frames[0]
+                frames += (frames.count..<configuration.windowLength).map {
+                    ResampledFrame(slot: first.slot + $0, time: first.time + Double($0) / configuration.fps,
+                                   sourceFrame: last.sourceFrame, pose: nil, trackID: nil)
+                }
+                events += classify(PoseWindow(frames: frames), realSlots: buffer.count)
+            } else {
+                events += classify(PoseWindow(frames: frames))
+            }
+        }
+        pending.removeAll()
+        let labelled = slotsPerLabel.filter { $0.value > 0 }
+        let seconds = labelled.mapValues { Double($0) / configuration.fps }
+        let actions = labelled.filter { if case .action = $0.key { return true } else { return false } }
+        let pool = actions.isEmpty ? labelled : actions
+        let best = pool.max { $0.value < $1.value || ($0.value == $1.value && $0.key.name > $1.key.name) }?.key
+        var reps: [ActionClass: Int] = [:]
+        for e in ActionClass.exercises { reps[e] = counts[e] ?? 0 }
+        events.append(.summary(ActionSummary(frames: framesConsumed, label: best, seconds: seconds, reps: reps)))
+        return events
+    }
+
+    /// Labels a window, credits its new frames' time to the label and settles the repetitions it covers.
+    private func classify(_ window: PoseWindow, realSlots: Int? = nil) -> [ActionEvent] {
+        let frames = window.frames
+        let realCount = realSlots ?? frames.count
+        let first = frames[0], lastReal = frames[realCount - 1]
+        var prediction = WindowPrediction(frameStart: first.sourceFrame, frameEnd: lastReal.sourceFrame,
+                                          timeStart: first.time, timeEnd: lastReal.time, label: .noPerson, confidence: 0,
+                                          probabilities: [Double](repeating: 0, count: ActionClass.count),
+                                          trackID: window.dominantTrackID, topClass: nil)
+        if window.realPoseFraction >= configuration.minimumPoseFraction {
+            let probs = classifier.probabilities(features: window.features())
+            let top = probs.indices.max { probs[$0] < probs[$1] }!
+            prediction.probabilities = probs
+            prediction.confidence = probs[top]
+            prediction.topClass = ActionClass(rawValue: top)
+            prediction.label = probs[top] >= configuration.confidenceThreshold ? .action(ActionClass(rawValue: top)!) : .lowConfidence
+        }
+        // Time: the window's label owns its frames not yet owned by an earlier window.
+        let newFrom = max(first.slot, lastWindowEnd + 1)
+        if lastReal.slot >= newFrom { slotsPerLabel[prediction.label, default: 0] += lastReal.slot - newFrom + 1 }
+        lastWindowEnd = max(lastWindowEnd, lastReal.slot)
+        lastWindowStart = first.slot
+        var events: [ActionEvent] = [.prediction(prediction)]
+        // Repetitions inside this window that belong to its class are confirmed; those before
+        // its start can no longer be covered by any window and are dropped.
+        pending.sort { $0.slot < $1.slot }
+        var keep: [RepetitionCandidate] = []
+        for rep in pending {
+            if rep.slot >= first.slot && rep.slot <= lastReal.slot && rep.action == prediction.topClass {
+                let n = (counts[rep.action] ?? 0) + 1
+                counts[rep.action] = n
+                events.append(.repetition(RepetitionEvent(action: rep.action, count: n, frame: rep.sourceFrame, time: rep.time)))
+            } else if rep.slot >= first.slot + configuration.windowStride || rep.slot > lastReal.slot {
+                keep.append(rep)
+            }
+        }
+        pending = keep
+        status.label = prediction.label
+        status.confidence = prediction.confidence
+        if case .action(let c) = prediction.label { status.repetitions = counts[c] ?? 0 } else { status.repetitions = 0 }
+        return events
+    }
+}

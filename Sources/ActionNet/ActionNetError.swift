@@ -1,0 +1,20 @@
+/// Errors ActionNet throws; every description is one line meant for a terminal.
+public enum ActionNetError: Error, CustomStringConvertible, Equatable {
+    /// A line of `posekit pose` JSON Lines input could not be understood (`line` is 1-based).
+    case malformedPoses(line: Int, reason: String)
+    /// A weight file is missing, truncated or of another format.
+    case badWeights(String)
+    /// A configuration value is out of range.
+    case invalidConfiguration(String)
+    /// Training data could not be read.
+    case badTrainingData(String)
+
+    public var description: String {
+        switch self {
+        case .malformedPoses(let line, let reason): return "poses line \(line): \(reason)"
+        case .badWeights(let s): return "action weights: \(s)"
+        case .invalidConfiguration(let s): return "invalid configuration: \(s)"
+        case .badTrainingData(let s): return "training data: \(s)"
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import PoseNet
+
+/// One input frame's poses: what `posekit pose` writes per line and what ``ActionEngine`` consumes.
+public struct PoseFrame: Sendable {
+    /// Index of the frame in its source stream (0-based).
+    public var frame: Int
+    /// Presentation time in seconds. Must not decrease along a stream.
+    public var time: Double
+    /// Image size in pixels (0 when unknown).
+    public var width: Int
+    public var height: Int
+    /// Every person found in the frame, in image pixels.
+    public var poses: [Pose]
+
+    public init(frame: Int, time: Double, width: Int = 0, height: Int = 0, poses: [Pose]) {
+        self.frame = frame; self.time = time; self.width = width; self.height = height; self.poses = poses
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import PoseNet
+
+/// Reads the `posekit pose` JSON Lines format, one frame per line:
+///
+/// ```json
+/// {"source": "x", "frame": 0, "width": 640, "height": 480, "time": 0.0,
+///  "poses": [{"score": 0.8, "box": [x0, y0, x1, y1],
+///             "keypoints": [{"part": "nose", "x": 320.5, "y": 101.2, "score": 0.97}, ...]}]}
+/// ```
+///
+/// Keypoints are matched by `part` name (any order; all 17 must be present). `box` and `source`
+/// are optional; a missing `time` becomes `frame / defaultFPS`; a missing `frame` becomes the
+/// line's index among frames. Blank lines are skipped. Anything else malformed throws
+/// ``ActionNetError/malformedPoses(line:reason:)`` with a one-line reason.
+public struct PoseJSONLinesDecoder {
+    /// Frame rate used to derive `time` when a line has none.
+    public var defaultFPS: Double
+    private var lineNumber = 0
+    private var framesRead = 0
+
+    public init(defaultFPS: Double = 30) { self.defaultFPS = defaultFPS }
+
+    /// Decodes one line; returns `nil` for a blank line.
+    public mutating func decode(line: some StringProtocol) throws -> PoseFrame? {
+        lineNumber += 1
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return nil }
+        let n = lineNumber
+        func fail(_ reason: String) -> ActionNetError { .malformedPoses(line: n, reason: reason) }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed])
+        } catch {
+            throw fail("not valid JSON")
+        }
+        guard let dict = object as? [String: Any] else { throw fail("expected a JSON object") }
+        let frame: Int
+        if let f = dict["frame"] {
+            guard let v = Self.number(f), v >= 0, v == v.rounded(), v < 1e12 else { throw fail("\"frame\" must be a non-negative integer") }
+            frame = Int(v)
+        } else {
+            frame = framesRead
+        }
+        let time: Double
+        if let t = dict["time"], !(t is NSNull) {
+            guard let v = Self.number(t), v.isFinite else { throw fail("\"time\" must be a finite number") }
+            time = v
+        } else {
+            time = Double(frame) / defaultFPS
+        }
+        let width = Self.number(dict["width"] ?? 0).map { Int(max(0, min($0, 1e9))) } ?? 0
+        let height = Self.number(dict["height"] ?? 0).map { Int(max(0, min($0, 1e9))) } ?? 0
+        guard let rawPoses = dict["poses"] else { throw fail("missing \"poses\"") }
+        guard let poseList = rawPoses as? [Any] else { throw fail("\"poses\" must be an array") }
+        var poses: [Pose] = []
+        poses.reserveCapacity(poseList.count)
+        for (p, rawPose) in poseList.enumerated() {
+            guard let pd = rawPose as? [String: Any] else { throw fail("pose \(p) is not an object") }
+            guard let kps = pd["keypoints"] as? [Any] else { throw fail("pose \(p) has no \"keypoints\" array") }
+            var slots = [Keypoint?](repeating: nil, count: BodyPart.count)
+            for raw in kps {
+                guard let kd = raw as? [String: Any], let name = kd["part"] as? String else {
+                    throw fail("pose \(p): keypoint without a \"part\" name")
+                }
+                guard let part = BodyPart(name: name) else { throw fail("pose \(p): unknown part \"\(name)\"") }
+                guard let x = Self.number(kd["x"]), let y = Self.number(kd["y"]), x.isFinite, y.isFinite else {
+                    throw fail("pose \(p): \(name) needs finite numeric \"x\" and \"y\"")
+                }
+                guard abs(x) <= 1e7, abs(y) <= 1e7 else { throw fail("pose \(p): \(name) lies more than 1e7 pixels away") }
+                guard let s = Self.number(kd["score"]), s.isFinite else { throw fail("pose \(p): \(name) needs a numeric \"score\"") }
+                slots[part.rawValue] = Keypoint(part: part, position: Point(x: x, y: y), score: min(max(s, 0), 1))
+            }
+            let missing = slots.indices.filter { slots[$0] == nil }
+            guard missing.isEmpty else {
+                throw fail("pose \(p) lacks \(missing.count) of 17 keypoints (first: \(BodyPart(rawValue: missing[0])!.name))")
+            }
+            let score = Self.number(pd["score"]).flatMap { $0.isFinite ? $0 : nil }
+                ?? slots.reduce(0) { $0 + $1!.score } / Double(BodyPart.count)
+            poses.append(Pose(keypoints: slots.map { $0! }, score: score))
+        }
+        framesRead += 1
+        return PoseFrame(frame: frame, time: time, width: width, height: height, poses: poses)
+    }
+
+    /// JSON numbers arrive as NSNumber (or Double/Int); JSON booleans are rejected.
+    static func number(_ any: Any?) -> Double? {
+        guard let any else { return nil }
+        if type(of: any) == Bool.self { return nil }
+        if let n = any as? NSNumber, String(cString: n.objCType) == "c" { return nil }
+        if let n = any as? NSNumber { return n.doubleValue }
+        if let d = any as? Double { return d }
+        if let i = any as? Int { return Double(i) }
+        return nil
+    }
+
+    /// Decodes a whole document (for files and tests).
+    public static func decodeAll(_ text: String, defaultFPS: Double = 30) throws -> [PoseFrame] {
+        var decoder = PoseJSONLinesDecoder(defaultFPS: defaultFPS)
+        var frames: [PoseFrame] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let f = try decoder.decode(line: line) { frames.append(f) }
+        }
+        return frames
+    }
+}

@@ -1,0 +1,80 @@
+import COpenBLAS
+
+/// A 1-D convolution over time, computed as im2col + one `cblas_sgemm` for the whole batch.
+///
+/// Layouts: activations **NTC** (`[batch, time, channels]`, channel fastest); weights **KIO**
+/// (`[kernel, inputChannels, outputChannels]`), so the im2col row of output step `t` is the
+/// `kernel × inputChannels` input patch starting at time `t·stride − padding`, zero outside.
+/// Padding is `(kernel − 1) / 2` on both sides, so output length is `⌈time / stride⌉`.
+struct TemporalConv {
+    let inputChannels: Int
+    let outputChannels: Int
+    let kernel: Int
+    let stride: Int
+    /// Where the weights (`kernel·in·out`) and then the biases (`out`) start in the parameter vector.
+    let offset: Int
+
+    var padding: Int { (kernel - 1) / 2 }
+    var weightCount: Int { kernel * inputChannels * outputChannels }
+    var parameterCount: Int { weightCount + outputChannels }
+    var patchSize: Int { kernel * inputChannels }
+    func outputLength(_ time: Int) -> Int { (time + stride - 1) / stride }
+
+    /// im2col: `cols[(b·Tout + t), (j·Cin + c)] = x[b, t·stride + j − padding, c]`.
+    func im2col(_ x: UnsafePointer<Float>, batch: Int, time: Int, cols: UnsafeMutablePointer<Float>) {
+        let tOut = outputLength(time), cin = inputChannels
+        for b in 0..<batch {
+            for t in 0..<tOut {
+                let row = cols + (b * tOut + t) * patchSize
+                for j in 0..<kernel {
+                    let ti = t * stride + j - padding
+                    let dst = row + j * cin
+                    if ti < 0 || ti >= time {
+                        dst.update(repeating: 0, count: cin)
+                    } else {
+                        dst.update(from: x + (b * time + ti) * cin, count: cin)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `y[B·Tout, Cout] = cols · W + bias`.
+    func forward(cols: UnsafePointer<Float>, rows: Int, parameters: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>) {
+        let bias = parameters + offset + weightCount
+        for r in 0..<rows { (y + r * outputChannels).update(from: bias, count: outputChannels) }
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(outputChannels), Int32(patchSize),
+                    1, cols, Int32(patchSize), parameters + offset, Int32(outputChannels), 1, y, Int32(outputChannels))
+    }
+
+    /// Accumulates `dW += colsᵀ·dy`, `db += Σ dy`; when `dx` is given, writes
+    /// `dx = col2im(dy·Wᵀ)` using `dcols` as scratch.
+    func backward(cols: UnsafePointer<Float>, dy: UnsafePointer<Float>, batch: Int, time: Int,
+                  parameters: UnsafePointer<Float>, gradients: UnsafeMutablePointer<Float>,
+                  dcols: UnsafeMutablePointer<Float>?, dx: UnsafeMutablePointer<Float>?) {
+        let tOut = outputLength(time), rows = batch * tOut
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, Int32(patchSize), Int32(outputChannels), Int32(rows),
+                    1, cols, Int32(patchSize), dy, Int32(outputChannels), 1, gradients + offset, Int32(outputChannels))
+        let db = gradients + offset + weightCount
+        for r in 0..<rows {
+            let row = dy + r * outputChannels
+            for c in 0..<outputChannels { db[c] += row[c] }
+        }
+        guard let dx, let dcols else { return }
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(patchSize), Int32(outputChannels),
+                    1, dy, Int32(outputChannels), parameters + offset, Int32(outputChannels), 0, dcols, Int32(patchSize))
+        let cin = inputChannels
+        dx.update(repeating: 0, count: batch * time * cin)
+        for b in 0..<batch {
+            for t in 0..<tOut {
+                let row = dcols + (b * tOut + t) * patchSize
+                for j in 0..<kernel {
+                    let ti = t * stride + j - padding
+                    if ti < 0 || ti >= time { continue }
+                    let dst = dx + (b * time + ti) * cin, src = row + j * cin
+                    for c in 0..<cin { dst[c] += src[c] }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import ActionNet
+import ArgumentParser
+import Foundation
+
+/// `posekit train-actions`: trains the action classifier and writes its weight file.
+struct TrainActionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train-actions",
+        abstract: "Train the action classifier (synthetic motion + labelled pose clips).",
+        discussion: """
+        Real clips are `<poses-dir>/<clip>.jsonl` (`posekit pose` output) for the entries of \
+        --labels; clips without a poses file are skipped. Deterministic for a given --seed.
+        """)
+
+    @Option(name: .long, help: "labels.json of the real clips.")
+    var labels: String = "../shared/media/videos/labels.json"
+
+    @Option(name: .long, help: "Directory of <clip>.jsonl pose files.")
+    var posesDir: String = ".cache/poses"
+
+    @Option(name: .shortAndLong, help: "Weight file to write.")
+    var output: String = "Weights/actionnet.pkw"
+
+    @Option(name: .long, help: "Random seed.")
+    var seed: UInt64 = 1
+
+    @Option(name: .long, help: "Training epochs.")
+    var epochs: Int = ActionTrainingConfiguration().epochs
+
+    @Option(name: .long, help: "Synthetic sequences per exercise.")
+    var sequences: Int = ActionTrainingConfiguration().sequencesPerExercise
+
+    @Flag(name: .long, help: "Leave-one-clip-out evaluation instead of writing weights: one model per held-out clip.")
+    var leaveOneOut = false
+
+    @Flag(name: .long, help: "Print every event of the held-out clips (with --leave-one-out).")
+    var verbose = false
+
+    @Option(name: .long, help: "Evaluate an existing weight file (real clips, fresh synthetic data, speed) instead of training.")
+    var evaluate: String?
+
+    @Option(name: .long, help: "With --leave-one-out: hold out only these clips (repeatable).")
+    var holdOut: [String] = []
+
+    @Option(name: .long, help: "With --leave-one-out: keep each model as <dir>/without-<clip>.pkw and reuse existing ones.")
+    var modelsDir: String?
+
+    func run() throws {
+        guard epochs >= 1, epochs <= 1000, sequences >= 1, sequences <= 100_000 else {
+            throw ValidationError("--epochs must be in 1...1000 and --sequences in 1...100000")
+        }
+        var config = ActionTrainingConfiguration()
+        config.seed = seed
+        config.epochs = epochs
+        config.sequencesPerExercise = sequences
+        let clips: [LabelledClip]
+        if FileManager.default.fileExists(atPath: labels) && FileManager.default.fileExists(atPath: posesDir) {
+            clips = try LabelledClip.load(labels: URL(fileURLWithPath: labels), posesDirectory: URL(fileURLWithPath: posesDir))
+        } else {
+            clips = []
+        }
+        log("real clips: \(clips.isEmpty ? "none (synthetic only)" : clips.map(\.name).joined(separator: ", "))")
+        if let evaluate {
+            let (net, _) = try ActionWeightsFile.load(contentsOf: URL(fileURLWithPath: evaluate))
+            report(net, clips: clips)
+            return
+        }
+        if leaveOneOut {
+            guard !clips.isEmpty else { throw ValidationError("--leave-one-out needs real clips in \(posesDir)") }
+            var rows: [String] = []
+            for held in clips where holdOut.isEmpty || holdOut.contains(held.name) {
+                let start = Date()
+                let kept = modelsDir.map { URL(fileURLWithPath: $0).appendingPathComponent("without-\(held.name).pkw") }
+                let net: TemporalConvNet
+                if let kept, FileManager.default.fileExists(atPath: kept.path) {
+                    net = try ActionWeightsFile.load(contentsOf: kept).0
+                } else {
+                    net = try ActionTrainer.train(config, realClips: clips.filter { $0.name != held.name }, log: log)
+                    if let kept {
+                        try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+                        try ActionWeightsFile.encode(net, fps: config.fps, windowStride: 10, training: ["held_out": held.name]).write(to: kept)
+                    }
+                }
+                let (r, events) = try ActionTrainer.evaluate(net, clip: held)
+                if verbose { for e in events { print(e.jsonLine) } }
+                let row = String(format: "%@ | %@ | %@ | %d | %@ | %.2f (%d windows) | %.0f s", r.clip, r.expected.name, r.summaryLabel,
+                                 r.countedReps, r.expectedReps.map(String.init) ?? "-", r.windowAccuracy, r.windows, Date().timeIntervalSince(start))
+                log(row)
+                rows.append(row)
+            }
+            print("clip | label | summary label | reps counted | reps labelled | window accuracy | train time")
+            for r in rows { print(r) }
+            return
+        }
+        let start = Date()
+        let net = try ActionTrainer.train(config, realClips: clips, log: log)
+        let training = ["seed": String(seed), "epochs": String(epochs), "sequences_per_exercise": String(sequences),
+                        "real_clips": clips.map(\.name).joined(separator: ",")]
+        let data = try ActionWeightsFile.encode(net, fps: config.fps, windowStride: 10, training: training)
+        try FileManager.default.createDirectory(at: URL(fileURLWithPath: output).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: output))
+        log(String(format: "wrote %@ (%d parameters) in %.0f s", output, net.parameterCount, Date().timeIntervalSince(start)))
+        report(net, clips: clips)
+    }
+
+    /// Prints results on the (training) clips, on fresh synthetic sequences, and the speed.
+    func report(_ net: TemporalConvNet, clips: [LabelledClip]) {
+        for clip in clips {
+            guard let (r, _) = try? ActionTrainer.evaluate(net, clip: clip) else { continue }
+            log(String(format: "  on clip %@: summary %@, reps %d/%@, window accuracy %.2f", r.clip, r.summaryLabel, r.countedReps,
+                       r.expectedReps.map(String.init) ?? "-", r.windowAccuracy))
+        }
+        let synthetic = ActionTrainer.syntheticAccuracy(net, seed: seed &+ 1000, sequences: 20)
+        for c in ActionClass.allCases {
+            let r = synthetic[c] ?? (0, 0)
+            log(String(format: "  fresh synthetic %@: window accuracy %.3f (%d windows)", c.name, Double(r.correct) / Double(max(r.total, 1)), r.total))
+        }
+        log(String(format: "classifier: %.4f ms per window (median)", ActionTrainer.benchmark(net)))
+    }
+
+    func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import ActionNet
-
-@Test func ActionNetPlaceholder() { #expect(Bool(true)) }

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import PoseNet
+@testable import ActionNet
+
+/// `posekit pose` JSON Lines input, event encoding, and awkward streams.
+struct StreamTests {
+    func line(frame: Int, time: Double? = nil, poses: [Pose]) -> String {
+        let ps = poses.map { p in
+            let kps = p.keypoints.map { "{\"part\": \"\($0.part.name)\", \"x\": \($0.position.x), \"y\": \($0.position.y), \"score\": \($0.score)}" }
+            return "{\"score\": \(p.score), \"box\": [0, 0, 1, 1], \"keypoints\": [\(kps.joined(separator: ", "))]}"
+        }
+        let t = time.map { ", \"time\": \($0)" } ?? ""
+        return "{\"source\": \"x\", \"frame\": \(frame), \"width\": 640, \"height\": 480\(t), \"poses\": [\(ps.joined(separator: ", "))]}"
+    }
+
+    @Test func decodesThePoseFormat() throws {
+        let pose = Fixtures.standingPose(cx: 200, cy: 250, torso: 40, score: 0.75)
+        let text = line(frame: 7, time: 0.25, poses: [pose]) + "\n\n" + line(frame: 8, poses: [])
+        let frames = try PoseJSONLinesDecoder.decodeAll(text)
+        #expect(frames.count == 2)
+        #expect(frames[0].frame == 7 && frames[0].time == 0.25 && frames[0].width == 640)
+        #expect(frames[0].poses == [pose])
+        #expect(frames[1].time == 8.0 / 30)   // no "time": frame / 30
+        #expect(frames[1].poses.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("{\"frame\": 0, \"poses\": [", "poses line 2: not valid JSON"),
+        ("[1, 2]", "poses line 2: expected a JSON object"),
+        ("{\"frame\": 1}", "poses line 2: missing \"poses\""),
+        ("{\"frame\": -3, \"poses\": []}", "poses line 2: \"frame\" must be a non-negative integer"),
+        ("{\"frame\": 1, \"time\": \"soon\", \"poses\": []}", "poses line 2: \"time\" must be a finite number"),
+        ("{\"frame\": 1, \"poses\": [{\"keypoints\": [{\"part\": \"nose\", \"x\": 1, \"y\": 2, \"score\": 0.5}]}]}",
+         "poses line 2: pose 0 lacks 16 of 17 keypoints (first: leftEye)"),
+        ("{\"frame\": 1, \"poses\": [{\"keypoints\": [{\"part\": \"tail\", \"x\": 1, \"y\": 2, \"score\": 0.5}]}]}",
+         "poses line 2: pose 0: unknown part \"tail\""),
+        ("{\"frame\": 1, \"poses\": [{\"keypoints\": [{\"part\": \"nose\", \"x\": true, \"y\": 2, \"score\": 0.5}]}]}",
+         "poses line 2: pose 0: nose needs finite numeric \"x\" and \"y\""),
+        ("{\"frame\": 1, \"poses\": [{\"keypoints\": [{\"part\": \"nose\", \"x\": 1e300, \"y\": 2, \"score\": 0.5}]}]}",
+         "poses line 2: pose 0: nose lies more than 1e7 pixels away"),
+    ])
+    func malformedInputIsAOneLineError(bad: String, message: String) {
+        let text = line(frame: 0, poses: [Fixtures.standingPose()]) + "\n" + bad
+        #expect(throws: ActionNetError.self) { try PoseJSONLinesDecoder.decodeAll(text) }
+        do { _ = try PoseJSONLinesDecoder.decodeAll(text) } catch let e as ActionNetError {
+            #expect(e.description == message)
+            #expect(!e.description.contains("\n"))
+        } catch { Issue.record("unexpected error \(error)") }
+    }
+
+    @Test func eventLinesHaveTheDocumentedShape() throws {
+        let rep = ActionEvent.repetition(RepetitionEvent(action: .squats, count: 3, frame: 120, time: 4.0))
+        #expect(rep.jsonLine == "{\"type\": \"rep\", \"label\": \"squats\", \"count\": 3, \"frame\": 120, \"time\": 4.0}")
+        let p = ActionEvent.prediction(WindowPrediction(frameStart: 0, frameEnd: 59, timeStart: 0, timeEnd: 1.9667, label: .action(.lunges),
+                                                        confidence: 0.91234, probabilities: [0.01, 0.91234, 0.02, 0.03, 0.02766],
+                                                        trackID: 2, topClass: .lunges))
+        #expect(p.jsonLine == "{\"type\": \"prediction\", \"frame_start\": 0, \"frame_end\": 59, \"time_start\": 0.0, \"time_end\": 1.967, "
+                + "\"label\": \"lunges\", \"confidence\": 0.9123, \"probabilities\": {\"jumping_jacks\": 0.01, \"lunges\": 0.9123, "
+                + "\"burpees\": 0.02, \"squats\": 0.03, \"other\": 0.0277}, \"track\": 2}")
+        let s = ActionEvent.summary(ActionSummary(frames: 300, label: .action(.squats), seconds: [.action(.squats): 8.4, .noPerson: 1.6],
+                                                  reps: [.squats: 3]))
+        #expect(s.jsonLine == "{\"type\": \"summary\", \"frames\": 300, \"label\": \"squats\", \"seconds\": {\"squats\": 8.4, \"no_person\": 1.6}, "
+                + "\"reps\": {\"jumping_jacks\": 0, \"lunges\": 0, \"burpees\": 0, \"squats\": 3}}")
+        for e in [rep, p, s] { #expect(try JSONSerialization.jsonObject(with: Data(e.jsonLine.utf8)) is [String: Any]) }
+    }
+
+    func frames(_ n: Int, rate: Double = 30, _ poses: (Int) -> [Pose]) -> [PoseFrame] {
+        (0..<n).map { PoseFrame(frame: $0, time: Double($0) / rate, poses: poses($0)) }
+    }
+
+    @Test func emptyStreamAndNoPersonStreams() {
+        let empty = Fixtures.run(Fixtures.engine(), [])
+        #expect(empty.count == 1)
+        #expect(Fixtures.summary(empty)?.frames == 0 && Fixtures.summary(empty)?.label == nil)
+        let nobody = Fixtures.run(Fixtures.engine(), frames(200) { _ in [] })
+        #expect(Fixtures.predictions(nobody).allSatisfy { $0.label == .noPerson && $0.trackID == nil })
+        #expect(Fixtures.summary(nobody)?.label == .noPerson)
+    }
+
+    @Test func severalPeopleFollowTheLargest() {
+        let events = Fixtures.run(Fixtures.engine(confidence: 0), frames(120) { i in
+            [Fixtures.standingPose(cx: 100, torso: 30), Fixtures.standingPose(cx: 400, torso: 70), Fixtures.standingPose(cx: 600, torso: 20)]
+        })
+        let preds = Fixtures.predictions(events)
+        #expect(!preds.isEmpty)
+        #expect(Set(preds.compactMap(\.trackID)).count == 1)
+        #expect(preds.allSatisfy { $0.label != .noPerson })
+    }
+
+    @Test func suddenCutsAndVariableFrameRates() {
+        // A cut every 50 frames moves the person; times jitter between 20 and 40 fps; one stall of 3 s.
+        var rng = SeededRandom(seed: 8)
+        var t = 0.0
+        var input: [PoseFrame] = []
+        for i in 0..<400 {
+            t += i == 200 ? 3 : rng.uniform(0.025...0.05)
+            input.append(PoseFrame(frame: i, time: t, poses: [Fixtures.standingPose(cx: (i / 50) % 2 == 0 ? 150 : 500)]))
+        }
+        let events = Fixtures.run(Fixtures.engine(confidence: 0), input)
+        let preds = Fixtures.predictions(events)
+        #expect(preds.count > 10)
+        #expect(zip(preds, preds.dropFirst()).allSatisfy { $0.timeStart < $1.timeStart && $0.frameEnd <= $1.frameEnd })
+        #expect(preds.contains { $0.label == .noPerson })     // the stall
+        #expect(Set(preds.compactMap(\.trackID)).count > 1)   // cuts start new tracks
+        #expect(Fixtures.summary(events)?.frames == 400)
+    }
+
+    @Test func aHugeTimeGapStaysBounded() {
+        let input = [PoseFrame(frame: 0, time: 0, poses: [Fixtures.standingPose()]),
+                     PoseFrame(frame: 1, time: 1e7, poses: [Fixtures.standingPose()])]
+        let events = Fixtures.run(Fixtures.engine(), input)
+        #expect(events.count < 100)
+    }
+
+    @Test func weightFileRoundTripsAndRejectsDamage() throws {
+        let net = Fixtures.randomNet(seed: 21)
+        let data = try ActionWeightsFile.encode(net, fps: 30, windowStride: 10, training: ["seed": "1"])
+        let (back, header) = try ActionWeightsFile.decode(data)
+        #expect(back.parameterValues == net.parameterValues)
+        #expect(header.architecture == net.architecture && header.windowStride == 10 && header.training["seed"] == "1")
+        #expect(throws: ActionNetError.self) { try ActionWeightsFile.decode(data.dropLast(4)) }
+        var bad = data; bad[0] = 0x41
+        #expect(throws: ActionNetError.self) { try ActionWeightsFile.decode(bad) }
+        #expect(throws: ActionNetError.self) { try ActionWeightsFile.decode(Data()) }
+    }
+}
