@@ -61,7 +61,12 @@ fuzz-smoke:
 # Trains the action classifier (deterministic: seed 1) into the committed Weights/actionnet.pkw.
 # Real clips are $(ACTION_POSES)/<clip>.jsonl (`posekit pose` output for ../shared/media/videos); absent ones are skipped.
 ACTION_POSES ?= .cache/poses
-train-actions: build
+# Real-clip poses from our own PoseNet (git-ignored: derived from ../shared media).
+$(ACTION_POSES)/.done: $(SHARED)/media/videos/labels.json | weights
+	scripts/action-poses.sh $(SHARED) $(ACTION_POSES)
+	touch $@
+
+train-actions: build $(ACTION_POSES)/.done
 	$(POSEKIT) train-actions --labels $(SHARED)/media/videos/labels.json --poses-dir $(ACTION_POSES) --seed 1 -o Weights/actionnet.pkw
 
 clean:

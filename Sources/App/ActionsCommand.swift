@@ -1,106 +1,156 @@
 import ActionNet
 import ArgumentParser
 import Foundation
+import FrameIO
+import PoseNet
 
-/// `posekit actions`: action labels, repetitions and a summary as JSON Lines.
+/// `posekit actions`: exercise labels per sliding window, repetitions and a summary as JSON Lines.
 struct ActionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actions",
-        abstract: "Recognise exercises and count repetitions.",
+        abstract: "Recognise exercises and count repetitions in a video (or in pose JSON Lines).",
         discussion: """
-        Reads `posekit pose` JSON Lines (--poses FILE, or - for standard input) and writes one \
-        {"type": "prediction", ...} line per window, one {"type": "rep", ...} line per counted \
-        repetition and a final {"type": "summary", ...} line.
+        Finds every person's pose in each frame, follows the most prominent person (largest box, \
+        with hysteresis), classifies their last 2 s of movement every few frames and counts \
+        repetitions. Writes JSON Lines:
+
+          {"type": "prediction", "frame_start": a, "frame_end": b, "time_start": s, "time_end": t,
+           "label": "squats", "confidence": c, "probabilities": {...}, "track": id}   per window
+          {"type": "rep", "label": "squats", "count": n, "frame": f, "time": s}      per repetition
+          {"type": "summary", "frames": N, "label": "squats", "seconds": {...}, "reps": {...}}  last
+
+        Labels: jumping_jacks, lunges, burpees, squats, other; no_person when fewer than 60% of \
+        a window's frames show a person; low_confidence when the top probability is under \
+        --confidence.
+
+        EXAMPLES
+          ffmpeg -loglevel error -i workout.mp4 -f yuv4mpegpipe - | posekit actions -
+          posekit pose clip.y4m > poses.jsonl && posekit actions --poses poses.jsonl
+          ffmpeg -loglevel error -i workout.mp4 -f yuv4mpegpipe - \\
+            | posekit actions --overlay - --json actions.jsonl - \\
+            | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - -pix_fmt yuv420p annotated.mp4
         """)
 
-    @Argument(help: "Y4M video (not wired in this build; use --poses).")
+    @OptionGroup var model: ModelOptions
+    @OptionGroup var decode: DecodeOptions
+
+    @Argument(help: ArgumentHelp("Y4M video or PNM image sequence, or - for standard input.", valueName: "input"))
     var input: String?
 
-    @Option(name: .long, help: "`posekit pose` JSON Lines to read instead of frames (FILE or -).")
+    @Option(name: .long, help: ArgumentHelp("Read `posekit pose` JSON Lines instead of frames.", valueName: "path|-"))
     var poses: String?
 
-    @Option(name: .long, help: "Action classifier weights.")
-    var weights: String = "Weights/actionnet.pkw"
+    @Option(name: .long, help: ArgumentHelp("Action classifier weights (name or path).", valueName: "name|path"))
+    var weights: String = "actionnet"
 
-    @Option(name: .long, help: "Windows whose top probability is lower are labelled low_confidence.")
+    @Option(name: .long, help: ArgumentHelp("Windows whose top probability is lower are labelled low_confidence.", valueName: "x"))
     var confidence: Double = 0.5
 
-    @Option(name: .long, help: "Model frames between windows (default: from the weight file).")
+    @Option(name: .long, help: ArgumentHelp("Model frames (at 30 fps) between windows (default: from the weights).", valueName: "n"))
     var stride: Int?
 
-    @Option(name: .long, help: "Frame rate assumed for lines without a \"time\".")
+    @Option(name: .long, help: ArgumentHelp("Frame rate assumed for inputs without one (PNM sequences, JSON lines without \"time\").", valueName: "fps"))
     var fps: Double = 30
 
-    func run() throws {
-        guard let poses else {
-            throw ValidationError("frame input is not wired yet; pass --poses FILE|- with `posekit pose` JSON Lines")
-        }
+    @Option(name: .long, help: ArgumentHelp("Also write annotated frames (pose, label, confidence, reps) to this path, or - for stdout (then JSON goes to --json).", valueName: "path|-"))
+    var overlay: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write the JSON Lines here instead of stdout.", valueName: "path"))
+    var json: String?
+
+    @Flag(help: "Show progress on stderr even when it is not a terminal.")
+    var progress = false
+
+    func validate() throws {
+        if (input == nil) == (poses == nil) { throw ValidationError("give an input video (or -), or --poses FILE, but not both") }
         guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be in (0, 1000]") }
-        let engine = try makeEngine()
-        var decoder = PoseJSONLinesDecoder(defaultFPS: fps)
-        var out = FileHandleOutput()
-        do {
-            try forEachLine(of: poses) { line in
-                guard let frame = try decoder.decode(line: line) else { return }
-                for e in engine.process(frame) { out.write(e.jsonLine) }
-            }
-        } catch let e as ActionNetError {
-            out.flush()
-            throw ActionsFailure(description: e.description)
-        }
-        for e in engine.finish() { out.write(e.jsonLine) }
-        out.flush()
+        guard (0...1).contains(confidence) else { throw ValidationError("--confidence must be within 0...1") }
+        if let stride, stride < 1 { throw ValidationError("--stride must be at least 1") }
+        if overlay != nil && poses != nil { throw ValidationError("--overlay needs frames: give a video input, not --poses") }
+        if overlay == "-" && json == nil { throw ValidationError("--overlay - writes frames to stdout, so give --json PATH for the JSON Lines") }
     }
 
-    func makeEngine() throws -> ActionEngine {
+    func run() throws {
+        let engine = try ActionEngine(weightsURL: try ModelLocator.resolve(weights), confidenceThreshold: confidence,
+                                      windowStride: stride)
+        let sink = try openSink(json ?? "-")
+        func emit(_ events: [ActionEvent]) throws {
+            for event in events { try sink.write(event.jsonLine + "\n") }
+        }
         do {
-            return try ActionEngine(weightsURL: URL(fileURLWithPath: weights), confidenceThreshold: confidence, windowStride: stride)
-        } catch let e as ActionNetError {
-            throw ActionsFailure(description: e.description)
+            if let poses {
+                var decoder = PoseJSONLinesDecoder(defaultFPS: fps)
+                try LineReader(path: poses).forEachLine { line in
+                    if let frame = try decoder.decode(line: line) { try emit(engine.process(frame)) }
+                }
+            } else {
+                try runOnFrames(engine, emit)
+            }
+            try emit(engine.finish())
+            try sink.flush()
+        } catch FrameIOError.brokenPipe {
+            throw ExitCode(141)
         }
     }
 
-    /// Calls `body` for each line of a file or standard input, streaming (constant memory per line).
-    func forEachLine(of path: String, _ body: (Substring) throws -> Void) throws {
-        let handle: FileHandle
-        if path == "-" {
-            handle = FileHandle.standardInput
-        } else {
-            guard let h = FileHandle(forReadingAtPath: path) else { throw ActionsFailure(description: "cannot open \(path)") }
-            handle = h
-        }
-        var pending = Data()
-        let maxLine = 16 << 20
-        while true {
-            let chunk = handle.readData(ofLength: 1 << 16)
-            if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let nl = pending.firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[pending.startIndex..<nl], as: UTF8.self)
-                pending.removeSubrange(pending.startIndex...nl)
-                try body(Substring(line))
+    private func runOnFrames(_ engine: ActionEngine, _ emit: ([ActionEvent]) throws -> Void) throws {
+        let detector = PoseDetector(model: try model.makeModel(), decoding: decode.decoding)
+        let reader = try FrameReader(path: input!)
+        let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
+                                 wantsRGB: overlay != nil)
+        var overlayOutput = try overlay.map { OverlayOutput(sink: try openSink($0)) }
+        let reporter = ProgressReporter(forced: progress)
+        defer { reporter.finish() }
+        try source.forEachFrame(realtime: false) { slot, _ in
+            let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height))
+            let time = slot.time ?? Double(slot.frameIndex) / fps
+            try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found))
+            if overlayOutput != nil {
+                ActionOverlay().draw(engine.status, poses: found, on: &slot.rgb)
+                try overlayOutput!.write(slot.rgb, from: reader, input: input!)
             }
-            if pending.count > maxLine { throw ActionsFailure(description: "a --poses line is longer than 16 MiB") }
+            reporter.frameDone()
         }
-        if !pending.isEmpty { try body(Substring(String(decoding: pending, as: UTF8.self))) }
+        try overlayOutput?.flush()
     }
 }
 
-/// A run-time failure: ArgumentParser prints it as one `Error: ...` line (no usage text).
-struct ActionsFailure: Error, CustomStringConvertible {
-    let description: String
+/// Draws the followed person's pose (others faint) and a caption: label, confidence, reps.
+struct ActionOverlay {
+    func draw(_ status: ActionStatus, poses: [PoseNet.Pose], on image: inout RGBImage) {
+        var others = PoseOverlay()
+        others.palette = BodySidePalette(left: RGBColor(150, 150, 150), right: RGBColor(110, 110, 110), center: RGBColor(130, 130, 130))
+        others.draw(poses.filter { $0 != status.pose }, on: &image)
+        if let pose = status.pose { PoseOverlay().draw([pose], on: &image) }
+        let scale = max(2, min(image.width, image.height) / 180)
+        var caption = status.label.map { "\($0.name)  \(Int((status.confidence * 100).rounded()))%" } ?? "waiting for 2 s of movement"
+        if let label = status.label, case .action(let action) = label, action != .other {
+            caption += "  reps \(status.repetitions)"
+        }
+        image.drawText(caption, x: 2 * scale, y: 2 * scale, scale: scale, color: .white,
+                       background: .black, backgroundOpacity: 0.6)
+    }
 }
 
-/// Buffered standard output.
-struct FileHandleOutput {
-    private var buffer = ""
-    mutating func write(_ line: String) {
-        buffer += line
-        buffer += "\n"
-        if buffer.utf8.count > 1 << 16 { flush() }
-    }
-    mutating func flush() {
-        FileHandle.standardOutput.write(Data(buffer.utf8))
-        buffer = ""
+/// Streams the lines of a file or standard input with constant memory per line.
+struct LineReader {
+    let source: ByteSource
+    /// Longest accepted line; longer ones are an error rather than unbounded memory.
+    let maximumLength = 16 << 20
+
+    init(path: String) throws { source = try ByteSource(path: path) }
+
+    func forEachLine(_ body: (String) throws -> Void) throws {
+        var line: [UInt8] = []
+        while let byte = try source.readByte() {
+            if byte == UInt8(ascii: "\n") {
+                try body(String(decoding: line, as: UTF8.self))
+                line.removeAll(keepingCapacity: true)
+            } else {
+                line.append(byte)
+                if line.count > maximumLength { throw CLIError("a line is longer than \(maximumLength >> 20) MiB") }
+            }
+        }
+        if !line.isEmpty { try body(String(decoding: line, as: UTF8.self)) }
     }
 }
