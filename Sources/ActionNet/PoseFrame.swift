@@ -11,8 +11,11 @@ public struct PoseFrame: Sendable {
     public var height: Int
     /// Every person found in the frame, in image pixels.
     public var poses: [Pose]
+    /// The input the frame came from (`"source"` in `posekit pose` output), if known.
+    public var source: String?
 
-    public init(frame: Int, time: Double, width: Int = 0, height: Int = 0, poses: [Pose]) {
+    public init(frame: Int, time: Double, width: Int = 0, height: Int = 0, poses: [Pose], source: String? = nil) {
         self.frame = frame; self.time = time; self.width = width; self.height = height; self.poses = poses
+        self.source = source
     }
 }

@@ -80,7 +80,8 @@ public struct PoseJSONLinesDecoder {
             poses.append(Pose(keypoints: slots.map { $0! }, score: score))
         }
         framesRead += 1
-        return PoseFrame(frame: frame, time: time, width: width, height: height, poses: poses)
+        return PoseFrame(frame: frame, time: time, width: width, height: height, poses: poses,
+                         source: dict["source"] as? String)
     }
 
     /// JSON numbers arrive as NSNumber (or Double/Int); JSON booleans are rejected.

@@ -1,3 +1,4 @@
+import ActionNet
 import ArgumentParser
 import Foundation
 import FrameIO
@@ -60,8 +61,14 @@ struct Eval: ParsableCommand {
             evaluated.insert(image.id)
             return image.id
         }
-        if poses != nil {
-            throw CLIError("--poses: not wired yet")
+        if let poses {
+            var decoder = PoseJSONLinesDecoder()
+            try LineReader(path: poses).forEachLine { line in
+                guard let frame = try decoder.decode(line: line) else { return }
+                guard let name = frame.source else { throw CLIError("\(poses): a line has no \"source\" to match with the ground truth") }
+                let id = try imageID(name)
+                detections += frame.poses.map { KeypointDetection(imageID: id, pose: $0) }
+            }
         } else {
             let detector = PoseDetector(model: try model.makeModel(), decoding: decode.decoding)
             for path in images {

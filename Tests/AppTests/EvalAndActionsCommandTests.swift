@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// `posekit eval` and `posekit actions` as a user runs them.
+@Suite(.serialized) struct EvalAndActionsCommandTests {
+    static let images = CLI.shared.appendingPathComponent("media/images")
+    static let truth = images.appendingPathComponent("ground_truth.json").path
+
+    static func imagePaths() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: images.path).filter { $0.hasSuffix(".ppm") }.sorted()
+            .map { images.appendingPathComponent($0).path }
+    }
+
+    static func metrics(_ result: CLI.Result) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "stderr: \(result.stderr)")
+    }
+
+    /// The JSON Lines of `posekit pose` score exactly what `posekit eval` scores on the same images.
+    @Test func poseOutputScoresTheSameAsEval() throws {
+        let paths = try Self.imagePaths()
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let posesFile = dir.appendingPathComponent("poses.jsonl")
+        let pose = try CLI.run(["pose", "--input-size", "353"] + paths)
+        #expect(pose.status == 0)
+        try pose.stdout.write(to: posesFile)
+        let direct = try Self.metrics(try CLI.run(["eval", "--ground-truth", Self.truth, "--input-size", "353", "--json"] + paths))
+        let fromLines = try Self.metrics(try CLI.run(["eval", "--ground-truth", Self.truth, "--poses", posesFile.path, "--json"]))
+        let a = try #require(direct["AP"] as? Double), b = try #require(fromLines["AP"] as? Double)
+        #expect(abs(a - b) < 1e-3, "eval \(a) vs pose JSON Lines \(b)")
+        #expect(direct["images"] as? Int == paths.count)
+    }
+
+    /// Accuracy guard at the issue's setting (MobileNet 0.75 at 513): the numpy reference pipeline
+    /// scores 0.526 (pycocotools OKS) and 0.665 (OKS with doubled area, the shared README's scale).
+    @Test func accuracyAt513StaysAtTheReferenceLevel() throws {
+        let paths = try Self.imagePaths()
+        let standard = try Self.metrics(try CLI.run(["eval", "--ground-truth", Self.truth, "--input-size", "513", "--json"] + paths))
+        let lenient = try Self.metrics(try CLI.run(["eval", "--ground-truth", Self.truth, "--input-size", "513",
+                                                    "--oks-area-scale", "2", "--flip", "--json"] + paths))
+        let standardAP = try #require(standard["AP"] as? Double), lenientAP = try #require(lenient["AP"] as? Double)
+        #expect(standardAP >= 0.515)
+        #expect(lenientAP >= 0.665)
+    }
+
+    @Test func evalRejectsAnImageWithoutGroundTruth() throws {
+        let result = try CLI.run(["eval", "--ground-truth", Self.truth,
+                                  CLI.shared.appendingPathComponent("reference/mobilenet075__person-linda__513_os16/input.ppm").path])
+        #expect(result.status == 1 && result.stderr.hasPrefix("posekit: error: ") && result.stderr.contains("no image"), "\(result.stderr)")
+    }
+
+    @Test func actionsOnMalformedPosesIsOneLineError() throws {
+        let good = #"{"frame": 0, "time": 0.0, "width": 10, "height": 10, "poses": []}"#
+        for bad in ["not json", #"{"frame": 1, "poses": "x"}"#, #"{"frame": 2, "poses": [{"keypoints": [{"part": "nose"}]}]}"#] {
+            let result = try CLI.run(["actions", "--poses", "-"], stdin: Data((good + "\n" + bad + "\n").utf8))
+            #expect(result.status == 1, "\(bad): status \(result.status)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("posekit: error: ") && lines[0].contains("line 2"), "\(bad): \(result.stderr)")
+        }
+    }
+
+    /// Shorter than one window and nobody in it: still a prediction and a summary, no crash.
+    @Test func actionsOnAShortEmptyStream() throws {
+        let frames = (0..<12).map { #"{"frame": \#($0), "time": \#(Double($0) / 25), "width": 64, "height": 48, "poses": []}"# }
+        let result = try CLI.run(["actions", "--poses", "-"], stdin: Data(frames.joined(separator: "\n").utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = try result.lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(objects.last?["type"] as? String == "summary")
+        #expect(objects.last?["frames"] as? Int == 12)
+        let labels = objects.filter { $0["type"] as? String == "prediction" }.map { $0["label"] as? String }
+        #expect(!labels.isEmpty && labels.allSatisfy { $0 == "no_person" })
+    }
+
+    /// A real squat clip through ffmpeg → posekit actions: the summary names squats and the
+    /// repetition count is within one of labels.json's.
+    @Test func actionsOnARealSquatClip() throws {
+        let labels = try JSONSerialization.jsonObject(with: Data(contentsOf: CLI.shared.appendingPathComponent("media/videos/labels.json"))) as! [[String: Any]]
+        let clip = try #require(labels.first { $0["label"] as? String == "squats" })
+        let trim = clip["trim"] as! [String: Any]
+        let video = CLI.shared.appendingPathComponent("media/videos/\(clip["original"] as! String)")
+        let y4m = try CLI.ffmpeg(["-ss", "\(trim["start_s"]!)", "-i", video.path, "-t", "\(trim["duration_s"]!)", "-an",
+                                  "-vf", "scale='min(640,iw)':-2:flags=lanczos,format=yuv420p", "-f", "yuv4mpegpipe", "-"])
+        let result = try CLI.run(["actions", "-"], stdin: y4m)
+        #expect(result.status == 0, "\(result.stderr)")
+        let last = try #require(result.lines.last)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(summary["label"] as? String == "squats")
+        let reps = try #require((summary["reps"] as? [String: Any])?["squats"] as? Int)
+        #expect(abs(reps - (clip["repetitions"] as! Int)) <= 1, "counted \(reps)")
+    }
+}
