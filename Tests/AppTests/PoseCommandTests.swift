@@ -80,6 +80,22 @@ import Testing
         #expect(try String(contentsOf: json, encoding: .utf8).split(separator: "\n").count == 15)
     }
 
+    /// --realtime drops frames that arrive while the network is busy, accounts for every one of
+    /// them, and keeps the delivered frames in order.
+    @Test func realtimeDropsLateFramesAndSaysHowMany() throws {
+        let y4m = try CLI.ffmpeg(["-i", Self.clip.path, "-t", "2", "-vf", "scale=640:-2", "-f", "yuv4mpegpipe", "-"])
+        let result = try CLI.run(["pose", "--realtime", "--input-size", "513", "--threads", "1", "-"], stdin: y4m)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let frames = try result.lines.map { try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["frame"] as? Int) }
+        #expect(frames == frames.sorted() && Set(frames).count == frames.count && (frames.last ?? 0) < 60)
+        let dropped = 60 - frames.count
+        if dropped > 0 {
+            #expect(result.stderr.contains("dropped \(dropped) late frame(s) of 60"), "stderr: \(result.stderr)")
+        } else {
+            #expect(!result.stderr.contains("dropped"))
+        }
+    }
+
     @Test func truncatedVideoKeepsCompleteFramesAndFails() throws {
         let y4m = try CLI.ffmpeg(["-i", Self.clip.path, "-frames:v", "3", "-vf", "scale=160:-2", "-f", "yuv4mpegpipe", "-"])
         let cut = y4m.prefix(y4m.count - 1000)  // the third frame loses its tail
