@@ -27,7 +27,7 @@ struct PoseOverlay {
         }
     }
 
-    private func colour(_ side: PoseNet.BodySide) -> RGBColor {
+    private func colour(_ side: BodySide) -> RGBColor {
         switch side {
         case .left: return palette.left
         case .right: return palette.right

@@ -105,11 +105,6 @@ extension RGBImage {
     }
 }
 
-/// Which side of the body a joint or bone belongs to, for colouring.
-public enum BodySide: Sendable, Hashable, CaseIterable {
-    case left, right, center
-}
-
 /// Colours by body side, as overlays conventionally draw skeletons (the subject's left in one
 /// colour, right in another, the midline in a third).
 public struct BodySidePalette: Sendable, Equatable {
@@ -125,12 +120,4 @@ public struct BodySidePalette: Sendable, Equatable {
 
     /// Orange left, cyan-blue right, yellow midline: distinct on most backgrounds and for common colour blindness.
     public static let standard = BodySidePalette(left: RGBColor(255, 140, 0), right: RGBColor(0, 160, 255), center: RGBColor(255, 230, 0))
-
-    public subscript(side: BodySide) -> RGBColor {
-        switch side {
-        case .left: return left
-        case .right: return right
-        case .center: return center
-        }
-    }
 }
