@@ -56,7 +56,7 @@ struct DecodeOptions: ParsableArguments {
     var nmsRadius: Double = 20
 
     @Option(name: .long, help: ArgumentHelp("Drop poses scoring below this (0...1; Apple: poseConfidenceThreshold).", valueName: "x"))
-    var minPoseScore: Double = 0.1
+    var minPoseScore: Double = 0.05
 
     @Option(name: .long, help: ArgumentHelp("Displacement refinement steps per skeleton edge (Apple: adjacentJointOffsetRefinementSteps).", valueName: "n"))
     var refineSteps: Int = 2
