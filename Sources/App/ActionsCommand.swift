@@ -24,11 +24,12 @@ struct ActionsCommand: ParsableCommand {
         --confidence.
 
         EXAMPLES
-          ffmpeg -loglevel error -i workout.mp4 -f yuv4mpegpipe - | posekit actions -
+          ffmpeg -loglevel error -i workout.mp4 -f yuv4mpegpipe - \\
+            | posekit actions -
           posekit pose clip.y4m > poses.jsonl && posekit actions --poses poses.jsonl
           ffmpeg -loglevel error -i workout.mp4 -f yuv4mpegpipe - \\
             | posekit actions --overlay - --json actions.jsonl - \\
-            | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - -pix_fmt yuv420p annotated.mp4
+            | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - annotated.mp4
         """)
 
     @OptionGroup var model: ModelOptions

@@ -11,21 +11,25 @@ struct PoseCommand: ParsableCommand {
         INPUT is a .ppm/.pgm/.pnm image, a .y4m video, or - for standard input (PNM or Y4M is \
         recognised from the first bytes). Each image or frame becomes one JSON line on stdout:
 
-          {"source": "clip.y4m", "frame": 0, "width": 640, "height": 480, "time": 0.0,
-           "poses": [{"score": 0.91, "box": [x0, y0, x1, y1],
-                      "keypoints": [{"part": "nose", "x": 312.4, "y": 88.1, "score": 0.98}, ...]}]}
+          {"source": "clip.y4m", "frame": 0, "width": 640, "height": 480,
+           "time": 0.0, "poses": [{"score": 0.91, "box": [x0, y0, x1, y1],
+           "keypoints": [{"part": "nose", "x": 312.4, "y": 88.1,
+                          "score": 0.98}, ...]}]}
 
         Coordinates are pixels of the original frame; "time" (seconds) is present for video only; \
         the 17 keypoints are in COCO order (nose, leftEye, rightEye, ..., rightAnkle).
 
         EXAMPLES
           posekit pose photo.ppm
-          ffmpeg -loglevel error -i photo.jpg -f image2pipe -c:v ppm - | posekit pose -
-          ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - | posekit pose - > poses.jsonl
-          ffmpeg -loglevel error -f v4l2 -i /dev/video0 -f yuv4mpegpipe - | posekit pose --realtime -
+          ffmpeg -loglevel error -i photo.jpg -f image2pipe -c:v ppm - \\
+            | posekit pose -
+          ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - \\
+            | posekit pose - > poses.jsonl
+          ffmpeg -loglevel error -f v4l2 -i /dev/video0 -f yuv4mpegpipe - \\
+            | posekit pose --realtime -
           ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - \\
             | posekit pose --overlay - --json poses.jsonl - \\
-            | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - -pix_fmt yuv420p overlay.mp4
+            | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - overlay.mp4
         """
     )
 

@@ -13,10 +13,11 @@ struct PoseKit: ParsableCommand {
         commandName: "posekit",
         abstract: "Find people's body poses in images and video, and recognise what they are doing.",
         discussion: """
-        Inputs are PPM/PGM images and Y4M video streams; outputs are JSON Lines and annotated frames.
-        The usual way in is an ffmpeg pipe:
+        Inputs are PPM/PGM images and Y4M video streams; outputs are JSON Lines and \
+        annotated frames. The usual way in is an ffmpeg pipe:
 
-          ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - | posekit pose - > poses.jsonl
+          ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - \\
+            | posekit pose - > poses.jsonl
 
         Run `posekit help <command>` for the options and examples of each command.
         """,
