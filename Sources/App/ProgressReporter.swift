@@ -25,7 +25,7 @@ final class ProgressReporter {
         dropped += newlyDropped
         guard enabled else { return }
         let now = MonotonicClock.now()
-        if now - lastPrint >= 0.5 {
+        if now - lastPrint >= (isTerminal ? 0.5 : 2) {
             lastPrint = now
             emit(final: false)
         }
