@@ -42,6 +42,7 @@ public final class PoseNetModel: @unchecked Sendable {
     private let layers: [Layer]
     private let headWeights: Tensor      // [C, 115]: heatmap 17 | offsets 34 | fwd 32 | bwd 32 per row
     private let headBias: Tensor         // [115]
+    private let packedHeads: PackedPointwiseWeights  // headWeights + headBias packed for the GEMM microkernel
     private let headOutput: Tensor       // [H, W, 115]
     private let workspace = ConvolutionWorkspace()  // im2col scratch for the first (full 3×3) convolution
 
@@ -56,6 +57,7 @@ public final class PoseNetModel: @unchecked Sendable {
         let bias: Tensor
         let stride: Int, dilation: Int
         let input: Tensor, output: Tensor  // views into the ping-pong buffers, shaped for this layer
+        let packed: PackedPointwiseWeights?  // pointwise layers: weights + bias packed for the GEMM microkernel
     }
 
     /// Builds the network from weights looked up by canonical TF name.
@@ -164,6 +166,7 @@ public final class PoseNetModel: @unchecked Sendable {
         }
         headWeights = packedWeights
         headBias = packedBias
+        packedHeads = try PackedPointwiseWeights(weights: packedWeights, bias: packedBias)
 
         // Ping-pong buffers: layer i reads buffer i % 2 (the input tensor for layer 0) and writes the other.
         let largest = plans.map { $0.outShape.reduce(1, *) }.max() ?? 1
@@ -177,8 +180,9 @@ public final class PoseNetModel: @unchecked Sendable {
         for (index, plan) in plans.enumerated() {
             let source = index == 0 ? input : try view(buffers[(index + 1) % 2], plan.inShape)
             let target = try view(buffers[index % 2], plan.outShape)
+            let packed = plan.kind == .pointwise ? try PackedPointwiseWeights(weights: plan.weights, bias: plan.bias) : nil
             built.append(Layer(kind: plan.kind, weights: plan.weights, bias: plan.bias, stride: plan.stride,
-                               dilation: plan.dilation, input: source, output: target))
+                               dilation: plan.dilation, input: source, output: target, packed: packed))
             let outPixels = plan.outShape[0] * plan.outShape[1]
             switch plan.kind {
             case .full3x3: flopCount += 2 * outPixels * plan.outShape[2] * 9 * plan.inShape[2]
@@ -256,13 +260,13 @@ public final class PoseNetModel: @unchecked Sendable {
                                              stride: layer.stride, dilation: layer.dilation, activation: .relu6,
                                              into: layer.output, threads: threads)
             case .pointwise:
-                try Convolution.pointwise(layer.input, weights: layer.weights, bias: layer.bias,
-                                          activation: .relu6, into: layer.output, threads: threads)
+                try Convolution.pointwise(layer.input, packed: layer.packed!, activation: .relu6,
+                                          into: layer.output, threads: threads)
             }
     }
 
     private func runHeads() throws {
-        try Convolution.pointwise(layers[layers.count - 1].output, weights: headWeights, bias: headBias,
+        try Convolution.pointwise(layers[layers.count - 1].output, packed: packedHeads,
                                   activation: .none, into: headOutput, threads: threads)
         splitHeads()
     }
