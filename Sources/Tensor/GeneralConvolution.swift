@@ -112,6 +112,52 @@ extension Convolution {
         }
     }
 
+    /// General k×k convolution with weights packed once: banded im2col + PoseKit's packed GEMM
+    /// microkernel (see ``pointwise(_:packed:activation:into:threads:)``), fused bias + activation.
+    ///
+    /// `packed` holds the HWIO weights `[kH, kW, Cin, Cout]` seen as the `(kH·kW·Cin) × Cout`
+    /// matrix (the im2col column order `(ky, kx, ci)`), e.g.
+    /// `PackedPointwiseWeights(weights: weights.reshaped([kH * kW * Cin, Cout]), bias: bias)`.
+    /// Output pixels are processed in bands whose im2col rows stay in L2; bands are spread over
+    /// `threads` cores, each band's GEMM runs on the core that wrote its im2col rows.
+    ///
+    /// - Throws: ``TensorError`` on shape mismatches or non-positive stride / dilation.
+    public static func general(
+        _ input: Tensor, packed: PackedPointwiseWeights, kernelHeight kh: Int, kernelWidth kw: Int,
+        stride: Int = 1, dilation: Int = 1, padding: Padding = .same, activation: Activation = .none,
+        into output: Tensor, workspace: ConvolutionWorkspace? = nil, threads: Int = Parallelism.defaultThreads
+    ) throws {
+        try input.requireRank(3, "convolution input")
+        let (h, w, cin) = (input.shape[0], input.shape[1], input.shape[2])
+        guard kh >= 1, kw >= 1, packed.inputChannels == kh * kw * cin else {
+            throw TensorError.shapeMismatch("packed weights with \(packed.inputChannels) rows do not fit a \(kh)x\(kw) kernel over input \(input.shape)")
+        }
+        let g = try ConvolutionGeometry(
+            inputHeight: h, inputWidth: w, kernelHeight: kh, kernelWidth: kw,
+            stride: stride, dilation: dilation, padding: padding)
+        let cout = packed.outputChannels
+        try output.requireShape([g.outputHeight, g.outputWidth, cout], "convolution output")
+        try output.requireDisjoint(from: input, "convolution output")
+        let k = kh * kw * cin, m = g.outputHeight * g.outputWidth
+        let (bandRows, bands) = im2colBands(m: m, k: k, threads: threads)
+        let workers = max(1, min(threads, bands))
+        let scratch = workspace ?? ConvolutionWorkspace()
+        scratch.reserve(count: workers * bandRows * k)
+        withExtendedLifetime((input, packed, output, scratch)) {
+            let src = input.basePointer, dst = output.mutableBasePointer
+            let scratchBase = scratch.base
+            Parallelism.forEachBand(workers) { worker in
+                let columns = scratchBase + worker * bandRows * k
+                for band in Parallelism.bandRange(worker, of: workers, count: bands) {
+                    let row0 = band * bandRows, rows = min(bandRows, m - row0)
+                    im2colRows(src, g, cin, firstPixel: row0, pixels: rows, into: columns)
+                    packedGEMM(a: columns, m: rows, packed: packed, c: dst + row0 * cout,
+                               activation: activation, threads: 1)
+                }
+            }
+        }
+    }
+
     /// Allocating form of ``general(_:weights:bias:stride:dilation:padding:activation:into:workspace:threads:)``.
     public static func general(
         _ input: Tensor, weights: Tensor, bias: Tensor?, stride: Int = 1, dilation: Int = 1,
@@ -141,9 +187,18 @@ extension Convolution {
             let pixel = firstPixel + p
             let oy = pixel / g.outputWidth, ox = pixel % g.outputWidth
             var dst = columns + p * k
+            let ix0 = ox * g.stride - g.padLeft
+            // With dilation 1 a window row inside the image is kW·Cin contiguous input floats.
+            let contiguousRow = g.dilation == 1 && ix0 >= 0 && ix0 + g.kernelWidth <= g.inputWidth
             for ky in 0..<g.kernelHeight {
                 let iy = oy * g.stride - g.padTop + ky * g.dilation
                 let rowInside = iy >= 0 && iy < g.inputHeight
+                if rowInside && contiguousRow {
+                    let from = src + (iy * g.inputWidth + ix0) * cin
+                    for c in 0..<(g.kernelWidth * cin) { dst[c] = from[c] }
+                    dst += g.kernelWidth * cin
+                    continue
+                }
                 for kx in 0..<g.kernelWidth {
                     let ix = ox * g.stride - g.padLeft + kx * g.dilation
                     if rowInside && ix >= 0 && ix < g.inputWidth {

@@ -51,3 +51,38 @@ import Testing
         #expect(throws: TensorError.self) { try Convolution.pointwise(x, packed: packed, into: x) }
     }
 }
+
+@Suite struct PackedGeneralConvolutionTests {
+    // (H, W, Cin, Cout, kernel, stride, dilation): PoseNet's first layer at odd sizes, 1-pixel
+    // images, dilation, a non-square count of output pixels that leaves partial tiles.
+    @Test(arguments: [
+        (1, 1, 3, 24, 3, 2, 1), (9, 7, 3, 24, 3, 2, 1), (33, 31, 3, 24, 3, 2, 1), (6, 5, 5, 17, 3, 1, 2),
+        (8, 8, 2, 40, 2, 1, 1), (5, 9, 16, 9, 3, 1, 1),
+    ] as [(Int, Int, Int, Int, Int, Int, Int)])
+    func matchesReference(_ s: (Int, Int, Int, Int, Int, Int, Int)) throws {
+        var rng = SeededGenerator(seed: UInt64(s.0 * 7919 + s.1 * 131 + s.2 * 17 + s.3 + s.6))
+        let (kernel, stride, dilation) = (s.4, s.5, s.6)
+        let x = randomTensor([s.0, s.1, s.2], &rng, in: -1...1)
+        let w = randomTensor([kernel, kernel, s.2, s.3], &rng)
+        let b = randomTensor([s.3], &rng)
+        let packed = try PackedPointwiseWeights(weights: try w.reshaped([kernel * kernel * s.2, s.3]), bias: b)
+        for padding in [Padding.same, .valid] {
+            guard let want = try? Reference.convolution(x, weights: w, bias: b, stride: stride, dilation: dilation,
+                                                        padding: padding, activation: .relu6) else { continue }
+            for threads in [1, 2] {
+                let got = try Tensor(shape: want.shape, values: Array(repeating: .nan, count: want.count))
+                try Convolution.general(x, packed: packed, kernelHeight: kernel, kernelWidth: kernel, stride: stride,
+                                        dilation: dilation, padding: padding, activation: .relu6, into: got, threads: threads)
+                expectClose(got, want, "packed general \(s) \(padding) threads=\(threads)")
+            }
+        }
+    }
+
+    @Test func rejectsMismatchedPacking() throws {
+        let packed = try PackedPointwiseWeights(weights: try Tensor(zeros: [27, 8]), bias: nil)
+        #expect(throws: TensorError.self) {
+            try Convolution.general(try Tensor(zeros: [5, 5, 4]), packed: packed, kernelHeight: 3, kernelWidth: 3,
+                                    into: try Tensor(zeros: [5, 5, 8]))
+        }
+    }
+}

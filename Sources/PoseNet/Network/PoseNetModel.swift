@@ -57,7 +57,7 @@ public final class PoseNetModel: @unchecked Sendable {
         let bias: Tensor
         let stride: Int, dilation: Int
         let input: Tensor, output: Tensor  // views into the ping-pong buffers, shaped for this layer
-        let packed: PackedPointwiseWeights?  // pointwise layers: weights + bias packed for the GEMM microkernel
+        let packed: PackedPointwiseWeights?  // pointwise and full 3×3 layers: weights + bias packed for the GEMM microkernel
     }
 
     /// Builds the network from weights looked up by canonical TF name.
@@ -180,7 +180,14 @@ public final class PoseNetModel: @unchecked Sendable {
         for (index, plan) in plans.enumerated() {
             let source = index == 0 ? input : try view(buffers[(index + 1) % 2], plan.inShape)
             let target = try view(buffers[index % 2], plan.outShape)
-            let packed = plan.kind == .pointwise ? try PackedPointwiseWeights(weights: plan.weights, bias: plan.bias) : nil
+            let packed: PackedPointwiseWeights?
+            switch plan.kind {
+            case .pointwise: packed = try PackedPointwiseWeights(weights: plan.weights, bias: plan.bias)
+            case .full3x3:  // HWIO [3, 3, Cin, Cout] is the im2col weight matrix [(3·3·Cin), Cout]
+                packed = try PackedPointwiseWeights(weights: plan.weights.reshaped([9 * plan.inShape[2], plan.outShape[2]]),
+                                                    bias: plan.bias)
+            case .depthwise: packed = nil
+            }
             built.append(Layer(kind: plan.kind, weights: plan.weights, bias: plan.bias, stride: plan.stride,
                                dilation: plan.dilation, input: source, output: target, packed: packed))
             let outPixels = plan.outShape[0] * plan.outShape[1]
@@ -252,7 +259,7 @@ public final class PoseNetModel: @unchecked Sendable {
     private func run(_ layer: Layer) throws {
             switch layer.kind {
             case .full3x3:
-                try Convolution.general(layer.input, weights: layer.weights, bias: layer.bias,
+                try Convolution.general(layer.input, packed: layer.packed!, kernelHeight: 3, kernelWidth: 3,
                                         stride: layer.stride, dilation: layer.dilation, activation: .relu6,
                                         into: layer.output, workspace: workspace, threads: threads)
             case .depthwise:
