@@ -146,8 +146,12 @@ extension Convolution {
     ) {
         let dx = d * c, dy = d * rowStride, step = s * c
         var ch = 0
+        #if POSEKIT_AVX512
+        depthwiseInteriorBlocks(SIMD16<Float>.self, window, dx: dx, dy: dy, step: step, wts, bias, c: c,
+                                pixels: pixels, clamp: { $0.clampedLanes(low, high) }, into: out, channel: &ch)
+        #endif
         depthwiseInteriorBlocks(SIMD8<Float>.self, window, dx: dx, dy: dy, step: step, wts, bias, c: c,
-                                pixels: pixels, low, high, into: out, channel: &ch)
+                                pixels: pixels, clamp: { $0.clampedLanes(low, high) }, into: out, channel: &ch)
         while ch < c {  // channel tail, one channel at a time
             let w = wts + ch
             let w0 = w[0], w1 = w[c], w2 = w[2 * c], w3 = w[3 * c], w4 = w[4 * c]
@@ -175,11 +179,14 @@ extension Convolution {
 
     /// The interior sweep for channel blocks of `V.scalarCount`, from `channel` while a whole
     /// block fits; advances `channel`. The block's 9 weight vectors and bias stay in registers.
+    /// Four pixels are computed at once: each pixel's 9 taps form a chain of dependent
+    /// multiply-adds, and four independent chains keep the FMA units busy instead of waiting
+    /// on one chain's latency.
     @inline(__always)
     static func depthwiseInteriorBlocks<V: SIMD>(
         _: V.Type, _ window: UnsafePointer<Float>, dx: Int, dy: Int, step: Int,
         _ wts: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?, c: Int, pixels: Int,
-        _ low: Float, _ high: Float, into out: UnsafeMutablePointer<Float>, channel ch: inout Int
+        clamp: (V) -> V, into out: UnsafeMutablePointer<Float>, channel ch: inout Int
     ) where V.Scalar == Float {
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
         while ch + V.scalarCount <= c {
@@ -188,7 +195,28 @@ extension Convolution {
             let w6 = load(wts + 6 * c + ch), w7 = load(wts + 7 * c + ch), w8 = load(wts + 8 * c + ch)
             let b = bias.map { load($0 + ch) } ?? V()
             var p = window + ch, o = out + ch
-            for _ in 0..<pixels {
+            var left = pixels
+            while left >= 4 {
+                let q0 = p, q1 = p + step, q2 = p + 2 * step, q3 = p + 3 * step
+                var a0 = b, a1 = b, a2 = b, a3 = b
+                @inline(__always) func tap(_ offset: Int, _ weight: V) {
+                    a0.multiplyAdd(load(q0 + offset), weight)
+                    a1.multiplyAdd(load(q1 + offset), weight)
+                    a2.multiplyAdd(load(q2 + offset), weight)
+                    a3.multiplyAdd(load(q3 + offset), weight)
+                }
+                tap(0, w0); tap(dx, w1); tap(2 * dx, w2)
+                tap(dy, w3); tap(dy + dx, w4); tap(dy + 2 * dx, w5)
+                tap(2 * dy, w6); tap(2 * dy + dx, w7); tap(2 * dy + 2 * dx, w8)
+                UnsafeMutableRawPointer(o).storeBytes(of: clamp(a0), as: V.self)
+                UnsafeMutableRawPointer(o + c).storeBytes(of: clamp(a1), as: V.self)
+                UnsafeMutableRawPointer(o + 2 * c).storeBytes(of: clamp(a2), as: V.self)
+                UnsafeMutableRawPointer(o + 3 * c).storeBytes(of: clamp(a3), as: V.self)
+                p += 4 * step
+                o += 4 * c
+                left -= 4
+            }
+            for _ in 0..<left {
                 var acc = b
                 acc.multiplyAdd(load(p), w0)
                 acc.multiplyAdd(load(p + dx), w1)
@@ -199,7 +227,7 @@ extension Convolution {
                 acc.multiplyAdd(load(p + 2 * dy), w6)
                 acc.multiplyAdd(load(p + 2 * dy + dx), w7)
                 acc.multiplyAdd(load(p + 2 * dy + 2 * dx), w8)
-                UnsafeMutableRawPointer(o).storeBytes(of: acc.clampedLanes(low, high), as: V.self)
+                UnsafeMutableRawPointer(o).storeBytes(of: clamp(acc), as: V.self)
                 p += step
                 o += c
             }
