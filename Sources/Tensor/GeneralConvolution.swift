@@ -119,8 +119,13 @@ extension Convolution {
     /// `packed` holds the HWIO weights `[kH, kW, Cin, Cout]` seen as the `(kH·kW·Cin) × Cout`
     /// matrix (the im2col column order `(ky, kx, ci)`), e.g.
     /// `PackedPointwiseWeights(weights: weights.reshaped([kH * kW * Cin, Cout]), bias: bias)`.
-    /// Output pixels are processed in bands whose im2col rows stay in L2; bands are spread over
-    /// `threads` cores, each band's GEMM runs on the core that wrote its im2col rows.
+    ///
+    /// With dilation 1 (PoseNet's first layer) there is no im2col copy for most pixels: a window
+    /// row is `kW·Cin` contiguous input floats, so the microkernel reads 8 neighbouring output
+    /// pixels' windows straight from the input (`kH` runs per pixel, pixels `stride·Cin` floats
+    /// apart). Only tiles that touch the padded border are gathered into a small im2col scratch.
+    /// Output rows are split over `threads` cores. Other dilations use banded im2col (bands whose
+    /// im2col rows stay in L2, each band's GEMM on the core that wrote its rows).
     ///
     /// - Throws: ``TensorError`` on shape mismatches or non-positive stride / dilation.
     public static func general(
@@ -140,9 +145,42 @@ extension Convolution {
         try output.requireShape([g.outputHeight, g.outputWidth, cout], "convolution output")
         try output.requireDisjoint(from: input, "convolution output")
         let k = kh * kw * cin, m = g.outputHeight * g.outputWidth
+        let scratch = workspace ?? ConvolutionWorkspace()
+        if dilation == 1 {
+            let tileRows = packedTileRows, oh = g.outputHeight, ow = g.outputWidth
+            let workers = max(1, min(threads, oh))
+            scratch.reserve(count: workers * tileRows * k)
+            let (low, high) = activation.bounds
+            withExtendedLifetime((input, packed, output, scratch)) {
+                let src = input.basePointer, dst = output.mutableBasePointer, scratchBase = scratch.base
+                Parallelism.forEachBand(workers) { worker in
+                    let columns = scratchBase + worker * tileRows * k
+                    for oy in Parallelism.bandRange(worker, of: workers, count: oh) {
+                        let iy0 = oy * stride - g.padTop
+                        let rowInside = iy0 >= 0 && iy0 + kh <= h
+                        var ox = 0
+                        while ox < ow {
+                            let pixels = min(tileRows, ow - ox)
+                            let ix0 = ox * stride - g.padLeft
+                            let out = dst + (oy * ow + ox) * cout
+                            if rowInside && ix0 >= 0 && (ox + pixels - 1) * stride - g.padLeft + kw <= w {
+                                packedRowTile(a: src + (iy0 * w + ix0) * cin, lda: stride * cin, segments: kh,
+                                              segmentLength: kw * cin, segmentStride: w * cin, rows: pixels,
+                                              packed: packed, low: low, high: high, c: out)
+                            } else {
+                                im2colRows(src, g, cin, firstPixel: oy * ow + ox, pixels: pixels, into: columns)
+                                packedRowTile(a: columns, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
+                                              rows: pixels, packed: packed, low: low, high: high, c: out)
+                            }
+                            ox += pixels
+                        }
+                    }
+                }
+            }
+            return
+        }
         let (bandRows, bands) = im2colBands(m: m, k: k, threads: threads)
         let workers = max(1, min(threads, bands))
-        let scratch = workspace ?? ConvolutionWorkspace()
         scratch.reserve(count: workers * bandRows * k)
         withExtendedLifetime((input, packed, output, scratch)) {
             let src = input.basePointer, dst = output.mutableBasePointer

@@ -116,29 +116,44 @@ extension Convolution {
         let tiles = (m + tileRows - 1) / tileRows
         let workers = max(1, min(threads, tiles))
         let k = packed.inputChannels, n = packed.outputChannels
-        let panels = UnsafePointer(packed.panels.buffer.baseAddress!)
-        let bias = UnsafePointer(packed.bias.buffer.baseAddress!)
         let (low, high) = activation.bounds
-        let v = PanelVector.scalarCount, full = PackedPointwiseWeights.panelWidth
         Parallelism.forEachBand(workers) { worker in
             for tile in Parallelism.bandRange(worker, of: workers, count: tiles) {
-                let row0 = tile * tileRows, rows = min(tileRows, m - row0)
-                var column = 0
-                while column < n {
-                    let remaining = n - column
-                    let panel = panels + k * column
-                    if remaining > v {
-                        packedTile(wide: true, a: a + row0 * k, k: k, rows: rows, panel: panel, panelWidth: full,
-                                   bias: bias + column, low: low, high: high,
-                                   c: c + row0 * n + column, ldc: n, columns: min(full, remaining))
-                        column += full
-                    } else {
-                        packedTile(wide: false, a: a + row0 * k, k: k, rows: rows, panel: panel, panelWidth: v,
-                                   bias: bias + column, low: low, high: high,
-                                   c: c + row0 * n + column, ldc: n, columns: remaining)
-                        column += v
-                    }
-                }
+                let row0 = tile * tileRows
+                packedRowTile(a: a + row0 * k, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
+                              rows: min(tileRows, m - row0), packed: packed, low: low, high: high, c: c + row0 * n)
+            }
+        }
+    }
+
+    /// One row tile (≤ 8 output pixels) times all panels: `c[r, :] = clamp(A(r)·W + bias)`.
+    ///
+    /// Row `r` of `A` is read as `segments` runs of `segmentLength` contiguous floats starting at
+    /// `a + r·lda + s·segmentStride` (one run for a plain GEMM; for a convolution, the window rows
+    /// of an output pixel read in place from the input image). `c` has row stride Cout.
+    @inline(__always)
+    static func packedRowTile(
+        a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int, rows: Int,
+        packed: PackedPointwiseWeights, low: Float, high: Float, c: UnsafeMutablePointer<Float>
+    ) {
+        let k = packed.inputChannels, n = packed.outputChannels
+        let panels = UnsafePointer(packed.panels.buffer.baseAddress!)
+        let bias = UnsafePointer(packed.bias.buffer.baseAddress!)
+        let v = PanelVector.scalarCount, full = PackedPointwiseWeights.panelWidth
+        var column = 0
+        while column < n {
+            let remaining = n - column
+            let panel = panels + k * column
+            if remaining > v {
+                packedTile(wide: true, a: a, lda: lda, segments: segments, segmentLength: segmentLength,
+                           segmentStride: segmentStride, rows: rows, panel: panel, panelWidth: full,
+                           bias: bias + column, low: low, high: high, c: c + column, ldc: n, columns: min(full, remaining))
+                column += full
+            } else {
+                packedTile(wide: false, a: a, lda: lda, segments: segments, segmentLength: segmentLength,
+                           segmentStride: segmentStride, rows: rows, panel: panel, panelWidth: v,
+                           bias: bias + column, low: low, high: high, c: c + column, ldc: n, columns: remaining)
+                column += v
             }
         }
     }
@@ -151,21 +166,23 @@ extension Convolution {
     /// less than the panel width only for the last panel; those lanes are not stored.
     @inline(__always)
     static func packedTile(
-        wide: Bool, a: UnsafePointer<Float>, k: Int, rows: Int, panel: UnsafePointer<Float>, panelWidth: Int,
+        wide: Bool, a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int,
+        rows: Int, panel: UnsafePointer<Float>, panelWidth: Int,
         bias: UnsafePointer<Float>, low: Float, high: Float,
         c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int
     ) {
         typealias V = PanelVector
         let v = V.scalarCount
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-        @inline(__always) func row(_ r: Int) -> UnsafePointer<Float> { a + (r < rows ? r : 0) * k }
-        let a0 = row(0), a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
+        @inline(__always) func row(_ r: Int) -> UnsafePointer<Float> { a + (r < rows ? r : 0) * lda }
+        var a0 = row(0), a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
         let bias0 = load(bias), bias1 = wide ? load(bias + v) : V()
         var c00 = bias0, c10 = bias0, c20 = bias0, c30 = bias0, c40 = bias0, c50 = bias0, c60 = bias0, c70 = bias0
         var c01 = bias1, c11 = bias1, c21 = bias1, c31 = bias1, c41 = bias1, c51 = bias1, c61 = bias1, c71 = bias1
         var b = panel
+        for _ in 0..<segments {
         if wide {
-            for kk in 0..<k {
+            for kk in 0..<segmentLength {
                 let w0 = load(b), w1 = load(b + v)
                 var x = V(repeating: a0[kk]); c00.multiplyAdd(x, w0); c01.multiplyAdd(x, w1)
                 x = V(repeating: a1[kk]); c10.multiplyAdd(x, w0); c11.multiplyAdd(x, w1)
@@ -178,7 +195,7 @@ extension Convolution {
                 b += panelWidth
             }
         } else {
-            for kk in 0..<k {
+            for kk in 0..<segmentLength {
                 let w0 = load(b)
                 c00.multiplyAdd(V(repeating: a0[kk]), w0)
                 c10.multiplyAdd(V(repeating: a1[kk]), w0)
@@ -190,6 +207,9 @@ extension Convolution {
                 c70.multiplyAdd(V(repeating: a7[kk]), w0)
                 b += panelWidth
             }
+        }
+        a0 += segmentStride; a1 += segmentStride; a2 += segmentStride; a3 += segmentStride
+        a4 += segmentStride; a5 += segmentStride; a6 += segmentStride; a7 += segmentStride
         }
         // Epilogue: clamp (the bias is already in) and store the valid rows and lanes.
         @inline(__always) func store(_ x: V, _ r: Int, _ lane0: Int) {
