@@ -81,33 +81,49 @@ extension Convolution {
             return try pointwise(input, weights: weights, bias: bias, activation: activation, into: output, threads: threads)
         }
 
-        let k = kh * kw * cin, m = g.outputHeight * g.outputWidth
+        let k = kh * kw * cin
+        BLASThreads.ensureSingleThreaded()
+        let useSmallGEMM = k <= smallGEMMLimit && cout <= smallGEMMLimit
+        withExtendedLifetime((input, weights, bias, output)) {
+            let wts = weights.basePointer, dst = output.mutableBasePointer
+            let biasPointer = bias?.basePointer
+            forEachIm2colBand(input, g, threads: threads, workspace: workspace) { columns, row0, rows in
+                if useSmallGEMM {
+                    smallGEMMWithEpilogue(columns, rows: rows, k: k, wts, n: cout, dst + row0 * cout,
+                                          bias: biasPointer, activation: activation)
+                } else {
+                    cblas_sgemm(
+                        CblasRowMajor, CblasNoTrans, CblasNoTrans,
+                        Int32(rows), Int32(cout), Int32(k), 1, columns, Int32(k), wts, Int32(cout),
+                        0, dst + row0 * cout, Int32(cout))
+                    applyEpilogue(dst + row0 * cout, rows: rows, columns: cout, rowStride: cout,
+                                  bias: biasPointer, activation: activation)
+                }
+            }
+        }
+    }
+
+    /// Banded im2col: for each band of output pixels (``im2colBands(m:k:threads:)``, spread over
+    /// `threads` cores), writes the band's im2col rows into that core's slice of `workspace`
+    /// (nil: a temporary one) and calls `body(columns, firstPixel, pixels)` on the same core.
+    static func forEachIm2colBand(
+        _ input: Tensor, _ g: ConvolutionGeometry, threads: Int, workspace: ConvolutionWorkspace?,
+        _ body: (UnsafeMutablePointer<Float>, Int, Int) -> Void
+    ) {
+        let cin = input.shape[2]
+        let k = g.kernelHeight * g.kernelWidth * cin, m = g.outputHeight * g.outputWidth
         let (bandRows, bands) = im2colBands(m: m, k: k, threads: threads)
         let workers = max(1, min(threads, bands))
         let scratch = workspace ?? ConvolutionWorkspace()
         scratch.reserve(count: workers * bandRows * k)
-        BLASThreads.ensureSingleThreaded()
-        let useSmallGEMM = k <= smallGEMMLimit && cout <= smallGEMMLimit
-        withExtendedLifetime((input, weights, bias, output, scratch)) {
-            let src = input.basePointer, wts = weights.basePointer, dst = output.mutableBasePointer
-            let biasPointer = bias?.basePointer
-            let scratchBase = scratch.base
+        withExtendedLifetime((input, scratch)) {
+            let src = input.basePointer, scratchBase = scratch.base
             Parallelism.forEachBand(workers) { worker in
                 let columns = scratchBase + worker * bandRows * k
                 for band in Parallelism.bandRange(worker, of: workers, count: bands) {
                     let row0 = band * bandRows, rows = min(bandRows, m - row0)
                     im2colRows(src, g, cin, firstPixel: row0, pixels: rows, into: columns)
-                    if useSmallGEMM {
-                        smallGEMMWithEpilogue(columns, rows: rows, k: k, wts, n: cout, dst + row0 * cout,
-                                              bias: biasPointer, activation: activation)
-                    } else {
-                        cblas_sgemm(
-                            CblasRowMajor, CblasNoTrans, CblasNoTrans,
-                            Int32(rows), Int32(cout), Int32(k), 1, columns, Int32(k), wts, Int32(cout),
-                            0, dst + row0 * cout, Int32(cout))
-                        applyEpilogue(dst + row0 * cout, rows: rows, columns: cout, rowStride: cout,
-                                      bias: biasPointer, activation: activation)
-                    }
+                    body(columns, row0, rows)
                 }
             }
         }
@@ -144,7 +160,7 @@ extension Convolution {
         let cout = packed.outputChannels
         try output.requireShape([g.outputHeight, g.outputWidth, cout], "convolution output")
         try output.requireDisjoint(from: input, "convolution output")
-        let k = kh * kw * cin, m = g.outputHeight * g.outputWidth
+        let k = kh * kw * cin
         let scratch = workspace ?? ConvolutionWorkspace()
         if dilation == 1 {
             let tileRows = packedTileRows, oh = g.outputHeight, ow = g.outputWidth
@@ -179,20 +195,10 @@ extension Convolution {
             }
             return
         }
-        let (bandRows, bands) = im2colBands(m: m, k: k, threads: threads)
-        let workers = max(1, min(threads, bands))
-        scratch.reserve(count: workers * bandRows * k)
-        withExtendedLifetime((input, packed, output, scratch)) {
-            let src = input.basePointer, dst = output.mutableBasePointer
-            let scratchBase = scratch.base
-            Parallelism.forEachBand(workers) { worker in
-                let columns = scratchBase + worker * bandRows * k
-                for band in Parallelism.bandRange(worker, of: workers, count: bands) {
-                    let row0 = band * bandRows, rows = min(bandRows, m - row0)
-                    im2colRows(src, g, cin, firstPixel: row0, pixels: rows, into: columns)
-                    packedGEMM(a: columns, m: rows, packed: packed, c: dst + row0 * cout,
-                               activation: activation, threads: 1)
-                }
+        withExtendedLifetime((packed, output)) {
+            let dst = output.mutableBasePointer
+            forEachIm2colBand(input, g, threads: threads, workspace: scratch) { columns, row0, rows in
+                packedGEMM(a: columns, m: rows, packed: packed, c: dst + row0 * cout, activation: activation, threads: 1)
             }
         }
     }

@@ -70,6 +70,19 @@ extension Convolution {
     /// Output pixels one microkernel call computes (one row of the GEMM each).
     static let packedTileRows = 8
 
+    /// Which build of the packed GEMM microkernel this binary holds, for benchmark reports,
+    /// e.g. `"8x32 tile, 16-lane vectors (AVX-512)"`.
+    public static var packedKernelDescription: String {
+        #if POSEKIT_AVX512
+        let isa = "AVX-512"
+        #elseif POSEKIT_FMA
+        let isa = "AVX2+FMA"
+        #else
+        let isa = "baseline, no FMA"
+        #endif
+        return "\(packedTileRows)x\(PackedPointwiseWeights.panelWidth) tile, \(PanelVector.scalarCount)-lane vectors (\(isa))"
+    }
+
     /// 1×1 convolution (stride 1) with pre-packed weights, fused bias + activation.
     ///
     /// The same operation as ``pointwise(_:weights:bias:activation:into:threads:)``, computed by
