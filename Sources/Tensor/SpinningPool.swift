@@ -13,7 +13,9 @@ import Synchronization
 /// transfer; after that it sleeps on a semaphore and the next fork wakes it.
 ///
 /// Band `0` runs on the calling thread, band `i ≥ 1` on helper `i`: a static assignment, so a
-/// job is finished exactly when each of its helpers has reported once. Calls are serialised.
+/// job is finished exactly when each of its helpers has reported once. One job runs at a time;
+/// a call made while another is running (another thread, or nested inside a band) returns
+/// `false` without running anything, and the caller falls back to `concurrentPerform`.
 final class SpinningPool: @unchecked Sendable {
     /// How long an idle helper spins before it sleeps.
     static let spinSeconds = 0.002
@@ -33,7 +35,7 @@ final class SpinningPool: @unchecked Sendable {
     private let finished = Atomic<Int>(0)
     private let callers = NSLock()
     private var job: ((Int) -> Void)?   // written only between jobs, read by helpers after `generation` changes
-    private var jobBands = 0
+    private let jobBands = Atomic<Int>(0)
     private var helperStates: [Helper] = []
 
     init(helpers: Int) {
@@ -46,14 +48,15 @@ final class SpinningPool: @unchecked Sendable {
         }
     }
 
-    /// Runs `body(band)` for `band` in `0..<bands` (`bands ≤ helpers + 1`) and returns when all are done.
-    func run(_ bands: Int, _ body: (Int) -> Void) {
+    /// Runs `body(band)` for `band` in `0..<bands` (`bands ≤ helpers + 1`) and returns `true` when
+    /// all are done, or returns `false` at once if the pool is busy with another job.
+    func run(_ bands: Int, _ body: (Int) -> Void) -> Bool {
         precondition(bands <= helpers + 1, "SpinningPool: \(bands) bands for \(helpers) helpers")
-        callers.lock()
+        guard callers.try() else { return false }
         defer { callers.unlock() }
         withoutActuallyEscaping(body) { body in
             job = body
-            jobBands = bands
+            jobBands.store(bands, ordering: .relaxed)
             finished.store(0, ordering: .relaxed)
             generation.add(1, ordering: .sequentiallyConsistent)
             for helper in helperStates.prefix(bands - 1)
@@ -70,6 +73,7 @@ final class SpinningPool: @unchecked Sendable {
             }
             job = nil
         }
+        return true
     }
 
     private func helperLoop(_ band: Int, _ state: Helper) {
@@ -93,7 +97,7 @@ final class SpinningPool: @unchecked Sendable {
             seen = generation.load(ordering: .acquiring)
             // A job without this band neither reads `job` nor reports, so `run` may already be
             // publishing the next one; only participating helpers touch the job.
-            if band < jobBands, let body = job {
+            if band < jobBands.load(ordering: .relaxed), let body = job {
                 body(band)
                 finished.add(1, ordering: .releasing)
             }
