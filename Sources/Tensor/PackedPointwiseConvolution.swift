@@ -67,8 +67,13 @@ public struct PackedPointwiseWeights: @unchecked Sendable {
 }
 
 extension Convolution {
-    /// Output pixels one microkernel call computes (one row of the GEMM each).
+    /// Output pixels one microkernel call computes (one row of the GEMM each): 8 with AVX-512's
+    /// 32 vector registers, 4 with 16 (see ``packedTile(wide:a:lda:segments:segmentLength:segmentStride:rows:panel:panelWidth:bias:low:high:c:ldc:columns:)``).
+    #if POSEKIT_AVX512
     static let packedTileRows = 8
+    #else
+    static let packedTileRows = 4
+    #endif
 
     /// Which build of the packed GEMM microkernel this binary holds, for benchmark reports,
     /// e.g. `"8x32 tile, 16-lane vectors (AVX-512)"`.
@@ -89,7 +94,8 @@ extension Convolution {
     /// PoseKit's own register-blocked GEMM instead of OpenBLAS: the input `[H, W, Cin]` is read
     /// in place as the `(H·W) × Cin` matrix (each pixel's channels are contiguous, so the
     /// activations need no packing), and each call of the microkernel produces an 8-pixel ×
-    /// one-panel tile of the output (8 × 32 floats with AVX-512: 16 zmm accumulators), starting
+    /// one-panel tile of the output (8 × 32 floats with AVX-512: 16 zmm accumulators; 4 × 16
+    /// with AVX2), starting
     /// from the bias and accumulating over Cin with one broadcast and two fused multiply-adds per
     /// pixel and input channel; bias + activation are applied as the tile is stored.
     ///
@@ -173,10 +179,12 @@ extension Convolution {
 
     /// The microkernel: `rows` (≤ 8) output pixels × one panel (`wide`: two vectors, else one).
     ///
-    /// The 8 × 2 accumulators are named locals so they live in registers for the whole k loop
-    /// (16 of the 32 zmm registers with AVX-512). Rows past `rows` re-read the tile's first pixel
-    /// and are not stored, so a partial tile costs no branch inside the loop. `columns` may be
-    /// less than the panel width only for the last panel; those lanes are not stored.
+    /// The rows × 2 accumulators are named locals so they live in registers for the whole k
+    /// loop: 8 × 2 with AVX-512 (16 of the 32 zmm registers), 4 × 2 otherwise (8 of AVX2's 16
+    /// ymm registers; 8 rows there spilled accumulators to the stack every step and ran 4×
+    /// slower). Rows past `rows` re-read the tile's first pixel and are not stored, so a partial
+    /// tile costs no branch inside the loop. `columns` may be less than the panel width only for
+    /// the last panel; those lanes are not stored.
     @inline(__always)
     static func packedTile(
         wide: Bool, a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int,
@@ -188,41 +196,52 @@ extension Convolution {
         let v = V.scalarCount
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
         @inline(__always) func row(_ r: Int) -> UnsafePointer<Float> { a + (r < rows ? r : 0) * lda }
-        var a0 = row(0), a1 = row(1), a2 = row(2), a3 = row(3), a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
         let bias0 = load(bias), bias1 = wide ? load(bias + v) : V()
-        var c00 = bias0, c10 = bias0, c20 = bias0, c30 = bias0, c40 = bias0, c50 = bias0, c60 = bias0, c70 = bias0
-        var c01 = bias1, c11 = bias1, c21 = bias1, c31 = bias1, c41 = bias1, c51 = bias1, c61 = bias1, c71 = bias1
+        var a0 = row(0), a1 = row(1), a2 = row(2), a3 = row(3)
+        var c00 = bias0, c10 = bias0, c20 = bias0, c30 = bias0
+        var c01 = bias1, c11 = bias1, c21 = bias1, c31 = bias1
+        #if POSEKIT_AVX512
+        var a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
+        var c40 = bias0, c50 = bias0, c60 = bias0, c70 = bias0
+        var c41 = bias1, c51 = bias1, c61 = bias1, c71 = bias1
+        #endif
         var b = panel
         for _ in 0..<segments {
-        if wide {
-            for kk in 0..<segmentLength {
-                let w0 = load(b), w1 = load(b + v)
-                var x = V(repeating: a0[kk]); c00.multiplyAdd(x, w0); c01.multiplyAdd(x, w1)
-                x = V(repeating: a1[kk]); c10.multiplyAdd(x, w0); c11.multiplyAdd(x, w1)
-                x = V(repeating: a2[kk]); c20.multiplyAdd(x, w0); c21.multiplyAdd(x, w1)
-                x = V(repeating: a3[kk]); c30.multiplyAdd(x, w0); c31.multiplyAdd(x, w1)
-                x = V(repeating: a4[kk]); c40.multiplyAdd(x, w0); c41.multiplyAdd(x, w1)
-                x = V(repeating: a5[kk]); c50.multiplyAdd(x, w0); c51.multiplyAdd(x, w1)
-                x = V(repeating: a6[kk]); c60.multiplyAdd(x, w0); c61.multiplyAdd(x, w1)
-                x = V(repeating: a7[kk]); c70.multiplyAdd(x, w0); c71.multiplyAdd(x, w1)
-                b += panelWidth
+            if wide {
+                for kk in 0..<segmentLength {
+                    let w0 = load(b), w1 = load(b + v)
+                    var x = V(repeating: a0[kk]); c00.multiplyAdd(x, w0); c01.multiplyAdd(x, w1)
+                    x = V(repeating: a1[kk]); c10.multiplyAdd(x, w0); c11.multiplyAdd(x, w1)
+                    x = V(repeating: a2[kk]); c20.multiplyAdd(x, w0); c21.multiplyAdd(x, w1)
+                    x = V(repeating: a3[kk]); c30.multiplyAdd(x, w0); c31.multiplyAdd(x, w1)
+                    #if POSEKIT_AVX512
+                    x = V(repeating: a4[kk]); c40.multiplyAdd(x, w0); c41.multiplyAdd(x, w1)
+                    x = V(repeating: a5[kk]); c50.multiplyAdd(x, w0); c51.multiplyAdd(x, w1)
+                    x = V(repeating: a6[kk]); c60.multiplyAdd(x, w0); c61.multiplyAdd(x, w1)
+                    x = V(repeating: a7[kk]); c70.multiplyAdd(x, w0); c71.multiplyAdd(x, w1)
+                    #endif
+                    b += panelWidth
+                }
+            } else {
+                for kk in 0..<segmentLength {
+                    let w0 = load(b)
+                    c00.multiplyAdd(V(repeating: a0[kk]), w0)
+                    c10.multiplyAdd(V(repeating: a1[kk]), w0)
+                    c20.multiplyAdd(V(repeating: a2[kk]), w0)
+                    c30.multiplyAdd(V(repeating: a3[kk]), w0)
+                    #if POSEKIT_AVX512
+                    c40.multiplyAdd(V(repeating: a4[kk]), w0)
+                    c50.multiplyAdd(V(repeating: a5[kk]), w0)
+                    c60.multiplyAdd(V(repeating: a6[kk]), w0)
+                    c70.multiplyAdd(V(repeating: a7[kk]), w0)
+                    #endif
+                    b += panelWidth
+                }
             }
-        } else {
-            for kk in 0..<segmentLength {
-                let w0 = load(b)
-                c00.multiplyAdd(V(repeating: a0[kk]), w0)
-                c10.multiplyAdd(V(repeating: a1[kk]), w0)
-                c20.multiplyAdd(V(repeating: a2[kk]), w0)
-                c30.multiplyAdd(V(repeating: a3[kk]), w0)
-                c40.multiplyAdd(V(repeating: a4[kk]), w0)
-                c50.multiplyAdd(V(repeating: a5[kk]), w0)
-                c60.multiplyAdd(V(repeating: a6[kk]), w0)
-                c70.multiplyAdd(V(repeating: a7[kk]), w0)
-                b += panelWidth
-            }
-        }
-        a0 += segmentStride; a1 += segmentStride; a2 += segmentStride; a3 += segmentStride
-        a4 += segmentStride; a5 += segmentStride; a6 += segmentStride; a7 += segmentStride
+            a0 += segmentStride; a1 += segmentStride; a2 += segmentStride; a3 += segmentStride
+            #if POSEKIT_AVX512
+            a4 += segmentStride; a5 += segmentStride; a6 += segmentStride; a7 += segmentStride
+            #endif
         }
         // Epilogue: clamp (the bias is already in) and store the valid rows and lanes.
         @inline(__always) func store(_ x: V, _ r: Int, _ lane0: Int) {
@@ -236,10 +255,10 @@ extension Convolution {
             }
         }
         store(c00, 0, 0); store(c10, 1, 0); store(c20, 2, 0); store(c30, 3, 0)
+        if wide { store(c01, 0, v); store(c11, 1, v); store(c21, 2, v); store(c31, 3, v) }
+        #if POSEKIT_AVX512
         store(c40, 4, 0); store(c50, 5, 0); store(c60, 6, 0); store(c70, 7, 0)
-        if wide {
-            store(c01, 0, v); store(c11, 1, v); store(c21, 2, v); store(c31, 3, v)
-            store(c41, 4, v); store(c51, 5, v); store(c61, 6, v); store(c71, 7, v)
-        }
+        if wide { store(c41, 4, v); store(c51, 5, v); store(c61, 6, v); store(c71, 7, v) }
+        #endif
     }
 }
