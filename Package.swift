@@ -13,24 +13,34 @@ import PackageDescription
 
 let optimise: [SwiftSetting] = [.unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release))]
 
-// The Tensor kernels are compiled for AVX2 + FMA + F16C (the x86-64-v3 level, 256-bit vectors;
-// spelled `-target-cpu haswell` because the clang importer rejects `x86-64-v3`) instead of Swift's
-// SSE2 baseline, but only when the building machine has those features (PoseKit is built where
-// it runs), so the result never hits an illegal instruction on the build host. `-D POSEKIT_FMA`
-// goes with it so the kernels use fused multiply-add only where it is one instruction (on the
-// baseline a fused multiply-add is a libm call per lane). POSEKIT_TARGET_CPU overrides the
-// detection: `x86-64` (or empty) for a portable baseline build, or a clang CPU name that has
-// AVX2 + FMA. (AVX-512 codegen, `skylake-avx512` with 16-lane blocks, was measured: no gain.)
+// The Tensor kernels are compiled for the build machine's vector ISA instead of Swift's SSE2
+// baseline, but only with features the building machine has (PoseKit is built where it runs), so
+// the result never hits an illegal instruction on the build host:
+//   AVX2 + FMA + F16C (x86-64-v3)   -> `-target-cpu haswell` (clang's importer rejects `x86-64-v3`)
+//   plus AVX-512 F/BW/DQ/VL/CD      -> `-target-cpu skylake-avx512 -D POSEKIT_AVX512`: the packed
+//                                      pointwise GEMM (PackedPointwiseConvolution.swift) then uses
+//                                      16-lane vectors, one zmm register each (2x the FMA width)
+// `-D POSEKIT_FMA` goes with either, so the kernels use fused multiply-add only where it is one
+// instruction (on the baseline a fused multiply-add is a libm call per lane).
+// POSEKIT_TARGET_CPU overrides the detection: `x86-64` (or empty) for a portable baseline build,
+// `haswell` for AVX2 only; any other value must name a CPU with AVX-512 F/BW/DQ/VL.
 func tensorCodegenFlags() -> [String] {
-    if let forced = ProcessInfo.processInfo.environment["POSEKIT_TARGET_CPU"] {
-        return forced.isEmpty || forced == "x86-64" ? [] : ["-target-cpu", forced, "-DPOSEKIT_FMA"]
+    func flags(for cpu: String) -> [String] {
+        switch cpu {
+        case "", "x86-64": return []
+        case "haswell": return ["-target-cpu", cpu, "-DPOSEKIT_FMA"]
+        default: return ["-target-cpu", cpu, "-DPOSEKIT_FMA", "-DPOSEKIT_AVX512"]
+        }
     }
+    if let forced = ProcessInfo.processInfo.environment["POSEKIT_TARGET_CPU"] { return flags(for: forced) }
     #if arch(x86_64) && os(Linux)
     guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
           let flagsLine = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return [] }
     let cpuFlags = Set(flagsLine.split(separator: " ").map(String.init))
     let v3: Set<String> = ["avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "abm", "movbe", "xsave"]
-    return v3.isSubset(of: cpuFlags) ? ["-target-cpu", "haswell", "-DPOSEKIT_FMA"] : []
+    let avx512: Set<String> = ["avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512cd"]
+    guard v3.isSubset(of: cpuFlags) else { return [] }
+    return flags(for: avx512.isSubset(of: cpuFlags) ? "skylake-avx512" : "haswell")
     #else
     return []
     #endif

@@ -49,6 +49,9 @@ struct BenchModel: ParsableCommand {
     func run() throws {
         let log: (String) -> Void = json ? { _ in } : { print($0) }
         var report = OpenBLASReport.current(log: log)
+        // The network's convolutions run on PoseKit's packed GEMM, not OpenBLAS (reported above for reference).
+        log("PoseKit GEMM microkernel: \(Convolution.packedKernelDescription)")
+        report["packed_kernel"] = Convolution.packedKernelDescription
         var rows: [[String: Any]] = []
         log("model            size threads   GFLOP  median ms   min ms  GFLOP/s")
         for name in models {

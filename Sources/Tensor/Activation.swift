@@ -80,6 +80,26 @@ extension SIMD where Scalar == Float {
     }
 }
 
+extension SIMD16 where Scalar == Float {
+    /// Each lane clamped to `low...high` (NaN lanes pass through), for 16-lane vectors.
+    ///
+    /// The generic per-lane form above is a 16-iteration loop that the optimiser then declines
+    /// to inline for 16 lanes; the out-of-line call forces every live vector register (all are
+    /// caller-saved) to the stack, which in the GEMM and depthwise epilogues cost more than the
+    /// clamp. Written with whole-vector compares and bit selects instead, it is a handful of
+    /// AVX-512 instructions and always inlines. Concrete `SIMD16<Float>` code picks this overload.
+    @inlinable @inline(__always)
+    func clampedLanes(_ low: Float, _ high: Float) -> Self {
+        let lowV = Self(repeating: low), highV = Self(repeating: high)
+        let below = unsafeBitCast(self .< lowV, to: SIMD16<Int32>.self)
+        let above = unsafeBitCast(self .> highV, to: SIMD16<Int32>.self)
+        let bits = (unsafeBitCast(self, to: SIMD16<Int32>.self) & ~(below | above))
+            | (unsafeBitCast(lowV, to: SIMD16<Int32>.self) & below)
+            | (unsafeBitCast(highV, to: SIMD16<Int32>.self) & above)
+        return unsafeBitCast(bits, to: Self.self)
+    }
+}
+
 /// Bias + activation over a row-major `rows × columns` tile with row stride `rowStride`,
 /// in place. `bias` has `columns` elements or is nil (no bias).
 ///

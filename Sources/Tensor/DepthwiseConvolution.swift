@@ -146,8 +146,23 @@ extension Convolution {
     ) {
         let dx = d * c, dy = d * rowStride, step = s * c
         var ch = 0
-        depthwiseInteriorBlocks(SIMD8<Float>.self, window, dx: dx, dy: dy, step: step, wts, bias, c: c,
-                                pixels: pixels, low, high, into: out, channel: &ch)
+        // Stride and dilation become compile-time constants for PoseNet's combinations, so the
+        // tap offsets inside a 4-pixel group are small multiples of `c` the compiler can share.
+        @inline(__always) func blocks(_ s: Int, _ d: Int) {
+            #if POSEKIT_AVX512
+            depthwiseInteriorBlocks(SIMD16<Float>.self, window, rowStride: rowStride, stride: s, dilation: d, wts, bias,
+                                    c: c, pixels: pixels, clamp: { $0.clampedLanes(low, high) }, into: out, channel: &ch)
+            #endif
+            depthwiseInteriorBlocks(SIMD8<Float>.self, window, rowStride: rowStride, stride: s, dilation: d, wts, bias,
+                                    c: c, pixels: pixels, clamp: { $0.clampedLanes(low, high) }, into: out, channel: &ch)
+        }
+        switch (s, d) {
+        case (1, 1): blocks(1, 1)
+        case (2, 1): blocks(2, 1)
+        case (1, 2): blocks(1, 2)
+        case (1, 4): blocks(1, 4)
+        default: blocks(s, d)
+        }
         while ch < c {  // channel tail, one channel at a time
             let w = wts + ch
             let w0 = w[0], w1 = w[c], w2 = w[2 * c], w3 = w[3 * c], w4 = w[4 * c]
@@ -175,20 +190,53 @@ extension Convolution {
 
     /// The interior sweep for channel blocks of `V.scalarCount`, from `channel` while a whole
     /// block fits; advances `channel`. The block's 9 weight vectors and bias stay in registers.
+    /// Four pixels are computed at once: each pixel's 9 taps form a chain of dependent
+    /// multiply-adds, and four independent chains keep the FMA units busy instead of waiting
+    /// on one chain's latency.
     @inline(__always)
     static func depthwiseInteriorBlocks<V: SIMD>(
-        _: V.Type, _ window: UnsafePointer<Float>, dx: Int, dy: Int, step: Int,
+        _: V.Type, _ window: UnsafePointer<Float>, rowStride: Int, stride s: Int, dilation d: Int,
         _ wts: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?, c: Int, pixels: Int,
-        _ low: Float, _ high: Float, into out: UnsafeMutablePointer<Float>, channel ch: inout Int
+        clamp: (V) -> V, into out: UnsafeMutablePointer<Float>, channel ch: inout Int
     ) where V.Scalar == Float {
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+        let dx = d * c, dy = d * rowStride, step = s * c
         while ch + V.scalarCount <= c {
             let w0 = load(wts + ch), w1 = load(wts + c + ch), w2 = load(wts + 2 * c + ch)
             let w3 = load(wts + 3 * c + ch), w4 = load(wts + 4 * c + ch), w5 = load(wts + 5 * c + ch)
             let w6 = load(wts + 6 * c + ch), w7 = load(wts + 7 * c + ch), w8 = load(wts + 8 * c + ch)
             let b = bias.map { load($0 + ch) } ?? V()
             var p = window + ch, o = out + ch
-            for _ in 0..<pixels {
+            var left = pixels
+            while left >= 4 {
+                var a0 = b, a1 = b, a2 = b, a3 = b
+                // One window row: pixel j, tap kx reads input column j·s + kx·d of the group.
+                @inline(__always) func taps(_ r: UnsafePointer<Float>, _ wa: V, _ wb: V, _ wc: V) {
+                    a0.multiplyAdd(load(r), wa)
+                    a1.multiplyAdd(load(r + s * c), wa)
+                    a2.multiplyAdd(load(r + 2 * s * c), wa)
+                    a3.multiplyAdd(load(r + 3 * s * c), wa)
+                    a0.multiplyAdd(load(r + d * c), wb)
+                    a1.multiplyAdd(load(r + (s + d) * c), wb)
+                    a2.multiplyAdd(load(r + (2 * s + d) * c), wb)
+                    a3.multiplyAdd(load(r + (3 * s + d) * c), wb)
+                    a0.multiplyAdd(load(r + 2 * d * c), wc)
+                    a1.multiplyAdd(load(r + (s + 2 * d) * c), wc)
+                    a2.multiplyAdd(load(r + (2 * s + 2 * d) * c), wc)
+                    a3.multiplyAdd(load(r + (3 * s + 2 * d) * c), wc)
+                }
+                taps(p, w0, w1, w2)
+                taps(p + dy, w3, w4, w5)
+                taps(p + 2 * dy, w6, w7, w8)
+                UnsafeMutableRawPointer(o).storeBytes(of: clamp(a0), as: V.self)
+                UnsafeMutableRawPointer(o + c).storeBytes(of: clamp(a1), as: V.self)
+                UnsafeMutableRawPointer(o + 2 * c).storeBytes(of: clamp(a2), as: V.self)
+                UnsafeMutableRawPointer(o + 3 * c).storeBytes(of: clamp(a3), as: V.self)
+                p += 4 * step
+                o += 4 * c
+                left -= 4
+            }
+            for _ in 0..<left {
                 var acc = b
                 acc.multiplyAdd(load(p), w0)
                 acc.multiplyAdd(load(p + dx), w1)
@@ -199,7 +247,7 @@ extension Convolution {
                 acc.multiplyAdd(load(p + 2 * dy), w6)
                 acc.multiplyAdd(load(p + 2 * dy + dx), w7)
                 acc.multiplyAdd(load(p + 2 * dy + 2 * dx), w8)
-                UnsafeMutableRawPointer(o).storeBytes(of: acc.clampedLanes(low, high), as: V.self)
+                UnsafeMutableRawPointer(o).storeBytes(of: clamp(acc), as: V.self)
                 p += step
                 o += c
             }

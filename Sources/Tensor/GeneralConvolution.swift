@@ -29,7 +29,8 @@ public final class ConvolutionWorkspace: @unchecked Sendable {
         reserve(count: Self.requiredCount(for: geometry, inputChannels: inputChannels, threads: threads))
     }
 
-    func reserve(count: Int) {
+    /// Grows the workspace (if needed) to hold at least `count` floats.
+    public func reserve(count: Int) {
         if storage.buffer.count < count { storage = TensorStorage(count: count) }
     }
 
@@ -80,34 +81,124 @@ extension Convolution {
             return try pointwise(input, weights: weights, bias: bias, activation: activation, into: output, threads: threads)
         }
 
-        let k = kh * kw * cin, m = g.outputHeight * g.outputWidth
+        let k = kh * kw * cin
+        BLASThreads.ensureSingleThreaded()
+        let useSmallGEMM = k <= smallGEMMLimit && cout <= smallGEMMLimit
+        withExtendedLifetime((input, weights, bias, output)) {
+            let wts = weights.basePointer, dst = output.mutableBasePointer
+            let biasPointer = bias?.basePointer
+            forEachIm2colBand(input, g, threads: threads, workspace: workspace) { columns, row0, rows in
+                if useSmallGEMM {
+                    smallGEMMWithEpilogue(columns, rows: rows, k: k, wts, n: cout, dst + row0 * cout,
+                                          bias: biasPointer, activation: activation)
+                } else {
+                    cblas_sgemm(
+                        CblasRowMajor, CblasNoTrans, CblasNoTrans,
+                        Int32(rows), Int32(cout), Int32(k), 1, columns, Int32(k), wts, Int32(cout),
+                        0, dst + row0 * cout, Int32(cout))
+                    applyEpilogue(dst + row0 * cout, rows: rows, columns: cout, rowStride: cout,
+                                  bias: biasPointer, activation: activation)
+                }
+            }
+        }
+    }
+
+    /// Banded im2col: for each band of output pixels (``im2colBands(m:k:threads:)``, spread over
+    /// `threads` cores), writes the band's im2col rows into that core's slice of `workspace`
+    /// (nil: a temporary one) and calls `body(columns, firstPixel, pixels)` on the same core.
+    static func forEachIm2colBand(
+        _ input: Tensor, _ g: ConvolutionGeometry, threads: Int, workspace: ConvolutionWorkspace?,
+        _ body: (UnsafeMutablePointer<Float>, Int, Int) -> Void
+    ) {
+        let cin = input.shape[2]
+        let k = g.kernelHeight * g.kernelWidth * cin, m = g.outputHeight * g.outputWidth
         let (bandRows, bands) = im2colBands(m: m, k: k, threads: threads)
         let workers = max(1, min(threads, bands))
         let scratch = workspace ?? ConvolutionWorkspace()
         scratch.reserve(count: workers * bandRows * k)
-        BLASThreads.ensureSingleThreaded()
-        let useSmallGEMM = k <= smallGEMMLimit && cout <= smallGEMMLimit
-        withExtendedLifetime((input, weights, bias, output, scratch)) {
-            let src = input.basePointer, wts = weights.basePointer, dst = output.mutableBasePointer
-            let biasPointer = bias?.basePointer
-            let scratchBase = scratch.base
+        withExtendedLifetime((input, scratch)) {
+            let src = input.basePointer, scratchBase = scratch.base
             Parallelism.forEachBand(workers) { worker in
                 let columns = scratchBase + worker * bandRows * k
                 for band in Parallelism.bandRange(worker, of: workers, count: bands) {
                     let row0 = band * bandRows, rows = min(bandRows, m - row0)
                     im2colRows(src, g, cin, firstPixel: row0, pixels: rows, into: columns)
-                    if useSmallGEMM {
-                        smallGEMMWithEpilogue(columns, rows: rows, k: k, wts, n: cout, dst + row0 * cout,
-                                              bias: biasPointer, activation: activation)
-                    } else {
-                        cblas_sgemm(
-                            CblasRowMajor, CblasNoTrans, CblasNoTrans,
-                            Int32(rows), Int32(cout), Int32(k), 1, columns, Int32(k), wts, Int32(cout),
-                            0, dst + row0 * cout, Int32(cout))
-                        applyEpilogue(dst + row0 * cout, rows: rows, columns: cout, rowStride: cout,
-                                      bias: biasPointer, activation: activation)
+                    body(columns, row0, rows)
+                }
+            }
+        }
+    }
+
+    /// General k×k convolution with weights packed once: banded im2col + PoseKit's packed GEMM
+    /// microkernel (see ``pointwise(_:packed:activation:into:threads:)``), fused bias + activation.
+    ///
+    /// `packed` holds the HWIO weights `[kH, kW, Cin, Cout]` seen as the `(kH·kW·Cin) × Cout`
+    /// matrix (the im2col column order `(ky, kx, ci)`), e.g.
+    /// `PackedPointwiseWeights(weights: weights.reshaped([kH * kW * Cin, Cout]), bias: bias)`.
+    ///
+    /// With dilation 1 (PoseNet's first layer) there is no im2col copy for most pixels: a window
+    /// row is `kW·Cin` contiguous input floats, so the microkernel reads 8 neighbouring output
+    /// pixels' windows straight from the input (`kH` runs per pixel, pixels `stride·Cin` floats
+    /// apart). Only tiles that touch the padded border are gathered into a small im2col scratch.
+    /// Output rows are split over `threads` cores. Other dilations use banded im2col (bands whose
+    /// im2col rows stay in L2, each band's GEMM on the core that wrote its rows).
+    ///
+    /// - Throws: ``TensorError`` on shape mismatches or non-positive stride / dilation.
+    public static func general(
+        _ input: Tensor, packed: PackedPointwiseWeights, kernelHeight kh: Int, kernelWidth kw: Int,
+        stride: Int = 1, dilation: Int = 1, padding: Padding = .same, activation: Activation = .none,
+        into output: Tensor, workspace: ConvolutionWorkspace? = nil, threads: Int = Parallelism.defaultThreads
+    ) throws {
+        try input.requireRank(3, "convolution input")
+        let (h, w, cin) = (input.shape[0], input.shape[1], input.shape[2])
+        guard kh >= 1, kw >= 1, packed.inputChannels == kh * kw * cin else {
+            throw TensorError.shapeMismatch("packed weights with \(packed.inputChannels) rows do not fit a \(kh)x\(kw) kernel over input \(input.shape)")
+        }
+        let g = try ConvolutionGeometry(
+            inputHeight: h, inputWidth: w, kernelHeight: kh, kernelWidth: kw,
+            stride: stride, dilation: dilation, padding: padding)
+        let cout = packed.outputChannels
+        try output.requireShape([g.outputHeight, g.outputWidth, cout], "convolution output")
+        try output.requireDisjoint(from: input, "convolution output")
+        let k = kh * kw * cin
+        let scratch = workspace ?? ConvolutionWorkspace()
+        if dilation == 1 {
+            let tileRows = packedTileRows, oh = g.outputHeight, ow = g.outputWidth
+            let workers = max(1, min(threads, oh))
+            scratch.reserve(count: workers * tileRows * k)
+            let (low, high) = activation.bounds
+            withExtendedLifetime((input, packed, output, scratch)) {
+                let src = input.basePointer, dst = output.mutableBasePointer, scratchBase = scratch.base
+                Parallelism.forEachBand(workers) { worker in
+                    let columns = scratchBase + worker * tileRows * k
+                    for oy in Parallelism.bandRange(worker, of: workers, count: oh) {
+                        let iy0 = oy * stride - g.padTop
+                        let rowInside = iy0 >= 0 && iy0 + kh <= h
+                        var ox = 0
+                        while ox < ow {
+                            let pixels = min(tileRows, ow - ox)
+                            let ix0 = ox * stride - g.padLeft
+                            let out = dst + (oy * ow + ox) * cout
+                            if rowInside && ix0 >= 0 && (ox + pixels - 1) * stride - g.padLeft + kw <= w {
+                                packedRowTile(a: src + (iy0 * w + ix0) * cin, lda: stride * cin, segments: kh,
+                                              segmentLength: kw * cin, segmentStride: w * cin, rows: pixels,
+                                              packed: packed, low: low, high: high, c: out)
+                            } else {
+                                im2colRows(src, g, cin, firstPixel: oy * ow + ox, pixels: pixels, into: columns)
+                                packedRowTile(a: columns, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
+                                              rows: pixels, packed: packed, low: low, high: high, c: out)
+                            }
+                            ox += pixels
+                        }
                     }
                 }
+            }
+            return
+        }
+        withExtendedLifetime((packed, output)) {
+            let dst = output.mutableBasePointer
+            forEachIm2colBand(input, g, threads: threads, workspace: scratch) { columns, row0, rows in
+                packedGEMM(a: columns, m: rows, packed: packed, c: dst + row0 * cout, activation: activation, threads: 1)
             }
         }
     }
@@ -141,9 +232,17 @@ extension Convolution {
             let pixel = firstPixel + p
             let oy = pixel / g.outputWidth, ox = pixel % g.outputWidth
             var dst = columns + p * k
+            let ix0 = ox * g.stride - g.padLeft
+            // With dilation 1 a window row inside the image is kW·Cin contiguous input floats.
+            let contiguousRow = g.dilation == 1 && ix0 >= 0 && ix0 + g.kernelWidth <= g.inputWidth
             for ky in 0..<g.kernelHeight {
                 let iy = oy * g.stride - g.padTop + ky * g.dilation
                 let rowInside = iy >= 0 && iy < g.inputHeight
+                if rowInside && contiguousRow {
+                    copyFloats(from: src + (iy * g.inputWidth + ix0) * cin, to: dst, count: g.kernelWidth * cin)
+                    dst += g.kernelWidth * cin
+                    continue
+                }
                 for kx in 0..<g.kernelWidth {
                     let ix = ox * g.stride - g.padLeft + kx * g.dilation
                     if rowInside && ix >= 0 && ix < g.inputWidth {
@@ -162,6 +261,19 @@ extension Convolution {
             }
         }
     }
+}
+
+/// Copies a short run of floats (an im2col window row: 9 for a 3×3 RGB kernel) with 8-lane
+/// vector moves; a library `memcpy` call, which a plain loop turns into, costs more than the copy.
+@inline(__always)
+func copyFloats(from: UnsafePointer<Float>, to: UnsafeMutablePointer<Float>, count: Int) {
+    var i = 0
+    while i + 8 <= count {
+        UnsafeMutableRawPointer(to + i).storeBytes(of: UnsafeRawPointer(from + i).loadUnaligned(as: SIMD8<Float>.self),
+                                                   as: SIMD8<Float>.self)
+        i += 8
+    }
+    while i < count { to[i] = from[i]; i += 1 }
 }
 
 extension Convolution {

@@ -14,10 +14,15 @@ public enum Parallelism {
     public static let defaultThreads = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     /// Runs `body(band)` for `band` in `0..<bands`, concurrently when `bands > 1`.
-    @inlinable
+    ///
+    /// Up to one band per core runs on PoseKit's spinning helper threads (see `SpinningPool`:
+    /// a fork costs microseconds and does not depend on how fast the OS wakes a thread); more
+    /// bands than cores, or a call while the pool is busy, go through `DispatchQueue.concurrentPerform`.
     public static func forEachBand(_ bands: Int, _ body: (Int) -> Void) {
         if bands <= 1 {
             body(0)
+        } else if bands <= SpinningPool.shared.helpers + 1 && SpinningPool.shared.run(bands, body) {
+            return
         } else {
             // The bands touch disjoint memory by construction; the kernels' raw pointers are not
             // `Sendable`, so the closure is handed over unchecked.

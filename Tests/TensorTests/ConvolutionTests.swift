@@ -4,9 +4,13 @@ import Testing
 @Suite struct PointwiseConvolutionTests {
     // (H, W, Cin, Cout): 1-pixel images, odd sizes, channel counts off the SIMD width, and
     // enough pixels for several GEMM bands (the band size depends on Cin + Cout).
+    // The packed GEMM (``Convolution/pointwise(_:packed:activation:into:threads:)``) is checked
+    // on the same cases plus MobileNet's shapes: partial 8-pixel tiles, Cout off the panel width
+    // (one-vector last panels, partial lanes), into a NaN-filled output so every element must be written.
     @Test(arguments: [
         (1, 1, 1, 1), (1, 1, 3, 5), (7, 5, 17, 33), (13, 11, 48, 96), (9, 9, 64, 24),
         (40, 40, 8, 8), (65, 33, 4, 7), (3, 2, 130, 17),
+        (3, 3, 24, 48), (5, 7, 384, 115), (2, 9, 96, 192), (1, 3, 7, 40),
     ] as [(Int, Int, Int, Int)])
     func matchesReference(_ s: (Int, Int, Int, Int)) throws {
         var rng = SeededGenerator(seed: UInt64(s.0 * 1000 + s.1 * 100 + s.2 * 10 + s.3))
@@ -17,9 +21,13 @@ import Testing
             for bias in [b, nil] as [Tensor?] {
                 let want = try Reference.convolution(x, weights: w, bias: bias, stride: 1, dilation: 1,
                                                      padding: .same, activation: activation)
-                for threads in [1, 2] {
+                let packed = try PackedPointwiseWeights(weights: w, bias: bias)
+                for threads in [1, 2, 3] {
                     let got = try Convolution.pointwise(x, weights: w, bias: bias, activation: activation, threads: threads)
                     expectClose(got, want, "pointwise \(s) \(activation) bias=\(bias != nil) threads=\(threads)")
+                    let gotPacked = try Tensor(shape: want.shape, values: Array(repeating: .nan, count: want.count))
+                    try Convolution.pointwise(x, packed: packed, activation: activation, into: gotPacked, threads: threads)
+                    expectClose(gotPacked, want, "packed pointwise \(s) \(activation) bias=\(bias != nil) threads=\(threads)")
                 }
             }
         }

@@ -42,20 +42,26 @@ public final class PoseNetModel: @unchecked Sendable {
     private let layers: [Layer]
     private let headWeights: Tensor      // [C, 115]: heatmap 17 | offsets 34 | fwd 32 | bwd 32 per row
     private let headBias: Tensor         // [115]
+    private let packedHeads: PackedPointwiseWeights  // headWeights + headBias packed for the GEMM microkernel
     private let headOutput: Tensor       // [H, W, 115]
-    private let workspace = ConvolutionWorkspace()  // im2col scratch for the first (full 3×3) convolution
+    private let workspace = ConvolutionWorkspace()  // im2col rows of block 0, depthwise bands of the separable blocks
 
     /// Number of channels of each head, in the order they are packed into one GEMM.
     static let headChannels = [17, 34, 32, 32]
     static let headNames = ["heatmap_2", "offset_2", "displacement_fwd_2", "displacement_bwd_2"]
 
+    /// One step of the forward pass: block 0 (full 3×3 convolution), or a block 1...13 whose
+    /// depthwise and pointwise layers run fused band by band (``Convolution/separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:threads:)``).
     private struct Layer {
-        enum Kind { case full3x3, depthwise, pointwise }
+        enum Kind { case full3x3, separable }
         let kind: Kind
-        let weights: Tensor      // full: [3,3,Cin,Cout] HWIO; depthwise: [3,3,C]; pointwise: [Cin,Cout]
-        let bias: Tensor
+        let weights: Tensor      // full3x3: unused (see packed); separable: depthwise [3,3,C]
+        let bias: Tensor         // full3x3: unused; separable: depthwise bias [C]
         let stride: Int, dilation: Int
         let input: Tensor, output: Tensor  // views into the ping-pong buffers, shaped for this layer
+        /// full3x3: the HWIO weights as the im2col matrix [9·Cin, Cout] + bias; separable: the
+        /// pointwise weights [C, Cout] + bias. Packed once here for the GEMM microkernel.
+        let packed: PackedPointwiseWeights
     }
 
     /// Builds the network from weights looked up by canonical TF name.
@@ -97,7 +103,8 @@ public final class PoseNetModel: @unchecked Sendable {
         self.threads = threads
 
         // Plan shapes layer by layer, then size the ping-pong buffers for the largest one.
-        struct Plan { var kind: Layer.Kind; var weights: Tensor; var bias: Tensor; var stride: Int; var dilation: Int
+        enum PlanKind { case full3x3, depthwise, pointwise }
+        struct Plan { var kind: PlanKind; var weights: Tensor; var bias: Tensor; var stride: Int; var dilation: Int
                       var inShape: [Int]; var outShape: [Int] }
         var plans: [Plan] = []
         var h = inputSize, w = inputSize, c = 3
@@ -164,6 +171,7 @@ public final class PoseNetModel: @unchecked Sendable {
         }
         headWeights = packedWeights
         headBias = packedBias
+        packedHeads = try PackedPointwiseWeights(weights: packedWeights, bias: packedBias)
 
         // Ping-pong buffers: layer i reads buffer i % 2 (the input tensor for layer 0) and writes the other.
         let largest = plans.map { $0.outShape.reduce(1, *) }.max() ?? 1
@@ -172,18 +180,31 @@ public final class PoseNetModel: @unchecked Sendable {
             try buffer.slice(0..<shape.reduce(1, *)).reshaped(shape)
         }
         input = try Tensor(zeros: [inputSize, inputSize, 3])
+        // Step i reads buffer (i + 1) % 2 (the input tensor for step 0) and writes buffer i % 2.
         var built: [Layer] = []
         var flopCount = 0
-        for (index, plan) in plans.enumerated() {
+        var planIndex = 0
+        while planIndex < plans.count {
+            let plan = plans[planIndex], index = built.count
             let source = index == 0 ? input : try view(buffers[(index + 1) % 2], plan.inShape)
-            let target = try view(buffers[index % 2], plan.outShape)
-            built.append(Layer(kind: plan.kind, weights: plan.weights, bias: plan.bias, stride: plan.stride,
-                               dilation: plan.dilation, input: source, output: target))
             let outPixels = plan.outShape[0] * plan.outShape[1]
             switch plan.kind {
-            case .full3x3: flopCount += 2 * outPixels * plan.outShape[2] * 9 * plan.inShape[2]
-            case .depthwise: flopCount += 2 * outPixels * plan.outShape[2] * 9
-            case .pointwise: flopCount += 2 * outPixels * plan.outShape[2] * plan.inShape[2]
+            case .full3x3:  // HWIO [3, 3, Cin, Cout] is the im2col weight matrix [(3·3·Cin), Cout]
+                let packed = try PackedPointwiseWeights(weights: plan.weights.reshaped([9 * plan.inShape[2], plan.outShape[2]]),
+                                                        bias: plan.bias)
+                built.append(Layer(kind: .full3x3, weights: plan.weights, bias: plan.bias, stride: plan.stride,
+                                   dilation: plan.dilation, input: source, output: try view(buffers[index % 2], plan.outShape),
+                                   packed: packed))
+                flopCount += 2 * outPixels * plan.outShape[2] * 9 * plan.inShape[2]
+                planIndex += 1
+            case .depthwise, .pointwise:  // a depthwise plan is always followed by its block's pointwise plan
+                let pointwise = plans[planIndex + 1]
+                built.append(Layer(kind: .separable, weights: plan.weights, bias: plan.bias, stride: plan.stride,
+                                   dilation: plan.dilation, input: source,
+                                   output: try view(buffers[index % 2], pointwise.outShape),
+                                   packed: try PackedPointwiseWeights(weights: pointwise.weights, bias: pointwise.bias)))
+                flopCount += 2 * outPixels * plan.outShape[2] * (9 + pointwise.outShape[2])
+                planIndex += 2
             }
         }
         layers = built
@@ -199,6 +220,10 @@ public final class PoseNetModel: @unchecked Sendable {
             for: try ConvolutionGeometry(inputHeight: inputSize, inputWidth: inputSize, kernelHeight: 3, kernelWidth: 3,
                                          stride: first.stride, dilation: first.dilation),
             inputChannels: first.inShape[2], threads: threads)
+        for plan in plans where plan.kind == .depthwise {
+            workspace.reserve(count: Convolution.separableWorkspaceCount(width: plan.outShape[1], channels: plan.outShape[2],
+                                                                        threads: threads))
+        }
     }
 
     /// Runs the network on ``input`` and rewrites the four head tensors.
@@ -209,7 +234,7 @@ public final class PoseNetModel: @unchecked Sendable {
 
     /// One layer's share of a forward pass, from ``profile()``.
     public struct LayerTiming: Sendable {
-        /// e.g. `"conv0 3x3/2 3->24 257x257"`, `"dw3 s1 d1 96 129x129"`, `"pw3 96->96 129x129"`, `"heads 384->115"`.
+        /// e.g. `"conv0 3x3 s2 3->24 257x257"`, `"dw+pw3 s1 d1 96->96 129x129"`, `"heads 384->115 33x33"`.
         public let name: String
         public let seconds: Double
         public let flops: Int
@@ -218,8 +243,7 @@ public final class PoseNetModel: @unchecked Sendable {
     /// Runs the network once, timing every layer (for `posekit bench model --layers`).
     public func profile() throws -> [LayerTiming] {
         var timings: [LayerTiming] = []
-        var block = 0
-        for layer in layers {
+        for (block, layer) in layers.enumerated() {
             let start = DispatchTime.now().uptimeNanoseconds
             try run(layer)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -229,12 +253,9 @@ public final class PoseNetModel: @unchecked Sendable {
             case .full3x3:
                 timings.append(LayerTiming(name: "conv0 3x3 s\(layer.stride) \(ic)->\(oc) \(oh)x\(ow)", seconds: seconds,
                                            flops: 2 * oh * ow * oc * 9 * ic))
-            case .depthwise:
-                block += 1
-                timings.append(LayerTiming(name: "dw\(block) s\(layer.stride) d\(layer.dilation) \(oc) \(oh)x\(ow)", seconds: seconds,
-                                           flops: 2 * oh * ow * oc * 9))
-            case .pointwise:
-                timings.append(LayerTiming(name: "pw\(block) \(ic)->\(oc) \(oh)x\(ow)", seconds: seconds, flops: 2 * oh * ow * oc * ic))
+            case .separable:
+                timings.append(LayerTiming(name: "dw+pw\(block) s\(layer.stride) d\(layer.dilation) \(ic)->\(oc) \(oh)x\(ow)",
+                                           seconds: seconds, flops: 2 * oh * ow * ic * (9 + oc)))
             }
         }
         let start = DispatchTime.now().uptimeNanoseconds
@@ -248,21 +269,18 @@ public final class PoseNetModel: @unchecked Sendable {
     private func run(_ layer: Layer) throws {
             switch layer.kind {
             case .full3x3:
-                try Convolution.general(layer.input, weights: layer.weights, bias: layer.bias,
+                try Convolution.general(layer.input, packed: layer.packed, kernelHeight: 3, kernelWidth: 3,
                                         stride: layer.stride, dilation: layer.dilation, activation: .relu6,
                                         into: layer.output, workspace: workspace, threads: threads)
-            case .depthwise:
-                try Convolution.depthwise3x3(layer.input, weights: layer.weights, bias: layer.bias,
-                                             stride: layer.stride, dilation: layer.dilation, activation: .relu6,
-                                             into: layer.output, threads: threads)
-            case .pointwise:
-                try Convolution.pointwise(layer.input, weights: layer.weights, bias: layer.bias,
-                                          activation: .relu6, into: layer.output, threads: threads)
+            case .separable:
+                try Convolution.separable(layer.input, depthwiseWeights: layer.weights, depthwiseBias: layer.bias,
+                                          stride: layer.stride, dilation: layer.dilation, packed: layer.packed,
+                                          activation: .relu6, into: layer.output, workspace: workspace, threads: threads)
             }
     }
 
     private func runHeads() throws {
-        try Convolution.pointwise(layers[layers.count - 1].output, weights: headWeights, bias: headBias,
+        try Convolution.pointwise(layers[layers.count - 1].output, packed: packedHeads,
                                   activation: .none, into: headOutput, threads: threads)
         splitHeads()
     }

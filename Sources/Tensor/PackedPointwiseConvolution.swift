@@ -1,0 +1,264 @@
+/// The vector one half of a packed weight panel fills: one zmm register (16 lanes) when the
+/// Tensor target is compiled for AVX-512 (`-D POSEKIT_AVX512`, see Package.swift), else 8 lanes
+/// (one ymm register on AVX2; two xmm on the SSE2 baseline).
+#if POSEKIT_AVX512
+typealias PanelVector = SIMD16<Float>
+#else
+typealias PanelVector = SIMD8<Float>
+#endif
+
+/// Weights and bias of a 1×1 convolution, packed once for
+/// ``Convolution/pointwise(_:packed:activation:into:threads:)``.
+///
+/// Layout (`V` = ``PanelVector`` lanes, 16 with AVX-512, else 8): the `Cout` output channels are
+/// cut into **panels** of `2V` channels; panel `p` stores, for k = 0..<Cin, the `2V` weights
+/// `W[k, p·2V ..< p·2V + 2V]` contiguously (K-major), so the microkernel reads each panel as one
+/// sequential stream of two vector loads per k. The last panel is only `V` wide when at most `V`
+/// channels remain, and zero-padded to its width. The bias is zero-padded to the panels' total
+/// width.
+///
+/// Packing costs one pass over the weights; a network packs each layer once when it is built
+/// (OpenBLAS's `sgemm` re-packs its `B` operand on every call instead).
+public struct PackedPointwiseWeights: @unchecked Sendable {
+    /// Cin.
+    public let inputChannels: Int
+    /// Cout.
+    public let outputChannels: Int
+    /// Width of a full panel, `2 · PanelVector.scalarCount`.
+    static let panelWidth = 2 * PanelVector.scalarCount
+    /// The packed panels (layout above), 64-byte aligned.
+    let panels: TensorStorage
+    /// The bias, zero when none was given, padded to a multiple of ``PanelVector``.
+    let bias: TensorStorage
+
+    /// Packs `weights` (`[1, 1, Cin, Cout]` HWIO, or `[Cin, Cout]`) and `bias` (`[Cout]` or nil).
+    ///
+    /// - Throws: ``TensorError`` when the weights are not 1×1 or the bias length is not Cout.
+    public init(weights: Tensor, bias: Tensor?) throws {
+        let (cin, cout): (Int, Int)
+        switch weights.shape.count {
+        case 4 where weights.shape[0] == 1 && weights.shape[1] == 1: (cin, cout) = (weights.shape[2], weights.shape[3])
+        case 2: (cin, cout) = (weights.shape[0], weights.shape[1])
+        default: throw TensorError.shapeMismatch("pointwise weights must be [1, 1, Cin, Cout] or [Cin, Cout], got \(weights.shape)")
+        }
+        try Tensor.requireBias(bias, channels: cout)
+        inputChannels = cin
+        outputChannels = cout
+        let v = PanelVector.scalarCount, full = PackedPointwiseWeights.panelWidth
+        let paddedWidth = (cout + v - 1) / v * v
+        panels = TensorStorage(count: cin * paddedWidth)
+        self.bias = TensorStorage(count: paddedWidth)
+        let dst = panels.buffer, biasDst = self.bias.buffer
+        weights.withUnsafeBufferPointer { src in
+            var column = 0
+            while column < cout {
+                let width = min(full, paddedWidth - column)
+                let panel = cin * column  // every earlier panel is full width
+                for k in 0..<cin {
+                    for j in 0..<width where column + j < cout {
+                        dst[panel + k * width + j] = src[k * cout + column + j]
+                    }
+                }
+                column += width
+            }
+        }
+        bias?.withUnsafeBufferPointer { src in for j in 0..<cout { biasDst[j] = src[j] } }
+    }
+}
+
+extension Convolution {
+    /// Output pixels one microkernel call computes (one row of the GEMM each): 8 with AVX-512's
+    /// 32 vector registers, 4 with 16 (see ``packedTile(wide:a:lda:segments:segmentLength:segmentStride:rows:panel:panelWidth:bias:low:high:c:ldc:columns:)``).
+    #if POSEKIT_AVX512
+    static let packedTileRows = 8
+    #else
+    static let packedTileRows = 4
+    #endif
+
+    /// Which build of the packed GEMM microkernel this binary holds, for benchmark reports,
+    /// e.g. `"8x32 tile, 16-lane vectors (AVX-512)"`.
+    public static var packedKernelDescription: String {
+        #if POSEKIT_AVX512
+        let isa = "AVX-512"
+        #elseif POSEKIT_FMA
+        let isa = "AVX2+FMA"
+        #else
+        let isa = "baseline, no FMA"
+        #endif
+        return "\(packedTileRows)x\(PackedPointwiseWeights.panelWidth) tile, \(PanelVector.scalarCount)-lane vectors (\(isa))"
+    }
+
+    /// 1×1 convolution (stride 1) with pre-packed weights, fused bias + activation.
+    ///
+    /// The same operation as ``pointwise(_:weights:bias:activation:into:threads:)``, computed by
+    /// PoseKit's own register-blocked GEMM instead of OpenBLAS: the input `[H, W, Cin]` is read
+    /// in place as the `(H·W) × Cin` matrix (each pixel's channels are contiguous, so the
+    /// activations need no packing), and each call of the microkernel produces an 8-pixel ×
+    /// one-panel tile of the output (8 × 32 floats with AVX-512: 16 zmm accumulators; 4 × 16
+    /// with AVX2), starting
+    /// from the bias and accumulating over Cin with one broadcast and two fused multiply-adds per
+    /// pixel and input channel; bias + activation are applied as the tile is stored.
+    ///
+    /// Work is split over `threads` cores by contiguous runs of 8-pixel tiles; each tile sweeps
+    /// all panels, so its inputs (8 × Cin floats) stay in L1 while the panels stream from L2.
+    ///
+    /// - Parameters:
+    ///   - input: `[H, W, Cin]` (any row band of a larger activation works).
+    ///   - packed: the layer's weights and bias.
+    ///   - activation: applied after the bias.
+    ///   - output: `[H, W, Cout]`, written completely; must not overlap `input`.
+    ///   - threads: cores to use (≥ 1).
+    /// - Throws: ``TensorError`` when shapes disagree or the output overlaps the input.
+    public static func pointwise(
+        _ input: Tensor, packed: PackedPointwiseWeights, activation: Activation = .none,
+        into output: Tensor, threads: Int = Parallelism.defaultThreads
+    ) throws {
+        try input.requireRank(3, "pointwise input")
+        let (h, w, cin) = (input.shape[0], input.shape[1], input.shape[2])
+        guard cin == packed.inputChannels else {
+            throw TensorError.shapeMismatch("pointwise input \(input.shape) has \(cin) channels, packed weights expect \(packed.inputChannels)")
+        }
+        try output.requireShape([h, w, packed.outputChannels], "pointwise output")
+        try output.requireDisjoint(from: input, "pointwise output")
+        withExtendedLifetime((input, packed, output)) {
+            packedGEMM(a: input.basePointer, m: h * w, packed: packed, c: output.mutableBasePointer,
+                       activation: activation, threads: threads)
+        }
+    }
+
+    /// `C = act(A·W + bias)` for row-major `A: m×Cin`, `C: m×Cout`, on `threads` cores.
+    static func packedGEMM(
+        a: UnsafePointer<Float>, m: Int, packed: PackedPointwiseWeights, c: UnsafeMutablePointer<Float>,
+        activation: Activation, threads: Int
+    ) {
+        let tileRows = packedTileRows
+        let tiles = (m + tileRows - 1) / tileRows
+        let workers = max(1, min(threads, tiles))
+        let k = packed.inputChannels, n = packed.outputChannels
+        let (low, high) = activation.bounds
+        Parallelism.forEachBand(workers) { worker in
+            for tile in Parallelism.bandRange(worker, of: workers, count: tiles) {
+                let row0 = tile * tileRows
+                packedRowTile(a: a + row0 * k, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
+                              rows: min(tileRows, m - row0), packed: packed, low: low, high: high, c: c + row0 * n)
+            }
+        }
+    }
+
+    /// One row tile (≤ 8 output pixels) times all panels: `c[r, :] = clamp(A(r)·W + bias)`.
+    ///
+    /// Row `r` of `A` is read as `segments` runs of `segmentLength` contiguous floats starting at
+    /// `a + r·lda + s·segmentStride` (one run for a plain GEMM; for a convolution, the window rows
+    /// of an output pixel read in place from the input image). `c` has row stride Cout.
+    @inline(__always)
+    static func packedRowTile(
+        a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int, rows: Int,
+        packed: PackedPointwiseWeights, low: Float, high: Float, c: UnsafeMutablePointer<Float>
+    ) {
+        let k = packed.inputChannels, n = packed.outputChannels
+        let panels = UnsafePointer(packed.panels.buffer.baseAddress!)
+        let bias = UnsafePointer(packed.bias.buffer.baseAddress!)
+        let v = PanelVector.scalarCount, full = PackedPointwiseWeights.panelWidth
+        var column = 0
+        while column < n {
+            let remaining = n - column
+            let panel = panels + k * column
+            if remaining > v {
+                packedTile(wide: true, a: a, lda: lda, segments: segments, segmentLength: segmentLength,
+                           segmentStride: segmentStride, rows: rows, panel: panel, panelWidth: full,
+                           bias: bias + column, low: low, high: high, c: c + column, ldc: n, columns: min(full, remaining))
+                column += full
+            } else {
+                packedTile(wide: false, a: a, lda: lda, segments: segments, segmentLength: segmentLength,
+                           segmentStride: segmentStride, rows: rows, panel: panel, panelWidth: v,
+                           bias: bias + column, low: low, high: high, c: c + column, ldc: n, columns: remaining)
+                column += v
+            }
+        }
+    }
+
+    /// The microkernel: `rows` (≤ 8) output pixels × one panel (`wide`: two vectors, else one).
+    ///
+    /// The rows × 2 accumulators are named locals so they live in registers for the whole k
+    /// loop: 8 × 2 with AVX-512 (16 of the 32 zmm registers), 4 × 2 otherwise (8 of AVX2's 16
+    /// ymm registers; 8 rows there spilled accumulators to the stack every step and ran 4×
+    /// slower). Rows past `rows` re-read the tile's first pixel and are not stored, so a partial
+    /// tile costs no branch inside the loop. `columns` may be less than the panel width only for
+    /// the last panel; those lanes are not stored.
+    @inline(__always)
+    static func packedTile(
+        wide: Bool, a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int,
+        rows: Int, panel: UnsafePointer<Float>, panelWidth: Int,
+        bias: UnsafePointer<Float>, low: Float, high: Float,
+        c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int
+    ) {
+        typealias V = PanelVector
+        let v = V.scalarCount
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+        @inline(__always) func row(_ r: Int) -> UnsafePointer<Float> { a + (r < rows ? r : 0) * lda }
+        let bias0 = load(bias), bias1 = wide ? load(bias + v) : V()
+        var a0 = row(0), a1 = row(1), a2 = row(2), a3 = row(3)
+        var c00 = bias0, c10 = bias0, c20 = bias0, c30 = bias0
+        var c01 = bias1, c11 = bias1, c21 = bias1, c31 = bias1
+        #if POSEKIT_AVX512
+        var a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
+        var c40 = bias0, c50 = bias0, c60 = bias0, c70 = bias0
+        var c41 = bias1, c51 = bias1, c61 = bias1, c71 = bias1
+        #endif
+        var b = panel
+        for _ in 0..<segments {
+            if wide {
+                for kk in 0..<segmentLength {
+                    let w0 = load(b), w1 = load(b + v)
+                    var x = V(repeating: a0[kk]); c00.multiplyAdd(x, w0); c01.multiplyAdd(x, w1)
+                    x = V(repeating: a1[kk]); c10.multiplyAdd(x, w0); c11.multiplyAdd(x, w1)
+                    x = V(repeating: a2[kk]); c20.multiplyAdd(x, w0); c21.multiplyAdd(x, w1)
+                    x = V(repeating: a3[kk]); c30.multiplyAdd(x, w0); c31.multiplyAdd(x, w1)
+                    #if POSEKIT_AVX512
+                    x = V(repeating: a4[kk]); c40.multiplyAdd(x, w0); c41.multiplyAdd(x, w1)
+                    x = V(repeating: a5[kk]); c50.multiplyAdd(x, w0); c51.multiplyAdd(x, w1)
+                    x = V(repeating: a6[kk]); c60.multiplyAdd(x, w0); c61.multiplyAdd(x, w1)
+                    x = V(repeating: a7[kk]); c70.multiplyAdd(x, w0); c71.multiplyAdd(x, w1)
+                    #endif
+                    b += panelWidth
+                }
+            } else {
+                for kk in 0..<segmentLength {
+                    let w0 = load(b)
+                    c00.multiplyAdd(V(repeating: a0[kk]), w0)
+                    c10.multiplyAdd(V(repeating: a1[kk]), w0)
+                    c20.multiplyAdd(V(repeating: a2[kk]), w0)
+                    c30.multiplyAdd(V(repeating: a3[kk]), w0)
+                    #if POSEKIT_AVX512
+                    c40.multiplyAdd(V(repeating: a4[kk]), w0)
+                    c50.multiplyAdd(V(repeating: a5[kk]), w0)
+                    c60.multiplyAdd(V(repeating: a6[kk]), w0)
+                    c70.multiplyAdd(V(repeating: a7[kk]), w0)
+                    #endif
+                    b += panelWidth
+                }
+            }
+            a0 += segmentStride; a1 += segmentStride; a2 += segmentStride; a3 += segmentStride
+            #if POSEKIT_AVX512
+            a4 += segmentStride; a5 += segmentStride; a6 += segmentStride; a7 += segmentStride
+            #endif
+        }
+        // Epilogue: clamp (the bias is already in) and store the valid rows and lanes.
+        @inline(__always) func store(_ x: V, _ r: Int, _ lane0: Int) {
+            guard r < rows, lane0 < columns else { return }
+            let out = c + r * ldc + lane0
+            let y = x.clampedLanes(low, high)
+            if columns - lane0 >= v {
+                UnsafeMutableRawPointer(out).storeBytes(of: y, as: V.self)
+            } else {
+                for i in 0..<(columns - lane0) { out[i] = y[i] }
+            }
+        }
+        store(c00, 0, 0); store(c10, 1, 0); store(c20, 2, 0); store(c30, 3, 0)
+        if wide { store(c01, 0, v); store(c11, 1, v); store(c21, 2, v); store(c31, 3, v) }
+        #if POSEKIT_AVX512
+        store(c40, 4, 0); store(c50, 5, 0); store(c60, 6, 0); store(c70, 7, 0)
+        if wide { store(c41, 4, v); store(c51, 5, v); store(c61, 6, v); store(c71, 7, v) }
+        #endif
+    }
+}

@@ -1,0 +1,45 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import Tensor
+
+private final class Counter: Sendable { let value = Atomic<Int>(0) }
+
+@Suite struct SpinningPoolTests {
+    /// Every band runs exactly once per call, for many back-to-back forks (the pattern of a
+    /// forward pass), with band counts below, at and above the number of cores.
+    @Test func everyBandRunsOnce() {
+        for bands in [1, 2, 3, 5] {
+            let counts = (0..<bands).map { _ in Counter() }
+            for _ in 0..<500 {
+                Parallelism.forEachBand(bands) { band in counts[band].value.add(1, ordering: .relaxed) }
+            }
+            for band in 0..<bands { #expect(counts[band].value.load(ordering: .relaxed) == 500, "bands \(bands), band \(band)") }
+        }
+    }
+
+    /// A fork inside a band, and forks from several threads at once, neither deadlock nor skip bands.
+    @Test func nestedAndConcurrentCallsComplete() {
+        let total = Atomic<Int>(0)
+        Parallelism.forEachBand(2) { _ in
+            Parallelism.forEachBand(2) { _ in total.add(1, ordering: .relaxed) }
+        }
+        #expect(total.load(ordering: .relaxed) == 4)
+        let concurrent = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<200 { Parallelism.forEachBand(2) { _ in concurrent.add(1, ordering: .relaxed) } }
+        }
+        #expect(concurrent.load(ordering: .relaxed) == 4 * 200 * 2)
+    }
+
+    /// After the helpers have gone to sleep (idle longer than the spin time), a fork wakes them.
+    @Test func wakesSleepingHelpers() throws {
+        let total = Atomic<Int>(0)
+        for _ in 0..<3 {
+            Thread.sleep(forTimeInterval: SpinningPool.spinSeconds * 5)
+            Parallelism.forEachBand(2) { _ in total.add(1, ordering: .relaxed) }
+        }
+        #expect(total.load(ordering: .relaxed) == 6)
+    }
+}
