@@ -45,6 +45,12 @@ struct StickFigure {
     /// Long-run fraction of frames in which the far leg collapses onto the near one, as
     /// PoseNet's single-pose decode does in side views; collapses come in bursts.
     var collapseRate: Double
+    /// Scales the ankles' scores: on many videos PoseNet barely finds the feet (dark shoes,
+    /// floor, image edge), so they fall under the keypoint gate in most frames.
+    var footScore: Double
+    /// Scales the legs' scores when the body lies (plank, push-up): seen end-on or along the
+    /// floor, PoseNet loses the legs far more than the arms.
+    var lyingLegScore: Double
     private var collapsed = false
 
     init(random rng: inout SeededRandom) {
@@ -67,6 +73,8 @@ struct StickFigure {
         frameMiss = rng.uniform(0.0...0.04); swapRate = rng.uniform(0.0...0.04)
         scoreScale = rng.chance(0.5) ? 1 : rng.uniform(0.35...1)
         collapseRate = abs(sin(cameraYaw)) > 0.6 && rng.chance(0.6) ? rng.uniform(0.2...0.9) : 0
+        footScore = rng.chance(0.35) ? rng.uniform(0.1...0.5) : 1
+        lyingLegScore = rng.chance(0.5) ? rng.uniform(0.1...0.5) : 1
     }
 
     typealias Vec = SIMD3<Double>
@@ -141,7 +149,9 @@ struct StickFigure {
         for (i, pt) in pts.enumerated() {
             let part = BodyPart(rawValue: i)!
             var score = rng.uniform(0.75...0.99) * scoreScale * (abs(p.rootPitch) > 0.8 ? rng.uniform(0.6...1) : 1)
-            if pt.depth > centreDepth + 0.1 && part != .nose { score *= rng.uniform(0.45...0.95) }  // far side, partly hidden
+            if pt.depth > centreDepth + 0.1 && part != .nose { score *= rng.uniform(0.2...0.95) }  // far side, partly hidden
+            if part == .leftAnkle || part == .rightAnkle { score *= footScore * rng.uniform(0.7...1.3) }
+            if i >= BodyPart.leftKnee.rawValue && abs(p.rootPitch) > 0.8 { score *= lyingLegScore * rng.uniform(0.6...1.4) }
             if i <= 4 && abs(sin(cameraYaw)) > 0.8 { score *= rng.uniform(0.5...1) }
             var x = pt.x + sigma * rng.gaussian(), y = pt.y + sigma * rng.gaussian()
             if rng.chance(dropout) {
