@@ -164,10 +164,14 @@ struct StickFigure {
         if collapseRate > 0 && rng.chance(0.15) { collapsed = rng.chance(collapseRate) }
         if collapsed && collapseRate > 0 {
             let leftFar = pts[BodyPart.leftKnee.rawValue].depth > pts[BodyPart.rightKnee.rawValue].depth
+            // Mostly all the way onto the near leg, sometimes only part way (PoseNet hedging
+            // between two similar-looking legs).
+            let pull = rng.chance(0.5) ? 1 : rng.uniform(0.5...1)
             for (l, r) in [(BodyPart.leftKnee, BodyPart.rightKnee), (.leftAnkle, .rightAnkle)] {
                 let (far, near) = leftFar ? (l, r) : (r, l)
-                kps[far.rawValue].position = Point(x: kps[near.rawValue].position.x + 0.02 * height * rng.gaussian(),
-                                                   y: kps[near.rawValue].position.y + 0.02 * height * rng.gaussian())
+                let f = kps[far.rawValue].position, n = kps[near.rawValue].position
+                kps[far.rawValue].position = Point(x: f.x + pull * (n.x - f.x) + 0.02 * height * rng.gaussian(),
+                                                   y: f.y + pull * (n.y - f.y) + 0.02 * height * rng.gaussian())
             }
         }
         if rng.chance(swapRate) {  // PoseNet often confuses the legs in side views
