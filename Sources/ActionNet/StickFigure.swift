@@ -51,6 +51,9 @@ struct StickFigure {
     /// Scales the legs' scores when the body lies (plank, push-up): seen end-on or along the
     /// floor, PoseNet loses the legs far more than the arms.
     var lyingLegScore: Double
+    /// Chance per frame that PoseNet loses most of a body lying low with bent arms (a push-up's
+    /// bottom, chest near the floor): only a handful of keypoints keep a usable score.
+    var lowBodyLoss: Double
     private var collapsed = false
 
     init(random rng: inout SeededRandom) {
@@ -75,6 +78,7 @@ struct StickFigure {
         collapseRate = abs(sin(cameraYaw)) > 0.6 && rng.chance(0.6) ? rng.uniform(0.2...0.9) : 0
         footScore = rng.chance(0.35) ? rng.uniform(0.1...0.5) : 1
         lyingLegScore = rng.chance(0.5) ? rng.uniform(0.1...0.5) : 1
+        lowBodyLoss = rng.chance(0.5) ? rng.uniform(0.3...0.9) : 0
     }
 
     typealias Vec = SIMD3<Double>
@@ -159,6 +163,12 @@ struct StickFigure {
                 x += rng.gaussian() * height * 0.15; y += rng.gaussian() * height * 0.15
             }
             kps.append(Keypoint(part: part, position: Point(x: x, y: y), score: score))
+        }
+        if abs(p.rootPitch) > 0.8 && (p.elbow.0 + p.elbow.1) / 2 > 0.6 && rng.chance(lowBodyLoss) {
+            let kept = 4 + Int(rng.uniform() * 4)
+            var order = Array(0..<17)
+            order.shuffle(using: &rng)
+            for i in order.dropFirst(kept) { kps[i].score *= rng.uniform(0.02...0.2) }
         }
         // Bursty collapse: the state flips with a probability that keeps `collapseRate` on average.
         if collapseRate > 0 && rng.chance(0.15) { collapsed = rng.chance(collapseRate) }
