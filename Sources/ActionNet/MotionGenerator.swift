@@ -43,7 +43,7 @@ struct MotionGenerator {
 
     /// A sequence of `count` frames at `fps` for `kind`.
     static func sequence(_ kind: MotionKind, count: Int, fps: Double, rng: inout SeededRandom) -> [MotionFrame] {
-        let base = standing(&rng)
+        var base = standing(&rng)
         let duration = Double(count) / fps
         // Lead-in / lead-out of standing (transitions from and to standing).
         let leadIn = rng.chance(0.4) ? rng.uniform(0.3...2.0) : 0
@@ -74,18 +74,20 @@ struct MotionGenerator {
             extreme.torsoPitch = rng.uniform(15...45) * deg * depth
             let wide = rng.uniform(0.05...0.35)
             extreme.hipAbduction = (wide, wide); extreme.rootPitch = 0
-            switch Int(rng.uniform() * 3) {
-            case 0: extreme.shoulderFlex = (rng.uniform(70...100) * deg, rng.uniform(70...100) * deg); extreme.elbow = (0.1, 0.1)
-            case 1: extreme.shoulderFlex = (50 * deg, 50 * deg); extreme.elbow = (2.2, 2.2)
+            switch Int(rng.uniform() * 4) {
+            case 0, 1: extreme.shoulderFlex = (rng.uniform(70...100) * deg, rng.uniform(70...100) * deg); extreme.elbow = (0.1, 0.1)
+            case 2: extreme.shoulderFlex = (50 * deg, 50 * deg); extreme.elbow = (2.2, 2.2)
             default: break
             }
+            if rng.chance(0.3) { base.shoulderFlex = extreme.shoulderFlex; base.elbow = extreme.elbow }  // arms held forward throughout
         case .lunges:
-            let depth = rng.uniform(0.6...1.1)
-            extreme.hipFlex = (rng.uniform(60...90) * deg * depth, -rng.uniform(10...35) * deg * depth)
-            extreme.knee = (rng.uniform(70...100) * deg * depth, rng.uniform(70...110) * deg * depth)
-            extreme.torsoPitch = rng.uniform(-5...15) * deg
+            // A lunge goes deep (front thigh near horizontal) with the torso upright; that and
+            // the split legs are what tell it from a squat, whose torso leans forward.
+            let depth = rng.uniform(0.75...1.1)
+            extreme.hipFlex = (rng.uniform(70...95) * deg * depth, -rng.uniform(10...35) * deg * depth)
+            extreme.knee = (rng.uniform(75...105) * deg * depth, rng.uniform(70...110) * deg * depth)
+            extreme.torsoPitch = rng.uniform(-5...12) * deg
             if rng.chance(0.5) { extreme.shoulderAbduction = (0.5, 0.5); extreme.elbow = (1.8, 1.8) }  // hands on hips
-            if rng.chance(0.3) { extreme.shiftZ = rng.uniform(0.2...0.6) }
             second = extreme
             second.hipFlex = (extreme.hipFlex.1, extreme.hipFlex.0); second.knee = (extreme.knee.1, extreme.knee.0)
             if rng.chance(0.4) { second = extreme }  // same leading leg every repetition
@@ -127,6 +129,7 @@ struct MotionGenerator {
         let ampJitter = (0..<64).map { _ in rng.uniform(0.85...1.1) }
         let periodJitter = (0..<64).map { _ in rng.uniform(0.9...1.1) }
         let stepFlex = rng.uniform(0.3...0.8), backStep = rng.uniform(0.2...0.5)   // lunges: the split stance
+        let forwardLunge = rng.chance(0.75)
         let walkSpeed = rng.uniform(-1.2...1.2), walkYaw = rng.uniform(-1.6...1.6)
         var randomKeys = (0..<32).map { _ in Self.randomPose(&rng) }
         randomKeys[0] = base
@@ -159,7 +162,11 @@ struct MotionGenerator {
                     let ahead = max(bottom.hipFlex.0, bottom.hipFlex.1) * stepFlex
                     split.hipFlex = front ? (ahead, -backStep) : (-backStep, ahead)
                     split.knee = (0.1, 0.1)
-                    let down = FigurePose.blend(base, bottom, amp)
+                    var down = FigurePose.blend(base, bottom, amp)
+                    // One foot stays planted (the back one in a forward lunge, the front one in a
+                    // reverse lunge), so the hips travel along the floor with the step.
+                    split.shiftZ = Self.plantedShift(split, front: front, forwardLunge: forwardLunge)
+                    down.shiftZ = Self.plantedShift(down, front: front, forwardLunge: forwardLunge)
                     let h = hold / 2
                     pose = Self.keyframes([(0, base), (0.2, split), (0.45 - h, down), (0.55 + h, down), (0.8, split), (1, base)], phase)
                 case .burpees:
@@ -202,6 +209,16 @@ struct MotionGenerator {
             frames.append(MotionFrame(pose: pose, active: active))
         }
         return frames
+    }
+
+    /// Floor shift (+z = forward) that keeps a lunge's planted foot where it stood: the back
+    /// foot in a forward lunge (`forwardLunge`), else the front one. `front` is true when the
+    /// left leg leads. Nominal thigh and shin of 0.9 torso; the figure's own differ a little.
+    static func plantedShift(_ p: FigurePose, front: Bool, forwardLunge: Bool) -> Double {
+        let leftLeads = front
+        let planted = forwardLunge != leftLeads   // true: the left foot stays put
+        let (flex, knee) = planted ? (p.hipFlex.0, p.knee.0) : (p.hipFlex.1, p.knee.1)
+        return -0.9 * (sin(flex) + sin(flex - knee))
     }
 
     static func keyframes(_ keys: [(Double, FigurePose)], _ phase: Double) -> FigurePose {

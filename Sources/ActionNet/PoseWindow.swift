@@ -36,10 +36,16 @@ public struct PoseWindow: Sendable {
     /// / 3 when the torso is not visible), then clamped to ±4. So the features do not depend on
     /// where the person stands or how far they are, but keep their motion within the window
     /// (a jump moves every point up). Empty frames are all zeros.
+    ///
+    /// The window is also mirrored, when needed, so the person faces +x (``facesLeft(_:)``): a
+    /// squat seen from the left and from the right are then the same input, which halves what
+    /// the classifier must learn from one side-view clip. Mirroring flips x and swaps left and
+    /// right keypoints, so the result is a real mirror image.
     public func features() -> [Float] {
         var out = [Float](repeating: 0, count: frames.count * Self.channels)
         let poses = frames.compactMap { $0.pose }
         guard let frame = Self.normalisation(poses) else { return out }
+        let flip = Self.facesLeft(poses) ? -1.0 : 1.0
         for (t, f) in frames.enumerated() {
             guard let pose = f.pose else { continue }
             for k in 0..<BodyPart.count {
@@ -47,13 +53,30 @@ public struct PoseWindow: Sendable {
                 // Scores are gated, not passed on: PoseNet's score levels differ from video to
                 // video (and from the synthetic data), whether a part was found does not.
                 guard kp.score >= Self.keypointGate else { continue }
-                let base = t * Self.channels + 3 * k
-                out[base] = Float(max(-4, min(4, (kp.position.x - frame.centre.x) / frame.scale)))
+                let base = t * Self.channels + 3 * (flip < 0 ? BodyPart.mirrored[k] : k)
+                out[base] = Float(max(-4, min(4, flip * (kp.position.x - frame.centre.x) / frame.scale)))
                 out[base + 1] = Float(max(-4, min(4, (kp.position.y - frame.centre.y) / frame.scale)))
                 out[base + 2] = 1
             }
         }
         return out
+    }
+
+    /// Whether the person looks towards −x over these poses: the nose is ahead of the ears (of
+    /// the shoulders when no ear is found) in the direction the face points. In a frontal view
+    /// the sum is near zero and either answer is harmless (mirroring keeps the figure valid).
+    static func facesLeft(_ poses: [Pose]) -> Bool {
+        var sum = 0.0
+        for p in poses where p[.nose].score >= keypointGate {
+            let ears = [p[.leftEar], p[.rightEar]].filter { $0.score >= keypointGate }
+            if !ears.isEmpty {
+                sum += p[.nose].position.x - ears.map(\.position.x).reduce(0, +) / Double(ears.count)
+            } else if p[.leftShoulder].score >= keypointGate || p[.rightShoulder].score >= keypointGate {
+                let sh = [p[.leftShoulder], p[.rightShoulder]].filter { $0.score >= keypointGate }
+                sum += p[.nose].position.x - sh.map(\.position.x).reduce(0, +) / Double(sh.count)
+            }
+        }
+        return sum < 0
     }
 
     /// Centre (mean hip centre) and scale (median torso length) of a set of poses.
@@ -88,4 +111,10 @@ extension Pose {
         let p = self[a].position, q = self[b].position
         return Point(x: (p.x + q.x) / 2, y: (p.y + q.y) / 2)
     }
+}
+
+extension BodyPart {
+    /// The index of each keypoint's mirror twin (left ↔ right; the nose is its own): COCO order
+    /// keeps every pair adjacent, left first, from index 1 on.
+    static let mirrored: [Int] = (0..<count).map { $0 == 0 ? 0 : ($0 % 2 == 1 ? $0 + 1 : $0 - 1) }
 }

@@ -31,7 +31,7 @@ struct RepetitionCandidate {
 /// (bottom / feet apart and arms up / plank). A repetition counts at the moment the extreme phase
 /// is reached after the start phase was seen; the gap between the two thresholds keeps jitter
 /// from counting twice. The signals are normalised by a running reference torso length (the
-/// largest of the last 3 s), and hip height by the standing height (largest of the last 5 s).
+/// largest of the last 3 s), and hip height by the standing height (80th percentile of the last 5 s).
 struct RepetitionCounter {
     enum Phase { case unknown, start, extreme }
 
@@ -74,7 +74,9 @@ struct RepetitionCounter {
             let depth = 1 - h / href
             let knee = s.kneeAngle ?? 180
             step(.squats, extreme: depth > 0.22 || (depth > 0.12 && knee < 100), start: depth < 0.08 && knee > 150)
-            step(.lunges, extreme: depth > 0.15 || (depth > 0.1 && knee < 110), start: depth < 0.06 && knee > 150)
+            // Back up from a lunge is read from the hips alone: between lunges the smaller knee
+            // angle is often the far leg's, which PoseNet misplaces in a side view.
+            step(.lunges, extreme: depth > 0.15 || (depth > 0.1 && knee < 110), start: depth < 0.06)
         }
         if let arm = s.armRaise, let spread = s.ankleSpread {
             let open = 0.5 * min(max((arm + 1.0) / 1.6, 0), 1) + 0.5 * min(max((spread - 0.35) / 0.6, 0), 1)
@@ -127,11 +129,15 @@ struct RepetitionCounter {
         return s
     }
 
-    /// The standing hip height: the largest of the last 5 s (nil until 0.5 s of history exists).
+    /// The standing hip height: the 80th percentile of the last 5 s. Not the largest: one frame
+    /// where PoseNet puts an ankle too low would raise the reference for 5 s, and the person
+    /// would never again look "back up" between repetitions.
     private mutating func standingHeight(_ h: Double, slot: Int) -> Double? {
         heightHistory.append((slot, h))
         heightHistory.removeAll { $0.slot < slot - 150 }
-        guard let top = heightHistory.map(\.value).max(), top > 0.3 else { return nil }
+        let sorted = heightHistory.map(\.value).sorted()
+        let top = sorted[(sorted.count - 1) * 4 / 5]
+        guard top > 0.3 else { return nil }
         return top
     }
 

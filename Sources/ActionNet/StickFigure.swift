@@ -45,6 +45,15 @@ struct StickFigure {
     /// Long-run fraction of frames in which the far leg collapses onto the near one, as
     /// PoseNet's single-pose decode does in side views; collapses come in bursts.
     var collapseRate: Double
+    /// Scales the ankles' scores: on many videos PoseNet barely finds the feet (dark shoes,
+    /// floor, image edge), so they fall under the keypoint gate in most frames.
+    var footScore: Double
+    /// Scales the legs' scores when the body lies (plank, push-up): seen end-on or along the
+    /// floor, PoseNet loses the legs far more than the arms.
+    var lyingLegScore: Double
+    /// Chance per frame that PoseNet loses most of a body lying low with bent arms (a push-up's
+    /// bottom, chest near the floor): only a handful of keypoints keep a usable score.
+    var lowBodyLoss: Double
     private var collapsed = false
 
     init(random rng: inout SeededRandom) {
@@ -67,6 +76,9 @@ struct StickFigure {
         frameMiss = rng.uniform(0.0...0.04); swapRate = rng.uniform(0.0...0.04)
         scoreScale = rng.chance(0.5) ? 1 : rng.uniform(0.35...1)
         collapseRate = abs(sin(cameraYaw)) > 0.6 && rng.chance(0.6) ? rng.uniform(0.2...0.9) : 0
+        footScore = rng.chance(0.35) ? rng.uniform(0.1...0.5) : 1
+        lyingLegScore = rng.chance(0.5) ? rng.uniform(0.1...0.5) : 1
+        lowBodyLoss = rng.chance(0.5) ? rng.uniform(0.3...0.9) : 0
     }
 
     typealias Vec = SIMD3<Double>
@@ -141,7 +153,9 @@ struct StickFigure {
         for (i, pt) in pts.enumerated() {
             let part = BodyPart(rawValue: i)!
             var score = rng.uniform(0.75...0.99) * scoreScale * (abs(p.rootPitch) > 0.8 ? rng.uniform(0.6...1) : 1)
-            if pt.depth > centreDepth + 0.1 && part != .nose { score *= rng.uniform(0.45...0.95) }  // far side, partly hidden
+            if pt.depth > centreDepth + 0.1 && part != .nose { score *= rng.uniform(0.2...0.95) }  // far side, partly hidden
+            if part == .leftAnkle || part == .rightAnkle { score *= footScore * rng.uniform(0.7...1.3) }
+            if i >= BodyPart.leftKnee.rawValue && abs(p.rootPitch) > 0.8 { score *= lyingLegScore * rng.uniform(0.6...1.4) }
             if i <= 4 && abs(sin(cameraYaw)) > 0.8 { score *= rng.uniform(0.5...1) }
             var x = pt.x + sigma * rng.gaussian(), y = pt.y + sigma * rng.gaussian()
             if rng.chance(dropout) {
@@ -150,14 +164,24 @@ struct StickFigure {
             }
             kps.append(Keypoint(part: part, position: Point(x: x, y: y), score: score))
         }
+        if abs(p.rootPitch) > 0.8 && (p.elbow.0 + p.elbow.1) / 2 > 0.6 && rng.chance(lowBodyLoss) {
+            let kept = 4 + Int(rng.uniform() * 4)
+            var order = Array(0..<17)
+            order.shuffle(using: &rng)
+            for i in order.dropFirst(kept) { kps[i].score *= rng.uniform(0.02...0.2) }
+        }
         // Bursty collapse: the state flips with a probability that keeps `collapseRate` on average.
         if collapseRate > 0 && rng.chance(0.15) { collapsed = rng.chance(collapseRate) }
         if collapsed && collapseRate > 0 {
             let leftFar = pts[BodyPart.leftKnee.rawValue].depth > pts[BodyPart.rightKnee.rawValue].depth
+            // Mostly all the way onto the near leg, sometimes only part way (PoseNet hedging
+            // between two similar-looking legs).
+            let pull = rng.chance(0.5) ? 1 : rng.uniform(0.5...1)
             for (l, r) in [(BodyPart.leftKnee, BodyPart.rightKnee), (.leftAnkle, .rightAnkle)] {
                 let (far, near) = leftFar ? (l, r) : (r, l)
-                kps[far.rawValue].position = Point(x: kps[near.rawValue].position.x + 0.02 * height * rng.gaussian(),
-                                                   y: kps[near.rawValue].position.y + 0.02 * height * rng.gaussian())
+                let f = kps[far.rawValue].position, n = kps[near.rawValue].position
+                kps[far.rawValue].position = Point(x: f.x + pull * (n.x - f.x) + 0.02 * height * rng.gaussian(),
+                                                   y: f.y + pull * (n.y - f.y) + 0.02 * height * rng.gaussian())
             }
         }
         if rng.chance(swapRate) {  // PoseNet often confuses the legs in side views

@@ -93,7 +93,11 @@ enum TrainingData {
         let slots = modelFrames(frames, fps: fps)
         var data = WindowDataset()
         windows(slots, length: length, stride: stride, minimumPoseFraction: 0.6, label: { w in
-            let active = w.frames.filter { motion[min($0.sourceFrame, motion.count - 1)].active }.count
+            let poses = w.frames.map { motion[min($0.sourceFrame, motion.count - 1)] }
+            let active = poses.filter(\.active).count
+            // A burpee window that never leaves the floor shows only a plank or a push-up:
+            // nothing in it says burpee, so it must not teach the classifier that planks are burpees.
+            if kind == .burpees && poses.allSatisfy({ $0.pose.rootPitch > 0.6 }) { return .other }
             return Double(active) >= 0.5 * Double(w.length) ? kind.action : .other
         }, into: &data)
         return data

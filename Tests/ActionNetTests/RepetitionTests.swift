@@ -42,6 +42,22 @@ struct RepetitionTests {
         }
     }
 
+    @Test func aFewFramesWithTheAnklesTooLowDoNotStopTheCount() {
+        // PoseNet sometimes puts the ankles far below the feet for a frame; such outliers must not
+        // become the standing reference, or the person never looks back up between squats.
+        var bottom = FigurePose()
+        bottom.hipFlex = (1.6, 1.6); bottom.knee = (2.0, 2.0); bottom.torsoPitch = 0.5
+        let frames = drive(bottom, reps: 4, period: 2.2, cameraYaw: 0).enumerated().map { i, f -> ResampledFrame in
+            guard i % 15 == 0, var pose = f.pose else { return f }
+            let torso = pose.midpoint(.leftHip, .rightHip).squaredDistance(to: pose.midpoint(.leftShoulder, .rightShoulder)).squareRoot()
+            for a in [BodyPart.leftAnkle, .rightAnkle] { pose.keypoints[a.rawValue].position.y += 0.8 * torso }
+            var g = f
+            g.pose = pose
+            return g
+        }
+        #expect(count(frames, .squats) == 4)
+    }
+
     @Test func lunges() {
         var bottom = FigurePose()
         bottom.hipFlex = (1.4, -0.4); bottom.knee = (1.5, 1.7)

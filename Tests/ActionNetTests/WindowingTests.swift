@@ -87,6 +87,36 @@ struct WindowingTests {
         #expect(h[ankle] == 0 && h[ankle + 1] == 0 && h[ankle + 2] == 0)
     }
 
+    @Test func aWindowAndItsMirrorImageGiveTheSameFeatures() {
+        // A side view facing +x: the nose is ahead of the ears, and the knees bend forward.
+        let side = (0..<60).map { i -> ResampledFrame in
+            var pose = Fixtures.standingPose(cx: 200, cy: 300, torso: 50)
+            pose.keypoints[BodyPart.nose.rawValue].position.x += 15
+            pose.keypoints[BodyPart.leftKnee.rawValue].position.x += Double(i % 10) * 3
+            pose.keypoints[BodyPart.rightAnkle.rawValue].score = 0.1   // only one side is found
+            return ResampledFrame(slot: i, time: Double(i) / 30, sourceFrame: i, pose: pose, trackID: 1)
+        }
+        // The same person seen in a mirror: x flipped, left and right exchanged.
+        let mirrored = side.map { f -> ResampledFrame in
+            var g = f
+            g.pose = f.pose.map { pose in
+                let kps = (0..<BodyPart.count).map { k -> Keypoint in
+                    let src = pose.keypoints[BodyPart.mirrored[k]]
+                    return Keypoint(part: BodyPart(rawValue: k)!, position: Point(x: 640 - src.position.x, y: src.position.y), score: src.score)
+                }
+                return Pose(keypoints: kps, score: pose.score)
+            }
+            return g
+        }
+        #expect(!PoseWindow.facesLeft(side.compactMap(\.pose)))
+        #expect(PoseWindow.facesLeft(mirrored.compactMap(\.pose)))
+        let f = PoseWindow(frames: side).features(), g = PoseWindow(frames: mirrored).features()
+        for i in f.indices { #expect(abs(f[i] - g[i]) < 1e-5, "channel \(i % 51) of frame \(i / 51)") }
+        // Facing +x is left as it is: the nose keeps a positive x.
+        #expect(f[3 * BodyPart.nose.rawValue] > 0.2)
+        #expect(BodyPart.mirrored == [0, 2, 1, 4, 3, 6, 5, 8, 7, 10, 9, 12, 11, 14, 13, 16, 15])
+    }
+
     func frames(count: Int, rate: Double = 30, pose: (Int) -> [Pose]) -> [PoseFrame] {
         (0..<count).map { PoseFrame(frame: $0, time: Double($0) / rate, width: 640, height: 480, poses: pose($0)) }
     }
