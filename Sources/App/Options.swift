@@ -10,7 +10,7 @@ struct ModelOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Side of the square network input, in pixels. Sizes 16k+1 (257, 353, 513) align the output grid with the image; larger is more accurate and slower.",
         valueName: "n"))
-    var inputSize: Int = 353
+    var inputSize: Int = 513
 
     @Option(name: .long, help: ArgumentHelp("Output stride of the heads: 8, 16 or 32 (smaller is finer and slower).", valueName: "8|16|32"))
     var outputStride: Int = 16

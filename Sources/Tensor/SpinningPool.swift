@@ -76,6 +76,14 @@ final class SpinningPool: @unchecked Sendable {
         return true
     }
 
+    /// Runs the current job's band. A function of its own so that the helper's reference to the
+    /// job closure is released *before* it reports the band finished: `run` hands the caller's
+    /// closure out under `withoutActuallyEscaping`, which traps if any reference outlives it.
+    @inline(never)
+    private func runJob(_ band: Int) {
+        job?(band)
+    }
+
     private func helperLoop(_ band: Int, _ state: Helper) {
         var seen = 0  // the generation before the first job (not read here: the thread may start after it)
         while true {
@@ -97,8 +105,8 @@ final class SpinningPool: @unchecked Sendable {
             seen = generation.load(ordering: .acquiring)
             // A job without this band neither reads `job` nor reports, so `run` may already be
             // publishing the next one; only participating helpers touch the job.
-            if band < jobBands.load(ordering: .relaxed), let body = job {
-                body(band)
+            if band < jobBands.load(ordering: .relaxed) {
+                runJob(band)
                 finished.add(1, ordering: .releasing)
             }
         }
