@@ -65,7 +65,7 @@ fuzz-smoke:
 ACTION_POSES ?= .cache/poses
 # Real-clip poses from our own PoseNet (git-ignored: derived from ../shared media).
 $(ACTION_POSES)/.done: $(SHARED)/media/videos/labels.json | weights
-	scripts/action-poses.sh $(SHARED) $(ACTION_POSES)
+	scripts/action-poses.sh $(SHARED) $(ACTION_POSES) --input-size 353
 	touch $@
 
 train-actions: build $(ACTION_POSES)/.done

@@ -95,7 +95,8 @@ struct ActionsCommand: ParsableCommand {
     }
 
     private func runOnFrames(_ engine: ActionEngine, _ emit: ([ActionEvent]) throws -> Void) throws {
-        let detector = PoseDetector(model: try model.makeModel(), decoding: decode.decoding)
+        // ActionNet was trained on poses found at 353 (`make train-actions`), so that is its default.
+        let detector = PoseDetector(model: try model.makeModel(defaultInputSize: 353), decoding: decode.decoding)
         let reader = try FrameReader(path: input!)
         let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
                                  wantsRGB: overlay != nil)

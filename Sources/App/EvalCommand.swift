@@ -89,7 +89,7 @@ struct Eval: ParsableCommand {
                 "AP": result.averagePrecision, "AP50": result.averagePrecision50, "AP75": result.averagePrecision75,
                 "APm": result.averagePrecisionMedium, "APl": result.averagePrecisionLarge,
                 "AR": result.averageRecall, "AR50": result.averageRecall50, "AR75": result.averageRecall75,
-                "model": poses == nil ? model.model : NSNull(), "input_size": poses == nil ? model.inputSize : NSNull(),
+                "model": poses == nil ? model.model : NSNull(), "input_size": poses == nil ? (model.inputSize ?? ModelOptions.defaultInputSize) : NSNull(),
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
