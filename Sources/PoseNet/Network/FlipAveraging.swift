@@ -35,17 +35,34 @@ enum FlipAveraging {
         }
     }
 
-    /// `target = (target + mirror(flipped)) / 2` for one head, where channel `ch` of the mirrored
-    /// head comes from channel `source(ch)` of `flipped` at the mirrored column, times `sign(ch)`.
-    static func average(_ target: Tensor, flipped: Tensor, source: (Int) -> Int, sign: (Int) -> Float) {
+    /// For each head (heatmap, offsets, fwd, bwd displacements), the channel of the mirrored
+    /// head that feeds each channel, and its sign (x components flip sign).
+    static let channelMaps: [(sources: [Int], signs: [Float])] = {
+        let parts = BodyPart.count, edges = Skeleton.treeEdges.count
+        let heatmap = (mirroredPart, [Float](repeating: 1, count: parts))
+        let offsets = (mirroredPart + mirroredPart.map { parts + $0 },
+                       [Float](repeating: 1, count: parts) + [Float](repeating: -1, count: parts))
+        let displacements = (mirroredEdge + mirroredEdge.map { edges + $0 },
+                             [Float](repeating: 1, count: edges) + [Float](repeating: -1, count: edges))
+        return [heatmap, offsets, displacements, displacements]
+    }()
+
+    /// `target = (saved + mirror(flipped)) / 2` for one `[H, W, C]` head, where channel `ch` of
+    /// the mirrored head is channel `sources[ch]` of `flipped` at the mirrored column, times `signs[ch]`.
+    static func average(_ saved: Tensor, flipped: Tensor, into target: Tensor, sources: [Int], signs: [Float]) {
         let (h, w, c) = (target.shape[0], target.shape[1], target.shape[2])
-        let sources = (0..<c).map(source), signs = (0..<c).map(sign)
         target.withUnsafeMutableBufferPointer { t in
-            flipped.withUnsafeBufferPointer { f in
-                for y in 0..<h {
-                    for x in 0..<w {
-                        let a = (y * w + x) * c, b = (y * w + (w - 1 - x)) * c
-                        for ch in 0..<c { t[a + ch] = 0.5 * (t[a + ch] + signs[ch] * f[b + sources[ch]]) }
+            saved.withUnsafeBufferPointer { a in
+                flipped.withUnsafeBufferPointer { f in
+                    sources.withUnsafeBufferPointer { sources in
+                        signs.withUnsafeBufferPointer { signs in
+                            for y in 0..<h {
+                                for x in 0..<w {
+                                    let p = (y * w + x) * c, q = (y * w + (w - 1 - x)) * c
+                                    for ch in 0..<c { t[p + ch] = 0.5 * (a[p + ch] + signs[ch] * f[q + sources[ch]]) }
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -58,28 +75,21 @@ extension PoseNetModel {
     /// the head tensors (twice the work of ``run()``; restores ``input``). More accurate on
     /// people seen from the side and on occluded parts.
     public func runWithFlipAveraging() throws {
+        let heads = [heatmapScores, offsets, displacementsFwd, displacementsBwd]
+        if flipScratch.isEmpty { flipScratch = try heads.map { try Tensor(zeros: $0.shape) } }
         try run()
-        let saved = try [heatmapScores, offsets, displacementsFwd, displacementsBwd].map { head -> Tensor in
-            let copy = try Tensor(zeros: head.shape)
-            copy.withUnsafeMutableBufferPointer { d in head.withUnsafeBufferPointer { s in _ = d.initialize(from: s) } }
-            return copy
+        for (head, saved) in zip(heads, flipScratch) {
+            saved.withUnsafeMutableBufferPointer { d in head.withUnsafeBufferPointer { s in _ = d.update(fromContentsOf: s) } }
         }
         FlipAveraging.mirrorInPlace(input)
         defer { FlipAveraging.mirrorInPlace(input) }
         try run()
-        let parts = BodyPart.count, edges = Skeleton.treeEdges.count
-        // After the second run the head tensors hold the mirrored heads; average into the saved ones.
-        FlipAveraging.average(saved[0], flipped: heatmapScores, source: { FlipAveraging.mirroredPart[$0] }, sign: { _ in 1 })
-        FlipAveraging.average(saved[1], flipped: offsets,
-                              source: { $0 < parts ? FlipAveraging.mirroredPart[$0] : parts + FlipAveraging.mirroredPart[$0 - parts] },
-                              sign: { $0 < parts ? 1 : -1 })
-        for (index, head) in [(2, displacementsFwd), (3, displacementsBwd)] {
-            FlipAveraging.average(saved[index], flipped: head,
-                                  source: { $0 < edges ? FlipAveraging.mirroredEdge[$0] : edges + FlipAveraging.mirroredEdge[$0 - edges] },
-                                  sign: { $0 < edges ? 1 : -1 })
-        }
-        for (head, average) in zip([heatmapScores, offsets, displacementsFwd, displacementsBwd], saved) {
-            head.withUnsafeMutableBufferPointer { d in average.withUnsafeBufferPointer { s in _ = d.update(fromContentsOf: s) } }
+        // The head tensors now hold the mirror image's heads: average them, mirrored back, into
+        // the saved ones (not in place: a pixel and its mirror read each other), then copy back.
+        for (index, head) in heads.enumerated() {
+            let map = FlipAveraging.channelMaps[index], saved = flipScratch[index]
+            FlipAveraging.average(saved, flipped: head, into: saved, sources: map.sources, signs: map.signs)
+            head.withUnsafeMutableBufferPointer { d in saved.withUnsafeBufferPointer { s in _ = d.update(fromContentsOf: s) } }
         }
     }
 }

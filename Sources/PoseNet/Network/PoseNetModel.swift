@@ -44,6 +44,8 @@ public final class PoseNetModel: @unchecked Sendable {
     private let headBias: Tensor         // [115]
     private let packedHeads: PackedPointwiseWeights  // headWeights + headBias packed for the GEMM microkernel
     private let headOutput: Tensor       // [H, W, 115]
+    /// Copies of the four heads kept by ``runWithFlipAveraging()``; made on its first call.
+    var flipScratch: [Tensor] = []
     private let workspace = ConvolutionWorkspace()  // im2col rows of block 0, depthwise bands of the separable blocks
 
     /// Number of channels of each head, in the order they are packed into one GEMM.
