@@ -130,27 +130,9 @@ struct KernelBenchmark {
     }
 
     func run(log: (String) -> Void) throws -> [String: Any] {
-        var report: [String: Any] = [:]
-        let core = BLASThreads.coreName
-        let coreType = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"]
-        report["openblas_core"] = core
-        report["openblas_coretype_env"] = coreType ?? NSNull()
+        var report = BenchEnvironment.report(log: log)
         report["threads"] = threadCounts
         report["runs"] = runs
-        log("OpenBLAS core: \(core)")
-        // Other work on the machine skews timings (2-thread figures most): record how busy it was.
-        if let loadavg = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
-           let oneMinute = loadavg.split(separator: " ").first.flatMap({ Double($0) }) {
-            report["load_average_1min"] = oneMinute
-            if oneMinute > 1 {
-                log(String(format: "note: 1-minute load average is %.1f on %d cores; other processes skew these timings",
-                           oneMinute, Parallelism.defaultThreads))
-            }
-        }
-        if let coreType {
-            log("warning: OPENBLAS_CORETYPE=\(coreType) is set: it forces OpenBLAS's \(coreType) kernels, which may be weaker "
-                + "than the ones it would pick for this CPU; run with `env -u OPENBLAS_CORETYPE` to compare.")
-        }
 
         // Practical peak: sgemm at 2048³.
         var peak: [Int: Double] = [:]

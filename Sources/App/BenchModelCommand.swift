@@ -48,7 +48,7 @@ struct BenchModel: ParsableCommand {
 
     func run() throws {
         let log: (String) -> Void = json ? { _ in } : { print($0) }
-        var report = OpenBLASReport.current(log: log)
+        var report = BenchEnvironment.report(log: log)
         // The network's convolutions run on PoseKit's packed GEMM, not OpenBLAS (reported above for reference).
         log("PoseKit GEMM microkernel: \(Convolution.packedKernelDescription)")
         report["packed_kernel"] = Convolution.packedKernelDescription
@@ -97,17 +97,27 @@ struct BenchModel: ParsableCommand {
     }
 }
 
-/// Which OpenBLAS kernels are active, printed by every benchmark: `OPENBLAS_CORETYPE` in the
-/// environment forces a kernel set that may be weaker than the one OpenBLAS picks for the CPU.
-enum OpenBLASReport {
-    static func current(log: (String) -> Void) -> [String: Any] {
+/// What every benchmark prints first: which OpenBLAS kernels are active (`OPENBLAS_CORETYPE` in
+/// the environment forces a set that may be weaker than the one OpenBLAS picks for the CPU) and
+/// how busy the machine is (other work skews timings, 2-thread figures most).
+enum BenchEnvironment {
+    static func report(log: (String) -> Void) -> [String: Any] {
         let core = BLASThreads.coreName
         let forced = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"]
+        var report: [String: Any] = ["openblas_core": core, "openblas_coretype_env": forced ?? NSNull()]
         log("OpenBLAS core: \(core)" + (forced == nil ? " (auto-detected)" : " (forced by OPENBLAS_CORETYPE)"))
         if let forced {
             log("warning: OPENBLAS_CORETYPE=\(forced) forces OpenBLAS's \(forced) kernels, which may be weaker than the ones "
                 + "it picks for this CPU; compare with `env -u OPENBLAS_CORETYPE`.")
         }
-        return ["openblas_core": core, "openblas_coretype_env": forced ?? NSNull()]
+        if let loadavg = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
+           let oneMinute = loadavg.split(separator: " ").first.flatMap({ Double($0) }) {
+            report["load_average_1min"] = oneMinute
+            if oneMinute > 1 {
+                log(String(format: "note: 1-minute load average is %.1f on %d cores; other processes skew these timings",
+                           oneMinute, Parallelism.defaultThreads))
+            }
+        }
+        return report
     }
 }

@@ -43,7 +43,7 @@ struct BenchPipeline: ParsableCommand {
 
     func run() throws {
         let log: (String) -> Void = json ? { _ in } : { print($0) }
-        var report = OpenBLASReport.current(log: log)
+        var report = BenchEnvironment.report(log: log)
         let (stream, content) = try Self.makeStream(frames: frames)
         log("input: \(frames) frames 640x480 C420 (\(content)), \(threads) thread(s), model \(model)")
         let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(model))
