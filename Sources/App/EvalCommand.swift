@@ -15,7 +15,9 @@ struct Eval: ParsableCommand {
             the pycocotools summary: AP over OKS thresholds .50:.05:.95, AP50, AP75, AP medium/large \
             and the recalls. Standard COCO sigmas; only labelled keypoints count; areas from the file.
 
-            --poses scores JSON Lines written by `posekit pose` instead of running the network.
+            --poses scores the output of `posekit pose` instead of running the network: its JSON \
+            Lines, or the COCO results list of `posekit pose --format coco` (every image of the \
+            ground truth is scored then, as pycocotools does).
             --oks-area-scale 2 doubles the object area inside OKS (a more lenient score that some \
             published figures use; the shared README's reference numbers are on that scale).
 
@@ -24,6 +26,8 @@ struct Eval: ParsableCommand {
               posekit eval --ground-truth gt.json --input-size 513 --json images/*.ppm
               posekit pose images/*.ppm > poses.jsonl
               posekit eval --ground-truth gt.json --poses poses.jsonl
+              posekit pose --format coco --ground-truth gt.json images/*.ppm > results.json
+              posekit eval --ground-truth gt.json --poses results.json
             """)
 
     @Option(name: .long, help: ArgumentHelp("COCO keypoint ground truth (JSON).", valueName: "path"))
@@ -32,7 +36,7 @@ struct Eval: ParsableCommand {
     @OptionGroup var model: ModelOptions
     @OptionGroup var decode: DecodeOptions
 
-    @Option(name: .long, help: ArgumentHelp("Score these `posekit pose` JSON Lines instead of running the network.", valueName: "path|-"))
+    @Option(name: .long, help: ArgumentHelp("Score this `posekit pose` output (JSON Lines or --format coco) instead of running the network.", valueName: "path|-"))
     var poses: String?
 
     @Option(name: .long, help: ArgumentHelp("Multiply the ground-truth area inside OKS by this (1 = pycocotools).", valueName: "x"))
@@ -61,7 +65,14 @@ struct Eval: ParsableCommand {
             evaluated.insert(image.id)
             return image.id
         }
-        if let poses {
+        if let poses, let results = try Self.readCocoResults(poses) {
+            // A COCO results list names no images without detections: score every image, as pycocotools does.
+            for detection in results where truth.images.contains(where: { $0.id == detection.imageID }) == false {
+                throw CLIError("\(poses): image_id \(detection.imageID) is not in \(groundTruth)")
+            }
+            evaluated = Set(truth.images.map(\.id))
+            detections = results
+        } else if let poses {
             var decoder = PoseJSONLinesDecoder()
             try LineReader(path: poses).forEachLine { line in
                 guard let frame = try decoder.decode(line: line) else { return }
@@ -97,5 +108,16 @@ struct Eval: ParsableCommand {
             print("\(evaluated.count) images, \(detections.count) poses" + (oksAreaScale == 1 ? "" : ", OKS area x\(oksAreaScale)"))
             print(result.summary)
         }
+    }
+
+    /// The detections of a COCO results list (`posekit pose --format coco`), or nil when `path`
+    /// holds JSON Lines instead (the first non-blank byte is not `[`).
+    static func readCocoResults(_ path: String) throws -> [KeypointDetection]? {
+        let source = try LineReader(path: path).source
+        while let byte = try source.peekByte(), [0x20, 0x09, 0x0A, 0x0D].contains(byte) { _ = try source.readByte() }
+        guard try source.peekByte() == UInt8(ascii: "[") else { return nil }
+        var bytes: [UInt8] = []
+        while let byte = try source.readByte() { bytes.append(byte) }
+        return try CocoResults.decode(Data(bytes))
     }
 }

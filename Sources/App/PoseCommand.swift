@@ -19,6 +19,19 @@ struct PoseCommand: ParsableCommand {
         Coordinates are pixels of the original frame; "time" (seconds) is present for video only; \
         the 17 keypoints are in COCO order (nose, leftEye, rightEye, ..., rightAnkle).
 
+        On video each pose also has "id": the person's identity, 1, 2, 3, ... in order of first \
+        appearance, kept while they stay in view (and through gaps up to 0.5 s), never reused \
+        within the stream. Video keypoints are smoothed over time by a One-Euro filter per \
+        person and keypoint (--no-smooth for the raw per-frame positions); streams without a \
+        frame rate (Y4M F0:0) are taken as 30 frames/s for tracking and smoothing.
+
+        --accurate trades speed for accuracy (about 10x slower): flip averaging, output stride 8 \
+        and two input sizes (--input-size, default 641, and 0.8 of it) merged before decoding.
+
+        --format coco writes one JSON list for all image inputs, the results format pycocotools' \
+        loadRes reads; image_id comes from --ground-truth (matched by file name) or else from \
+        the digits of each file name (000000000785.jpg -> 785).
+
         EXAMPLES
           posekit pose photo.ppm
           ffmpeg -loglevel error -i photo.jpg -f image2pipe -c:v ppm - \\
@@ -30,6 +43,8 @@ struct PoseCommand: ParsableCommand {
           ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - \\
             | posekit pose --overlay - --json poses.jsonl - \\
             | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - overlay.mp4
+          posekit pose --accurate photo.ppm
+          posekit pose --format coco --ground-truth gt.json images/*.ppm > results.json
         """
     )
 
@@ -47,6 +62,21 @@ struct PoseCommand: ParsableCommand {
     @Flag(help: "Drop frames that arrive while the previous one is still being processed (live sources); the count of dropped frames is reported.")
     var realtime = false
 
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "Smooth keypoints over time per person (One-Euro filter; default on for video; not for images)."))
+    var smooth: Bool?
+
+    @Flag(help: "Accuracy preset: flip averaging, output stride 8, two input sizes merged (about 10x slower).")
+    var accurate = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Output format: jsonl (one JSON object per frame) or coco (one COCO results list over all images).",
+        valueName: "jsonl|coco"))
+    var format: PoseOutputFormat = .jsonl
+
+    @Option(name: .long, help: ArgumentHelp("With --format coco: COCO ground truth whose image ids to use (matched by file name).", valueName: "path"))
+    var groundTruth: String?
+
     @Flag(help: "Show progress (frames, frames/s, dropped) on stderr even when it is not a terminal.")
     var progress = false
 
@@ -58,11 +88,25 @@ struct PoseCommand: ParsableCommand {
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
         if overlay == "-" && json == nil { throw ValidationError("--overlay - writes frames to stdout, so give --json PATH for the JSON Lines") }
         if overlay == "-" && json == "-" { throw ValidationError("--overlay - and --json - cannot both use stdout") }
+        if smooth == true, let image = inputs.first(where: { PoseOutputFormat.looksLikeImage($0) }) {
+            throw Self.smoothingNeedsVideo(image)
+        }
+        if groundTruth != nil && format != .coco { throw ValidationError("--ground-truth is for --format coco (image ids)") }
+        if accurate && (model.outputStride != 16 || decode.flip) {
+            throw ValidationError("--accurate sets flip averaging and output stride 8 itself; drop --flip / --output-stride")
+        }
+    }
+
+    static func smoothingNeedsVideo(_ input: String) -> ValidationError {
+        ValidationError("--smooth smooths keypoints over the frames of a video (Y4M); \(input) is a single image, so there is nothing to smooth. Drop --smooth for images.")
     }
 
     func run() throws {
-        let detector = PoseDetector(model: try model.makeModel(), decoding: decode.decoding)
+        let detector: any PoseFinding = accurate
+            ? try model.makeAccurateDetector(decoding: decode.decoding)
+            : PoseDetector(model: try model.makeModel(), decoding: decode.decoding)
         let jsonSink = try openSink(json ?? "-")
+        var coco = format == .coco ? try CocoExport(groundTruth: groundTruth) : nil
         var overlayOutput = try overlay.map { OverlayOutput(sink: try openSink($0)) }
         let progressReporter = ProgressReporter(forced: progress)
         var failures = 0
@@ -70,15 +114,27 @@ struct PoseCommand: ParsableCommand {
         for input in inputs {
             do {
                 let reader = try FrameReader(path: input)
-                let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
+                let isVideo = reader.format == .y4m
+                if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
+                if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
+                var stream = isVideo ? PoseStream(smoothing: smooth ?? true) : nil
+                let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry,
                                          wantsRGB: overlayOutput != nil)
                 let name = input == "-" ? "-" : input
                 try source.forEachFrame(realtime: realtime) { slot, dropped in
-                    let poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height))
-                    text.reset()
-                    PoseJSON.append(source: name, frame: slot.frameIndex, width: slot.width, height: slot.height,
-                                    time: slot.time, poses: poses, to: &text)
-                    try text.bytes.withUnsafeBytes { try jsonSink.write($0) }
+                    var poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height))
+                    var ids: [Int]?
+                    if stream != nil {
+                        (poses, ids) = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)
+                    }
+                    if coco != nil {
+                        try coco!.add(poses, input: input)
+                    } else {
+                        text.reset()
+                        PoseJSON.append(source: name, frame: slot.frameIndex, width: slot.width, height: slot.height,
+                                        time: slot.time, poses: poses, ids: ids, to: &text)
+                        try text.bytes.withUnsafeBytes { try jsonSink.write($0) }
+                    }
                     if overlayOutput != nil {
                         PoseOverlay().draw(poses, on: &slot.rgb)
                         try overlayOutput!.write(slot.rgb, from: reader, input: input)
@@ -87,11 +143,19 @@ struct PoseCommand: ParsableCommand {
                 }
             } catch FrameIOError.brokenPipe {
                 throw ExitCode(141)  // the reader of our output went away: stop quietly, like SIGPIPE would
+            } catch let usage as ValidationError {
+                throw usage
             } catch {
                 printToStandardError("posekit: error: \(input): \(CLIError.describe(error))")
                 failures += 1
             }
             do { try jsonSink.flush(); try overlayOutput?.flush() } catch FrameIOError.brokenPipe { throw ExitCode(141) }
+        }
+        if let coco {
+            do {
+                try Array(coco.encoded().utf8).withUnsafeBytes { try jsonSink.write($0) }
+                try jsonSink.flush()
+            } catch FrameIOError.brokenPipe { throw ExitCode(141) }
         }
         progressReporter.finish()
         if realtime && progressReporter.dropped > 0 {

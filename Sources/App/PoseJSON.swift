@@ -3,14 +3,16 @@ import PoseNet
 /// The JSON Lines record `posekit pose` writes for each image or frame (schema in README.md):
 ///
 ///     {"source": "clip.y4m", "frame": 0, "width": 640, "height": 480, "time": 0.000,
-///      "poses": [{"score": 0.9123, "box": [x0, y0, x1, y1],
+///      "poses": [{"id": 1, "score": 0.9123, "box": [x0, y0, x1, y1],
 ///                 "keypoints": [{"part": "nose", "x": 312.41, "y": 88.07, "score": 0.9811}, ...]}]}
 ///
-/// Coordinates have two decimals (1/100 pixel), scores four; `time` is omitted for images.
+/// Coordinates have two decimals (1/100 pixel), scores four; `time` is omitted for images and
+/// for streams without a frame rate; `id` (the person's identity, ``PoseStream``) is present
+/// for video only.
 enum PoseJSON {
     static func append(
         source: String, frame: Int, width: Int, height: Int, time: Double?, poses: [PoseNet.Pose],
-        to json: inout JSONText
+        ids: [Int]? = nil, to json: inout JSONText
     ) {
         json.raw("{\"source\": "); json.string(source)
         json.raw(", \"frame\": "); json.integer(frame)
@@ -20,7 +22,9 @@ enum PoseJSON {
         json.raw(", \"poses\": [")
         for (p, pose) in poses.enumerated() {
             if p > 0 { json.raw(", ") }
-            json.raw("{\"score\": "); json.number(pose.score, decimals: 4)
+            json.raw("{")
+            if let ids { json.raw("\"id\": "); json.integer(ids[p]); json.raw(", ") }
+            json.raw("\"score\": "); json.number(pose.score, decimals: 4)
             let box = pose.boundingBox
             json.raw(", \"box\": [")
             json.number(box.minX, decimals: 2); json.raw(", ")

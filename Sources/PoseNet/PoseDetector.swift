@@ -24,9 +24,12 @@ public struct PoseDecoding: Sendable, Equatable {
 ///     let detector = PoseDetector(model: try PoseNetModel(bundle: bundle, inputSize: 353, outputStride: 16, threads: 2))
 ///     // ... write the frame into detector.model.input (NHWC RGB in [-1, 1]) ...
 ///     let poses = try detector.detect(mappingTo: .letterbox(originalWidth: 640, originalHeight: 480, inputSize: 353))
-public final class PoseDetector: @unchecked Sendable {
+public final class PoseDetector: PoseFinding, @unchecked Sendable {
     public let model: PoseNetModel
     public var decoding: PoseDecoding
+
+    /// The model's input tensor.
+    public var input: Tensor { model.input }
 
     public init(model: PoseNetModel, decoding: PoseDecoding = PoseDecoding()) {
         self.model = model
@@ -45,13 +48,22 @@ public final class PoseDetector: @unchecked Sendable {
             heatmapScores: model.heatmapScores, offsets: model.offsets,
             displacementsFwd: model.displacementsFwd, displacementsBwd: model.displacementsBwd,
             outputStride: model.outputStride)
+        return try decoding.poses(from: heads, mappingTo: transform, imageSize: imageSize)
+    }
+}
+
+extension PoseDecoding {
+    /// Decodes heads into poses, best first, mapped by `transform` to image pixels and, with
+    /// `imageSize`, clamped into the image.
+    public func poses(from heads: PoseNetOutput, mappingTo transform: ImageTransform,
+                      imageSize: (width: Int, height: Int)?) throws -> [Pose] {
         var poses: [Pose]
-        switch decoding.mode {
+        switch mode {
         case .single:
             let pose = decodeSinglePose(heads)
-            poses = pose.score >= decoding.parameters.minPoseScore ? [pose] : []
+            poses = pose.score >= parameters.minPoseScore ? [pose] : []
         case .multi:
-            poses = try decodeMultiplePoses(heads, parameters: decoding.parameters)
+            poses = try decodeMultiplePoses(heads, parameters: parameters)
         }
         poses.sort { $0.score > $1.score }
         return poses.map { pose in

@@ -1,0 +1,11 @@
+import Tensor
+
+/// Anything that finds poses in a frame written into its ``input`` tensor: ``PoseDetector``
+/// (one network pass, or two with flip averaging) and ``MultiScalePoseDetector`` (the accuracy preset).
+public protocol PoseFinding: AnyObject {
+    /// The network input to fill, `[size, size, 3]` NHWC RGB in [-1, 1].
+    var input: Tensor { get }
+    /// Runs on ``input`` and decodes; `transform` maps input pixels to the caller's image pixels;
+    /// with `imageSize`, keypoints are clamped into the image. Poses are sorted best first.
+    func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)?) throws -> [Pose]
+}
