@@ -35,6 +35,7 @@ struct Eval: ParsableCommand {
 
     @OptionGroup var model: ModelOptions
     @OptionGroup var decode: DecodeOptions
+    @OptionGroup var accuracy: AccuracyOptions
 
     @Option(name: .long, help: ArgumentHelp("Score this `posekit pose` output (JSON Lines or --format coco) instead of running the network.", valueName: "path|-"))
     var poses: String?
@@ -52,6 +53,7 @@ struct Eval: ParsableCommand {
         if poses == nil && images.isEmpty { throw ValidationError("give images to run on, or --poses FILE") }
         if poses != nil && !images.isEmpty { throw ValidationError("give either images or --poses, not both") }
         guard oksAreaScale > 0 && oksAreaScale.isFinite else { throw ValidationError("--oks-area-scale must be positive") }
+        try accuracy.check(model, decode)
     }
 
     func run() throws {
@@ -81,11 +83,11 @@ struct Eval: ParsableCommand {
                 detections += frame.poses.map { KeypointDetection(imageID: id, pose: $0) }
             }
         } else {
-            let detector = PoseDetector(model: try model.makeModel(), decoding: decode.decoding)
+            let detector = try accuracy.makeDetector(model, decode)
             for path in images {
                 let id = try imageID(path)
                 let reader = try FrameReader(path: path)
-                let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry, wantsRGB: false)
+                let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry, wantsRGB: false)
                 try source.forEachFrame(realtime: false) { slot, _ in
                     detections += try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height)).map { KeypointDetection(imageID: id, pose: $0) }
                 }
@@ -100,7 +102,8 @@ struct Eval: ParsableCommand {
                 "AP": result.averagePrecision, "AP50": result.averagePrecision50, "AP75": result.averagePrecision75,
                 "APm": result.averagePrecisionMedium, "APl": result.averagePrecisionLarge,
                 "AR": result.averageRecall, "AR50": result.averageRecall50, "AR75": result.averageRecall75,
-                "model": poses == nil ? model.model : NSNull(), "input_size": poses == nil ? (model.inputSize ?? ModelOptions.defaultInputSize) : NSNull(),
+                "model": poses == nil ? model.model : NSNull(), "input_size": poses == nil ? (model.inputSize ?? (accuracy.accurate ? AccuracyOptions.accurateInputSize : ModelOptions.defaultInputSize)) : NSNull(),
+                "accurate": accuracy.accurate,
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))

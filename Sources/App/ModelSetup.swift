@@ -16,25 +16,6 @@ extension ModelOptions {
                                 threads: threads ?? Parallelism.defaultThreads)
     }
 
-    /// The largest input of the accuracy preset (`--accurate`); the second is 0.8 of it.
-    static let accurateInputSize = 641
-
-    /// The accuracy preset: flip averaging, output stride 8, and two input sizes (the given
-    /// size, default ``accurateInputSize``, and the `16k + 1` size nearest 0.8 of it) merged
-    /// before decoding (README "Accuracy preset" has the measurements behind these choices).
-    func makeAccurateDetector(decoding: PoseDecoding) throws -> MultiScalePoseDetector {
-        let url = try ModelLocator.resolve(model)
-        let bundle = try WeightBundle(contentsOf: url)
-        let large = inputSize ?? Self.accurateInputSize
-        let small = max(33, Int((Double(large - 1) * 0.8 / 16).rounded()) * 16 + 1)
-        let models = try [large, small].map {
-            try PoseNetModel(bundle: bundle, inputSize: $0, outputStride: 8, threads: threads ?? Parallelism.defaultThreads)
-        }
-        var flipped = decoding
-        flipped.flipAveraging = true
-        return try MultiScalePoseDetector(models: models, decoding: flipped)
-    }
-
     var geometry: NetworkInputWriter.Geometry { resize == .letterbox ? .letterbox : .stretch }
 }
 

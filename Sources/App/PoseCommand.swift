@@ -25,8 +25,8 @@ struct PoseCommand: ParsableCommand {
         person and keypoint (--no-smooth for the raw per-frame positions); streams without a \
         frame rate (Y4M F0:0) are taken as 30 frames/s for tracking and smoothing.
 
-        --accurate trades speed for accuracy (about 10x slower): flip averaging, output stride 8 \
-        and two input sizes (--input-size, default 641, and 0.8 of it) merged before decoding.
+        --accurate trades speed for accuracy (about 20x slower): flip averaging, output stride 8 \
+        and two input sizes (--input-size, default 769, and 0.8 of it: 609) merged before decoding.
 
         --format coco writes one JSON list for all image inputs, the results format pycocotools' \
         loadRes reads; image_id comes from --ground-truth (matched by file name) or else from \
@@ -66,8 +66,7 @@ struct PoseCommand: ParsableCommand {
         "Smooth keypoints over time per person (One-Euro filter; default on for video; not for images)."))
     var smooth: Bool?
 
-    @Flag(help: "Accuracy preset: flip averaging, output stride 8, two input sizes merged (about 10x slower).")
-    var accurate = false
+    @OptionGroup var accuracy: AccuracyOptions
 
     @Option(name: .long, help: ArgumentHelp(
         "Output format: jsonl (one JSON object per frame) or coco (one COCO results list over all images).",
@@ -92,9 +91,7 @@ struct PoseCommand: ParsableCommand {
             throw Self.smoothingNeedsVideo(image)
         }
         if groundTruth != nil && format != .coco { throw ValidationError("--ground-truth is for --format coco (image ids)") }
-        if accurate && (model.outputStride != 16 || decode.flip) {
-            throw ValidationError("--accurate sets flip averaging and output stride 8 itself; drop --flip / --output-stride")
-        }
+        try accuracy.check(model, decode)
     }
 
     static func smoothingNeedsVideo(_ input: String) -> ValidationError {
@@ -102,9 +99,7 @@ struct PoseCommand: ParsableCommand {
     }
 
     func run() throws {
-        let detector: any PoseFinding = accurate
-            ? try model.makeAccurateDetector(decoding: decode.decoding)
-            : PoseDetector(model: try model.makeModel(), decoding: decode.decoding)
+        let detector = try accuracy.makeDetector(model, decode)
         let jsonSink = try openSink(json ?? "-")
         var coco = format == .coco ? try CocoExport(groundTruth: groundTruth) : nil
         var overlayOutput = try overlay.map { OverlayOutput(sink: try openSink($0)) }
