@@ -15,10 +15,7 @@ final class FrameSlot {
     /// Frame pixels → network pixels.
     var scaleX: Float = 1, scaleY: Float = 1
 
-    /// A slot that converts frames straight into `input` (the network's own input tensor).
-    init(input: Tensor) { self.input = input }
-
-    /// A slot with its own input buffer (realtime mode, where the reader runs ahead).
+    /// A slot with its own input buffer (the reader thread runs ahead of the network).
     init(inputSize: Int) throws { input = try Tensor(zeros: [inputSize, inputSize, 3]) }
 
     /// Network pixels → frame pixels, for the decoded poses.
@@ -45,8 +42,10 @@ final class FrameSlot {
 /// only the newest frame whenever the consumer is ready, dropping the ones that arrived while
 /// it was busy, like AVFoundation's `alwaysDiscardsLateVideoFrames`.
 ///
-/// Realtime mode reads on its own thread into three rotating slots, so memory stays bounded
-/// however fast the source is.
+/// Both modes read on their own thread into three rotating slots (one being filled, one
+/// waiting, one in use), so reading and converting frame n+1 overlaps the network pass and
+/// decoding of frame n, and memory stays bounded however fast the source is. In order, the
+/// reader waits for a free slot; in realtime mode it replaces the waiting frame (a drop).
 struct FrameSource {
     let reader: FrameReader
     /// The network's input tensor, `[size, size, 3]`: holds the delivered frame when `body` runs.
@@ -57,15 +56,8 @@ struct FrameSource {
     /// Calls `body(slot, droppedSinceLastCall)` for each delivered frame. Errors from the input
     /// are thrown after every frame read before them has been delivered.
     func forEachFrame(realtime: Bool, _ body: (FrameSlot, Int) throws -> Void) throws {
-        if !realtime {
-            let slot = FrameSlot(input: networkInput)
-            while try reader.advance() {
-                slot.fill(from: reader, geometry: geometry, wantsRGB: wantsRGB)
-                try body(slot, 0)
-            }
-            return
-        }
-        let mailbox = try LatestFrameMailbox(slots: (0..<3).map { _ in try FrameSlot(inputSize: networkInput.shape[0]) })
+        let mailbox = try LatestFrameMailbox(slots: (0..<3).map { _ in try FrameSlot(inputSize: networkInput.shape[0]) },
+                                             dropsLateFrames: realtime)
         let producer = ReaderThread(source: self, mailbox: mailbox)
         let thread = Thread { producer.run() }
         thread.stackSize = 1 << 20
@@ -82,7 +74,8 @@ struct FrameSource {
     }
 }
 
-/// The realtime reader: fills slots as fast as the input delivers frames.
+/// The reader thread: fills slots as fast as the input delivers frames (in order: as fast as
+/// the consumer frees them).
 private final class ReaderThread: @unchecked Sendable {
     let source: FrameSource
     let mailbox: LatestFrameMailbox
@@ -93,7 +86,8 @@ private final class ReaderThread: @unchecked Sendable {
             var slot = mailbox.firstSlot()
             while !mailbox.isStopped, try source.reader.advance() {
                 slot.fill(from: source.reader, geometry: source.geometry, wantsRGB: source.wantsRGB)
-                slot = mailbox.publish(slot)
+                guard let next = mailbox.publish(slot) else { break }
+                slot = next
             }
             mailbox.finish(error: nil)
         } catch {
@@ -102,10 +96,12 @@ private final class ReaderThread: @unchecked Sendable {
     }
 }
 
-/// Hands the newest frame from the reader thread to the consumer; an unconsumed frame that is
-/// replaced by a newer one counts as dropped.
+/// Hands frames from the reader thread to the consumer. With `dropsLateFrames` (realtime) an
+/// unconsumed frame that is replaced by a newer one counts as dropped; without, the reader
+/// waits until the consumer has taken the waiting frame, so every frame is delivered in order.
 final class LatestFrameMailbox: @unchecked Sendable {
     private let condition = NSCondition()
+    private let dropsLateFrames: Bool
     private var free: [FrameSlot]
     private var pending: FrameSlot?
     private var droppedSinceTake = 0
@@ -113,9 +109,10 @@ final class LatestFrameMailbox: @unchecked Sendable {
     private var stopped = false
     private(set) var readerError: Error?
 
-    init(slots: [FrameSlot]) throws {
+    init(slots: [FrameSlot], dropsLateFrames: Bool) throws {
         precondition(slots.count >= 3, "the mailbox needs a slot to fill, one pending and one in use")
         free = slots
+        self.dropsLateFrames = dropsLateFrames
     }
 
     var isStopped: Bool { condition.lock(); defer { condition.unlock() }; return stopped }
@@ -125,18 +122,24 @@ final class LatestFrameMailbox: @unchecked Sendable {
         return free.removeLast()
     }
 
-    /// Publishes a filled slot; returns the slot to fill next.
-    func publish(_ slot: FrameSlot) -> FrameSlot {
+    /// Publishes a filled slot; returns the slot to fill next (in order: after the previous
+    /// frame has been taken; nil once the consumer has stopped).
+    func publish(_ slot: FrameSlot) -> FrameSlot? {
         condition.lock(); defer { condition.unlock() }
+        if !dropsLateFrames {
+            while pending != nil && !stopped { condition.wait() }
+            if stopped { return nil }
+        }
         let next: FrameSlot
         if let stale = pending {
             droppedSinceTake += 1
             next = stale
         } else {
+            // Three slots: at most one pending and one with the consumer, so one is free.
             next = free.removeLast()
         }
         pending = slot
-        condition.signal()
+        condition.broadcast()
         return next
     }
 
@@ -148,6 +151,7 @@ final class LatestFrameMailbox: @unchecked Sendable {
         pending = nil
         let dropped = droppedSinceTake
         droppedSinceTake = 0
+        condition.broadcast()   // an in-order reader waits for the pending frame to be taken
         return (slot, dropped)
     }
 
@@ -167,5 +171,6 @@ final class LatestFrameMailbox: @unchecked Sendable {
     func stop() {
         condition.lock(); defer { condition.unlock() }
         stopped = true
+        condition.broadcast()
     }
 }

@@ -81,15 +81,18 @@ struct SmoothingTests {
         }
     }
 
-    /// Lag on a known path: a person (diagonal 200 px) swinging sideways, 0.5 diagonals of
-    /// amplitude at 1 Hz (an exercise pace), with 1 % noise, sampled at 30 fps with irregular
-    /// frame times (±30 % of a frame). The time shift that best aligns the smoothed track with
-    /// the true path is at most one frame.
-    @Test func addedLagOnAKnownPathIsAtMostOneFrame() {
+    /// Lag on a known path: a person (diagonal 200 px) swinging sideways, sampled at 30 fps
+    /// with irregular frame times (±30 % of a frame) and 1 %-of-size noise. The time shift that
+    /// best aligns the smoothed track with the true path is the added lag: at most one frame at
+    /// exercise paces (arms in jumping jacks: 0.5 diagonals at 1 Hz; hips in squats: 0.2 at 0.5 Hz),
+    /// and under two frames for a slow sway (0.1 diagonals at 0.25 Hz), where the filter is
+    /// closest to its still-keypoint cutoff.
+    @Test(arguments: [(0.5, 1.0, 1.0), (0.2, 0.5, 1.0), (0.1, 0.25, 2.0)])
+    func addedLagOnAKnownPath(amplitudeInDiagonals: Double, frequency: Double, maximumFrames: Double) {
         var noise = NoiseSource(state: 12345)
-        let diagonal = 200.0, amplitude = 0.5 * diagonal, frequency = 1.0
+        let diagonal = 200.0, amplitude = amplitudeInDiagonals * diagonal
         func path(_ t: Double) -> Double { 300 + amplitude * sin(2 * .pi * frequency * t) }
-        let times = (0..<150).map { Double($0) / 30 + ($0 > 0 ? 0.3 / 30 * (2 * noise.uniform() - 1) : 0) }
+        let times = (0..<240).map { Double($0) / 30 + ($0 > 0 ? 0.3 / 30 * (2 * noise.uniform() - 1) : 0) }
         let frames = times.map { t in
             var pose = gridPerson(x: 0, y: 100, width: diagonal / 2.5)
             for k in pose.keypoints.indices { pose.keypoints[k].position.x += path(t) + noise.normal(sigma: 0.01 * diagonal) }
@@ -101,6 +104,6 @@ struct SmoothingTests {
         }
         let shifts = stride(from: 0.0, through: 0.2, by: 0.001)
         let lag = shifts.min { error(shift: $0) < error(shift: $1) }!
-        #expect(lag <= 1.0 / 30, "lag \(lag * 30) frames")
+        #expect(lag * 30 <= maximumFrames, "lag \(lag * 30) frames")
     }
 }

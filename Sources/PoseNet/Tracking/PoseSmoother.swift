@@ -7,13 +7,13 @@
 /// smoothed over the real interval.
 ///
 /// Defaults (measured, README "Smoothing"): still keypoints are smoothed at 0.5 Hz; the cutoff
-/// rises by 16 Hz per diagonal/s of speed, which keeps the added lag under one frame at 30 fps
+/// rises by 8 Hz per diagonal/s of speed, which keeps the added lag under one frame at 30 fps
 /// for exercise-speed motion.
 public struct PoseSmoother: Sendable {
     /// Cutoff (Hz) for a still keypoint.
     public var minimumCutoff: Double = 0.5
     /// Cutoff increase (Hz) per box diagonal per second of keypoint speed.
-    public var speedCoefficient: Double = 16
+    public var speedCoefficient: Double = 8
     /// Cutoff (Hz) of the speed estimate.
     public var derivativeCutoff: Double = 1
     /// Keypoints below this score do not shape the size estimate.
