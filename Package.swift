@@ -5,8 +5,9 @@
 //   COpenBLAS  system library (cblas.h, pkg-config `openblas`, Debian `libopenblas-dev`)
 //   Tensor     float32 NHWC tensors and the kernels (GEMM-backed convolutions, depthwise, activations)
 //   FrameIO    PNM / Y4M readers and writers, colour conversion, wireframe overlays
-//   PoseNet    weight bundles, importers, the MobileNetV1 PoseNet network, pose decoders, evaluation
-//   ActionNet  tracking, sliding windows, temporal-convolution action classifier, repetition counting
+//   PoseNet    weight bundles, importers, the MobileNetV1 PoseNet network, pose decoders, identity
+//              tracking and One-Euro smoothing (used by `pose` and by ActionNet), evaluation
+//   ActionNet  prominent-person choice, sliding windows, temporal-convolution action classifier, repetition counting
 //   App        the `posekit` command
 import Foundation
 import PackageDescription
