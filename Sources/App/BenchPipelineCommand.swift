@@ -80,7 +80,8 @@ struct BenchPipeline: ParsableCommand {
         var text = JSONText()
         var poses = 0
         try source.forEachFrame(realtime: false) { slot, _ in
-            let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height))
+            let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
+                                            afterNetwork: slot.readNext)
             poses += found.count
             text.reset()
             PoseJSON.append(source: "-", frame: slot.frameIndex, width: slot.width, height: slot.height,

@@ -14,6 +14,10 @@ final class FrameSlot {
     var width = 0, height = 0
     /// Frame pixels → network pixels.
     var scaleX: Float = 1, scaleY: Float = 1
+    /// Lets the reader thread read and convert the next frame now (call it once the network
+    /// pass on this frame is done, so the two do not compete for the cores); without the call
+    /// the reader goes on when the consumer asks for the next frame.
+    var readNext: () -> Void = {}
 
     /// A slot with its own input buffer (the reader thread runs ahead of the network).
     init(inputSize: Int) throws { input = try Tensor(zeros: [inputSize, inputSize, 3]) }
@@ -43,9 +47,12 @@ final class FrameSlot {
 /// it was busy, like AVFoundation's `alwaysDiscardsLateVideoFrames`.
 ///
 /// Both modes read on their own thread into three rotating slots (one being filled, one
-/// waiting, one in use), so reading and converting frame n+1 overlaps the network pass and
-/// decoding of frame n, and memory stays bounded however fast the source is. In order, the
-/// reader waits for a free slot; in realtime mode it replaces the waiting frame (a drop).
+/// waiting, one in use), and memory stays bounded however fast the source is. In realtime mode
+/// the reader runs freely and replaces a waiting frame (a drop). In order, it reads frame n+1
+/// while frame n is decoded and written: from `slot.readNext()` (called after the network pass)
+/// until the consumer takes the frame. Not during the network pass itself, which already uses
+/// every core: on 2 cores a third busy thread slows the network's spinning workers down more
+/// than the overlap gains.
 struct FrameSource {
     let reader: FrameReader
     /// The network's input tensor, `[size, size, 3]`: holds the delivered frame when `body` runs.
@@ -58,13 +65,14 @@ struct FrameSource {
     func forEachFrame(realtime: Bool, _ body: (FrameSlot, Int) throws -> Void) throws {
         let mailbox = try LatestFrameMailbox(slots: (0..<3).map { _ in try FrameSlot(inputSize: networkInput.shape[0]) },
                                              dropsLateFrames: realtime)
-        let producer = ReaderThread(source: self, mailbox: mailbox)
+        let producer = ReaderThread(source: self, mailbox: mailbox, gated: !realtime)
         let thread = Thread { producer.run() }
         thread.stackSize = 1 << 20
         thread.start()
         defer { mailbox.stop() }
         while let (slot, dropped) = mailbox.take() {
             defer { mailbox.recycle(slot) }
+            slot.readNext = { [weak mailbox] in mailbox?.allowRead() }
             networkInput.withUnsafeMutableBufferPointer { dst in
                 slot.input.withUnsafeBufferPointer { src in dst.baseAddress!.update(from: src.baseAddress!, count: src.count) }
             }
@@ -79,12 +87,15 @@ struct FrameSource {
 private final class ReaderThread: @unchecked Sendable {
     let source: FrameSource
     let mailbox: LatestFrameMailbox
-    init(source: FrameSource, mailbox: LatestFrameMailbox) { self.source = source; self.mailbox = mailbox }
+    let gated: Bool
+    init(source: FrameSource, mailbox: LatestFrameMailbox, gated: Bool) {
+        self.source = source; self.mailbox = mailbox; self.gated = gated
+    }
 
     func run() {
         do {
             var slot = mailbox.firstSlot()
-            while !mailbox.isStopped, try source.reader.advance() {
+            while gated ? mailbox.waitUntilReadAllowed() : !mailbox.isStopped, try source.reader.advance() {
                 slot.fill(from: source.reader, geometry: source.geometry, wantsRGB: source.wantsRGB)
                 guard let next = mailbox.publish(slot) else { break }
                 slot = next
@@ -107,6 +118,9 @@ final class LatestFrameMailbox: @unchecked Sendable {
     private var droppedSinceTake = 0
     private var finished = false
     private var stopped = false
+    /// In order: the reader may read the next frame (see ``FrameSlot/readNext``).
+    private var readAllowed = true
+    private var readerWaiting = false
     private(set) var readerError: Error?
 
     init(slots: [FrameSlot], dropsLateFrames: Bool) throws {
@@ -146,6 +160,10 @@ final class LatestFrameMailbox: @unchecked Sendable {
     /// The newest frame and how many were dropped before it; nil when the input has ended.
     func take() -> (FrameSlot, Int)? {
         condition.lock(); defer { condition.unlock() }
+        if pending == nil && readerWaiting {
+            readAllowed = true   // the consumer waits anyway: reading now costs it nothing
+            condition.broadcast()
+        }
         while pending == nil && !finished { condition.wait() }
         guard let slot = pending else { return nil }
         pending = nil
@@ -153,6 +171,23 @@ final class LatestFrameMailbox: @unchecked Sendable {
         droppedSinceTake = 0
         condition.broadcast()   // an in-order reader waits for the pending frame to be taken
         return (slot, dropped)
+    }
+
+    /// Lets an in-order reader read the next frame.
+    func allowRead() {
+        condition.lock(); defer { condition.unlock() }
+        readAllowed = true
+        condition.broadcast()
+    }
+
+    /// Waits until the next frame may be read; false once the consumer has stopped.
+    func waitUntilReadAllowed() -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        readerWaiting = true
+        while !readAllowed && !stopped { condition.wait() }
+        readerWaiting = false
+        readAllowed = false
+        return !stopped
     }
 
     func recycle(_ slot: FrameSlot) {

@@ -117,7 +117,8 @@ struct PoseCommand: ParsableCommand {
                                          wantsRGB: overlayOutput != nil)
                 let name = input == "-" ? "-" : input
                 try source.forEachFrame(realtime: realtime) { slot, dropped in
-                    var poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height))
+                    var poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
+                                                    afterNetwork: slot.readNext)
                     var ids: [Int]?
                     if stream != nil {
                         (poses, ids) = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)

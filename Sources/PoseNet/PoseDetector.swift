@@ -42,8 +42,10 @@ public final class PoseDetector: PoseFinding, @unchecked Sendable {
     /// With `imageSize`, keypoints are clamped into the image (`0...width-1`, `0...height-1`):
     /// offsets can point a little past the border, and into the letterbox padding, where no
     /// pixel of the image is.
-    public func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)? = nil) throws -> [Pose] {
+    public func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)?,
+                       afterNetwork: () -> Void) throws -> [Pose] {
         if decoding.flipAveraging { try model.runWithFlipAveraging() } else { try model.run() }
+        afterNetwork()
         let heads = try PoseNetOutput(
             heatmapScores: model.heatmapScores, offsets: model.offsets,
             displacementsFwd: model.displacementsFwd, displacementsBwd: model.displacementsBwd,

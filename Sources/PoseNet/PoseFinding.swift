@@ -7,5 +7,15 @@ public protocol PoseFinding: AnyObject {
     var input: Tensor { get }
     /// Runs on ``input`` and decodes; `transform` maps input pixels to the caller's image pixels;
     /// with `imageSize`, keypoints are clamped into the image. Poses are sorted best first.
-    func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)?) throws -> [Pose]
+    /// `afterNetwork` is called once the network passes are done (``input`` may be refilled from
+    /// then on, and the cores are free while decoding: a reader can convert the next frame).
+    func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)?,
+                afterNetwork: () -> Void) throws -> [Pose]
+}
+
+extension PoseFinding {
+    /// ``detect(mappingTo:imageSize:afterNetwork:)`` with nothing to do between network and decoding.
+    public func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)? = nil) throws -> [Pose] {
+        try detect(mappingTo: transform, imageSize: imageSize, afterNetwork: {})
+    }
 }

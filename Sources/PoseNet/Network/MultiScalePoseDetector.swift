@@ -40,7 +40,8 @@ public final class MultiScalePoseDetector: PoseFinding, @unchecked Sendable {
         resampled = try heads.map { try Tensor(zeros: $0.shape) }
     }
 
-    public func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)? = nil) throws -> [Pose] {
+    public func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)?,
+                       afterNetwork: () -> Void) throws -> [Pose] {
         for (index, model) in models.enumerated() {
             if index > 0 { Self.resampleAlignCorners(models[0].input, into: model.input, scale: 1) }
             if decoding.flipAveraging { try model.runWithFlipAveraging() } else { try model.run() }
@@ -53,6 +54,7 @@ public final class MultiScalePoseDetector: PoseFinding, @unchecked Sendable {
                 if index > 0 { Self.accumulate(resampled[h], into: merged[h]) }
             }
         }
+        afterNetwork()
         if models.count > 1 {
             let share = 1 / Float(models.count)
             for head in merged { head.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] *= share } } }
