@@ -117,7 +117,8 @@ struct ActionsCommand: ParsableCommand {
     }
 }
 
-/// Draws the followed person's pose (others faint) and a caption: label, confidence, reps.
+/// Draws the followed person's pose (others faint) and a caption: label, confidence, reps, and
+/// under it the last repetition's posture cue.
 struct ActionOverlay {
     func draw(_ status: ActionStatus, poses: [PoseNet.Pose], on image: inout RGBImage) {
         var others = PoseOverlay()
@@ -131,6 +132,10 @@ struct ActionOverlay {
         }
         image.drawText(caption, x: 2 * scale, y: 2 * scale, scale: scale, color: .white,
                        background: .black, backgroundOpacity: 0.6)
+        if let last = status.lastRepetition {
+            image.drawText("#\(last.count): \(last.cue.caption)", x: 2 * scale, y: (4 + BitmapFont.glyphHeight) * scale,
+                           scale: max(1, scale * 3 / 4), color: .white, background: .black, backgroundOpacity: 0.6)
+        }
     }
 }
 
