@@ -5,7 +5,8 @@ import PoseNet
 /// are divided by a reference torso (shoulder centre to hip centre, the largest of the last 3 s,
 /// so a torso foreshortened by bending does not shrink the unit). Nil when the parts are not seen.
 struct BodySignals {
-    /// Ankle level above the hip centre (≈1.7 standing, ≈1 at a squat's bottom).
+    /// Hip centre height above the lowest visible ankle, the foot on the floor (≈1.7 standing,
+    /// ≈1 at a squat's bottom; in a lunge the front foot, as the back heel rises).
     var hipHeight: Double?
     /// Hip drop: 1 − hipHeight ÷ standing hip height (0 standing, ≈0.3–0.5 at a squat's bottom).
     var depth: Double?
@@ -67,9 +68,9 @@ struct BodySignalReader {
         set(\.hipElevation, -hip.y / reference)
         let ankles = [BodyPart.leftAnkle, .rightAnkle].filter { ok($0) }
         if !ankles.isEmpty {
-            let ankleY = ankles.map(y).reduce(0, +) / Double(ankles.count)
-            set(\.hipHeight, (ankleY - hip.y) / reference)
-            set(\.ankleLevel, ankles.map(y).max()! / reference)
+            let lowest = ankles.map(y).max()!
+            set(\.hipHeight, (lowest - hip.y) / reference)
+            set(\.ankleLevel, lowest / reference)
             if let h = s.hipHeight, let standing = standingHeight(h, slot: slot) { s.depth = 1 - h / standing }
         }
         var knees: [Double] = [], kneeYs: [Double] = []

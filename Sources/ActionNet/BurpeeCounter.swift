@@ -7,18 +7,18 @@ struct BurpeeCounter {
     private var detector = TurningPointDetector<RepetitionCue>(.init(turnBack: 0.25, fastestPeriod: 2))
     /// Lowest chest height in the floor phase since the last repetition.
     private var lowestChest: Double?
-    /// Recent lowest-ankle levels; their median is the floor while the feet are mostly on it.
+    /// Lowest-ankle levels of recent upright frames: standing, the feet are on the floor.
     private var ankleLevels: [Double] = []
-    /// Frames of ankle history for the floor level (2 s at 30 fps): a jump is far shorter.
-    let floorFrames = 60
+    /// Upright frames of ankle history for the floor level (3 s at 30 fps).
+    let floorFrames = 90
 
     mutating func update(_ s: BodySignals, _ frame: ResampledFrame) -> RepetitionCandidate? {
-        if let a = s.ankleLevel {
+        guard let tilt = s.torsoTilt, let ratio = s.torsoRatio, let hip = s.hipElevation else { return nil }
+        let onFloor = tilt > 60 || ratio < 0.45, upright = tilt < 30 && ratio > 0.75
+        if upright, let a = s.ankleLevel {
             ankleLevels.append(a)
             if ankleLevels.count > floorFrames { ankleLevels.removeFirst() }
         }
-        guard let tilt = s.torsoTilt, let ratio = s.torsoRatio, let hip = s.hipElevation else { return nil }
-        let onFloor = tilt > 60 || ratio < 0.45, upright = tilt < 30 && ratio > 0.75
         if onFloor, let c = s.chestHeight { lowestChest = min(lowestChest ?? c, c) }
         let turn = detector.update(slot: frame.slot, sourceFrame: frame.sourceFrame, time: frame.time, excursion: hip,
                                    extreme: upright, neutral: onFloor) { [lowestChest, ankleLevels] in
@@ -31,7 +31,9 @@ struct BurpeeCounter {
     private static func cue(_ s: BodySignals, lowestChest: Double?, ankleLevels: [Double]) -> RepetitionCue {
         var jump: Double?
         if let a = s.ankleLevel, ankleLevels.count >= 10 {
-            let floor = ankleLevels.sorted()[ankleLevels.count / 2]
+            // The floor: the 80th percentile of the upright ankle levels (larger = lower), so the
+            // few frames of a jump, and a frame with an ankle placed too low, do not move it.
+            let floor = ankleLevels.sorted()[(ankleLevels.count - 1) * 4 / 5]
             jump = max(floor - a, 0)
         }
         return .burpee(chestHeight: lowestChest, chestToFloor: lowestChest.map { $0 < RepetitionCue.chestToFloorHeight },

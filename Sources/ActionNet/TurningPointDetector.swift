@@ -21,9 +21,10 @@
 ///   *confirmed* by the frames just after it, once the excursion has fallen back by
 ///   ``Settings/turnBack`` from that extremum;
 /// - at the end of the input no frames after it exist, so ``finish()`` counts an armed
-///   repetition whose extreme zone was reached and whose excursion has stopped growing (grown
-///   by less than a quarter of ``Settings/turnBack`` over the last ``Settings/settle`` seconds):
-///   it is at its turning point. One still moving towards it has not reached it and is not counted;
+///   repetition whose extreme zone was reached and whose excursion has stopped growing: at the
+///   last frame it grows at under ``Settings/settledRate`` of the fastest rate of its own
+///   approach (at a turning point the movement stops and reverses). One still moving towards
+///   its turning point has not reached it and is not counted;
 /// - turning points closer than ``Settings/minimumInterval`` to the previous one are the same
 ///   repetition (a bounce at the bottom), never a second one.
 struct TurningPointDetector<Cue> {
@@ -33,8 +34,9 @@ struct TurningPointDetector<Cue> {
         /// Shortest time between two turning points, seconds: 0.6 of the fastest period people
         /// do the exercise at, so the fastest real tempo passes and a bounce does not count twice.
         var minimumInterval: Double
-        /// Stretch at the end of the input over which the excursion must have stopped growing.
-        var settle = 0.1
+        /// At the end of the input, a repetition whose excursion grows at under this fraction of
+        /// its approach's fastest rate is at its turning point.
+        var settledRate = 0.3
         /// Consecutive frames the extreme (neutral) state must hold before it counts: one glitchy
         /// pose must not open or close a repetition.
         var extremeFrames = 2, neutralFrames = 3
@@ -63,8 +65,10 @@ struct TurningPointDetector<Cue> {
     private var outside = 0
     private var best: TurningPoint?
     private var lastTurnTime = -Double.infinity
-    /// Recent (time, excursion) samples for the end-of-input rule.
-    private var recent: [(time: Double, excursion: Double)] = []
+    /// The last three excursions (oldest first) and the fastest growth over two frames of the
+    /// current approach, for the end-of-input rule.
+    private var recent: [Double] = []
+    private var approachRate = 0.0
 
     init(_ settings: Settings) { self.settings = settings }
 
@@ -75,12 +79,14 @@ struct TurningPointDetector<Cue> {
         streak = rawExtreme ? max(streak, 0) + 1 : (rawNeutral ? min(streak, 0) - 1 : 0)
         outside = rawExtreme ? 0 : outside + 1
         let extreme = streak >= settings.extremeFrames, neutral = streak <= -settings.neutralFrames
-        recent.append((time, excursion))
-        while let first = recent.first, time - first.time > settings.settle + 1e-6 { recent.removeFirst() }
+        recent.append(excursion)
+        if recent.count > 3 { recent.removeFirst() }
+        if recent.count == 3 { approachRate = max(approachRate, recent[2] - recent[0]) }
         switch phase {
         case .unknown:
             if extreme { phase = .done } else if outside >= settings.neutralFrames { phase = .armed }
         case .armed:
+            if neutral { approachRate = 0 }  // the approach starts from here
             if extreme && time - lastTurnTime >= settings.minimumInterval {
                 phase = .inZone
                 best = TurningPoint(slot: slot, sourceFrame: sourceFrame, time: time, excursion: excursion, cue: cue())
@@ -99,13 +105,15 @@ struct TurningPointDetector<Cue> {
 
     /// Ends the input: the turning point of a repetition that is at it (see the type's rule), or nil.
     mutating func finish() -> TurningPoint? {
-        guard case .inZone = phase, let best, let first = recent.first, let last = recent.last else { return nil }
-        let stillApproaching = last.excursion >= best.excursion && last.excursion - first.excursion > settings.turnBack / 4
+        guard case .inZone = phase, let best, recent.count == 3 else { return nil }
+        let rate = recent[2] - recent[0]
+        let stillApproaching = recent[2] >= best.excursion && rate > settings.settledRate * approachRate
         return stillApproaching ? nil : confirm()
     }
 
     private mutating func confirm() -> TurningPoint? {
         phase = .done
+        approachRate = 0
         lastTurnTime = best!.time
         defer { best = nil }
         return best

@@ -60,9 +60,10 @@ struct RepetitionConventionTests {
     @Test(arguments: exercises)
     func aRepetitionCutJustAfterItsTurningPointCounts(action: ActionClass) {
         let ex = SyntheticExercise.standard(action)
-        for after in [0.0, 0.05] {
-            // At most two frames after the turning point: too few for the return to confirm it.
-            let end = ex.turningTime(2) + min(after * ex.period, 2 / ex.fps)
+        // Two frames (67 ms) after the turning point, and a tenth of a repetition after it (but
+        // never more than 0.12 s): too few frames for the return to confirm it.
+        for after in [2 / ex.fps, min(0.1 * ex.period, 0.12)] {
+            let end = ex.turningTime(2) + after
             let found = SyntheticExercise.turningPoints(ex.frames(reps: 3, from: -0.6, to: end), action)
             #expect(found.count == 3, "\(action), cut \(after) after the turning point: \(found.map(\.time))")
             if let last = found.last { #expect(abs(last.time - ex.turningTime(2)) <= Double(Self.frameTolerance) / ex.fps) }

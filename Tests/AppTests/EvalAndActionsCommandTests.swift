@@ -71,21 +71,33 @@ import Testing
         #expect(!labels.isEmpty && labels.allSatisfy { $0 == "no_person" })
     }
 
-    /// A real squat clip through ffmpeg → posekit actions: the summary names squats and the
-    /// repetition count is within one of labels.json's.
-    @Test func actionsOnARealSquatClip() throws {
+    /// Every shared exercise clip through ffmpeg → posekit actions, trimmed as labels.json says:
+    /// the summary names the clip's label and the repetition count is labels.json's, exactly
+    /// (push-ups are `other`: no exercise repetitions at all). One clip per test case.
+    @Test(arguments: ["jumping_jacks_01", "jumping_jacks_02", "lunges_02", "squats_01", "other_pushups_01"])
+    func actionsOnARealClipCountsExactly(name: String) throws {
         let labels = try JSONSerialization.jsonObject(with: Data(contentsOf: CLI.shared.appendingPathComponent("media/videos/labels.json"))) as! [[String: Any]]
-        let clip = try #require(labels.first { $0["label"] as? String == "squats" })
+        let clip = try #require(labels.first { $0["file"] as? String == name + ".y4m" })
         let trim = clip["trim"] as! [String: Any]
         let video = CLI.shared.appendingPathComponent("media/videos/\(clip["original"] as! String)")
         let y4m = try CLI.ffmpeg(["-ss", "\(trim["start_s"]!)", "-i", video.path, "-t", "\(trim["duration_s"]!)", "-an",
                                   "-vf", "scale='min(640,iw)':-2:flags=lanczos,format=yuv420p", "-f", "yuv4mpegpipe", "-"])
         let result = try CLI.run(["actions", "-"], stdin: y4m)
         #expect(result.status == 0, "\(result.stderr)")
-        let last = try #require(result.lines.last)
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
-        #expect(summary["label"] as? String == "squats")
-        let reps = try #require((summary["reps"] as? [String: Any])?["squats"] as? Int)
-        #expect(abs(reps - (clip["repetitions"] as! Int)) <= 1, "counted \(reps)")
+        let objects = try result.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let summary = try #require(objects.last)
+        let label = clip["label"] as! String
+        #expect(summary["label"] as? String == label)
+        let reps = try #require(summary["reps"] as? [String: Int])
+        let expected = label == "other" ? 0 : clip["repetitions"] as! Int
+        for (exercise, n) in reps { #expect(n == (exercise == label ? expected : 0), "\(exercise): counted \(n)") }
+        // Each rep event names its turning point and carries its cue fields.
+        let events = objects.filter { $0["type"] as? String == "rep" && $0["label"] as? String == label }
+        #expect(events.compactMap { $0["count"] as? Int } == (0..<expected).map { $0 + 1 })
+        for e in events {
+            let keys = Set(e.keys)
+            let cue: Set<String> = label == "jumping_jacks" ? ["arm_angle", "feet_apart"] : ["depth", "knee_angle", "hips_below_knees"]
+            #expect(cue.isSubset(of: keys), "\(keys)")
+        }
     }
 }
