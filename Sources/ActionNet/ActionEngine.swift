@@ -54,6 +54,8 @@ public final class ActionEngine {
     private var counts: [ActionClass: Int] = [:]
     private var slotsPerLabel: [ActionLabel: Int] = [:]
     private var lastTrack: Int?
+    /// The followed person's last pose and its time, to tell a new person from a split track.
+    private var lastFollowed: (pose: Pose, time: Double)?
     private var framesConsumed = 0
     private var finished = false
     /// Latest state, for overlays.
@@ -123,14 +125,15 @@ public final class ActionEngine {
     }
 
     private func consume(_ slot: ResampledFrame) -> [ActionEvent] {
-        if let id = slot.trackID {
-            if let last = lastTrack, last != id {
+        if let id = slot.trackID, let pose = slot.pose {
+            if let last = lastTrack, last != id, !continuesLastFollowed(pose, time: slot.time) {
                 // A new person: the previous one's input has ended (a repetition at its turning
                 // point still counts), and the phases restart.
                 pending += counter.finish()
                 counter.reset()
             }
             lastTrack = id
+            lastFollowed = (pose, slot.time)
         }
         pending += counter.update(slot)
         buffer.append(slot)
@@ -139,6 +142,18 @@ public final class ActionEngine {
         if buffer.count > length { buffer.removeFirst(buffer.count - length) }
         guard buffer.count == length, (slotsSeen - length) % configuration.windowStride == 0 else { return [] }
         return classify(PoseWindow(frames: buffer))
+    }
+
+    /// Whether a pose under a new track ID is the followed person again: the tracker starts a new
+    /// ID after a gap over its limit or a jump of the box (a squat's bottom, a lying body), but
+    /// a pose within a second and half a body height of where the person was is the same
+    /// person to the repetition counter, which must not lose a repetition to a split track.
+    private func continuesLastFollowed(_ pose: Pose, time: Double) -> Bool {
+        guard let last = lastFollowed, time - last.time <= 1 else { return false }
+        let a = last.pose.boundingBox(minimumScore: 0.3), b = pose.boundingBox(minimumScore: 0.3)
+        let dx = (a.minX + a.maxX - b.minX - b.maxX) / 2, dy = (a.minY + a.maxY - b.minY - b.maxY) / 2
+        let size = max(a.height, b.height, a.width, b.width)
+        return (dx * dx + dy * dy).squareRoot() <= 0.5 * size
     }
 
     /// Ends the stream: classifies a last window over any frames no window covered yet (a

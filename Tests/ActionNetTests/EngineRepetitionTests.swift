@@ -60,6 +60,31 @@ struct EngineRepetitionTests {
         }
     }
 
+    /// PoseNet misses the person for 0.6 s on the way down (the tracker then starts a new ID at
+    /// the same place): the same person's repetition still counts, a new person's does not carry on.
+    @Test func aSplitTrackKeepsItsRepetitions() {
+        let ex = SyntheticExercise.standard(.squats)
+        let gap = (ex.turningTime(1) - 0.5)...(ex.turningTime(1) + 0.1)
+        let frames = Self.input(ex, reps: 4, from: -0.6, to: 4 * ex.period + 0.6).map { f -> PoseFrame in
+            var g = f
+            if gap.contains(f.time - 0.6) { g.poses = [] }
+            return g
+        }
+        let events = Fixtures.run(Fixtures.engine(Self.constantNet(.squats)), frames)
+        #expect(Fixtures.summary(events)?.reps[.squats] == 4)
+        let tracks = Set(Fixtures.predictions(events).compactMap(\.trackID))
+        #expect(tracks.count == 2, "the gap must split the track for this test to mean anything: \(tracks)")
+        // Someone else, elsewhere in the picture, after the same gap: their first half-repetition is not counted.
+        let moved = frames.map { f -> PoseFrame in
+            guard f.time - 0.6 > gap.upperBound else { return f }
+            var g = f
+            g.poses = f.poses.map { p in Fixtures.mapped(p) { Point(x: $0.x + 1000, y: $0.y) } }
+            return g
+        }
+        let other = Fixtures.summary(Fixtures.run(Fixtures.engine(Self.constantNet(.squats)), moved))?.reps[.squats]
+        #expect(other == 3, "\(String(describing: other))")
+    }
+
     @Test func theOverlayStatusShowsTheLastRepetitionsCue() {
         let ex = SyntheticExercise.standard(.jumpingJacks)
         let engine = Fixtures.engine(Self.constantNet(.jumpingJacks))
