@@ -23,6 +23,8 @@ public struct ActionStatus: Sendable, Equatable {
     public var confidence: Double
     /// Repetitions counted so far for the latest window's class (0 for abstentions).
     public var repetitions: Int
+    /// The latest repetition of the latest window's class, with its posture cue (nil for none or abstentions).
+    public var lastRepetition: RepetitionEvent?
     /// The prominent person's track and pose in the latest frame.
     public var trackID: Int?
     public var pose: Pose?
@@ -52,10 +54,17 @@ public final class ActionEngine {
     private var counts: [ActionClass: Int] = [:]
     private var slotsPerLabel: [ActionLabel: Int] = [:]
     private var lastTrack: Int?
+    /// The followed person's last pose and its time, to tell a new person from a split track.
+    private var lastFollowed: (pose: Pose, time: Double)?
     private var framesConsumed = 0
     private var finished = false
     /// Latest state, for overlays.
-    public private(set) var status = ActionStatus(label: nil, confidence: 0, repetitions: 0, trackID: nil, pose: nil)
+    public private(set) var status = ActionStatus(label: nil, confidence: 0, repetitions: 0, lastRepetition: nil, trackID: nil, pose: nil)
+    /// The latest repetition of each exercise, for ``status``.
+    private var lastRepetitions: [ActionClass: RepetitionEvent] = [:]
+    /// The last classified window's real slots and top class: at the end of the input it settles
+    /// the repetitions the end itself confirms.
+    private var lastWindow: (first: Int, last: Int, topClass: ActionClass?)?
 
     /// A pipeline around a trained classifier.
     public init(classifier: TemporalConvNet, configuration: ActionEngineConfiguration = ActionEngineConfiguration()) throws {
@@ -116,9 +125,15 @@ public final class ActionEngine {
     }
 
     private func consume(_ slot: ResampledFrame) -> [ActionEvent] {
-        if let id = slot.trackID {
-            if let last = lastTrack, last != id { counter.reset() }  // a new person: phases restart
+        if let id = slot.trackID, let pose = slot.pose {
+            if let last = lastTrack, last != id, !continuesLastFollowed(pose, time: slot.time) {
+                // A new person: the previous one's input has ended (a repetition at its turning
+                // point still counts), and the phases restart.
+                pending += counter.finish()
+                counter.reset()
+            }
             lastTrack = id
+            lastFollowed = (pose, slot.time)
         }
         pending += counter.update(slot)
         buffer.append(slot)
@@ -129,6 +144,18 @@ public final class ActionEngine {
         return classify(PoseWindow(frames: buffer))
     }
 
+    /// Whether a pose under a new track ID is the followed person again: the tracker starts a new
+    /// ID after a gap over its limit or a jump of the box (a squat's bottom, a lying body), but
+    /// a pose within a second and half a body height of where the person was is the same
+    /// person to the repetition counter, which must not lose a repetition to a split track.
+    private func continuesLastFollowed(_ pose: Pose, time: Double) -> Bool {
+        guard let last = lastFollowed, time - last.time <= 1 else { return false }
+        let a = last.pose.boundingBox(minimumScore: 0.3), b = pose.boundingBox(minimumScore: 0.3)
+        let dx = (a.minX + a.maxX - b.minX - b.maxX) / 2, dy = (a.minY + a.maxY - b.minY - b.maxY) / 2
+        let size = max(a.height, b.height, a.width, b.width)
+        return (dx * dx + dy * dy).squareRoot() <= 0.5 * size
+    }
+
     /// Ends the stream: classifies a last window over any frames no window covered yet (a
     /// zero-padded one when the stream is shorter than a window), settles pending repetitions
     /// and returns the summary as the final event.
@@ -136,6 +163,7 @@ public final class ActionEngine {
         guard !finished else { return [] }
         finished = true
         var events: [ActionEvent] = []
+        pending += counter.finish()
         if let last = buffer.last, last.slot > lastWindowEnd {
             var frames = buffer
             if frames.count < configuration.windowLength {
@@ -148,6 +176,8 @@ public final class ActionEngine {
             } else {
                 events += classify(PoseWindow(frames: frames))
             }
+        } else if let window = lastWindow {
+            events += settle(first: window.first, last: window.last, topClass: window.topClass)
         }
         pending.removeAll()
         let labelled = slotsPerLabel.filter { $0.value > 0 }
@@ -183,24 +213,39 @@ public final class ActionEngine {
         if lastReal.slot >= newFrom { slotsPerLabel[prediction.label, default: 0] += lastReal.slot - newFrom + 1 }
         lastWindowEnd = max(lastWindowEnd, lastReal.slot)
         lastWindowStart = first.slot
+        lastWindow = (first.slot, lastReal.slot, prediction.topClass)
         var events: [ActionEvent] = [.prediction(prediction)]
-        // Repetitions inside this window that belong to its class are confirmed; those before
-        // its start can no longer be covered by any window and are dropped.
+        events += settle(first: first.slot, last: lastReal.slot, topClass: prediction.topClass)
+        status.label = prediction.label
+        status.confidence = prediction.confidence
+        if case .action(let c) = prediction.label {
+            status.repetitions = counts[c] ?? 0
+            status.lastRepetition = lastRepetitions[c]
+        } else {
+            status.repetitions = 0
+            status.lastRepetition = nil
+        }
+        return events
+    }
+
+    /// Repetitions inside a window's slots that belong to its class are counted; those before
+    /// the next window's start can no longer be covered by any window and are dropped.
+    private func settle(first: Int, last: Int, topClass: ActionClass?) -> [ActionEvent] {
         pending.sort { $0.slot < $1.slot }
+        var events: [ActionEvent] = []
         var keep: [RepetitionCandidate] = []
         for rep in pending {
-            if rep.slot >= first.slot && rep.slot <= lastReal.slot && rep.action == prediction.topClass {
+            if rep.slot >= first && rep.slot <= last && rep.action == topClass {
                 let n = (counts[rep.action] ?? 0) + 1
                 counts[rep.action] = n
-                events.append(.repetition(RepetitionEvent(action: rep.action, count: n, frame: rep.sourceFrame, time: rep.time)))
-            } else if rep.slot >= first.slot + configuration.windowStride || rep.slot > lastReal.slot {
+                let event = RepetitionEvent(action: rep.action, count: n, frame: rep.sourceFrame, time: rep.time, cue: rep.cue)
+                lastRepetitions[rep.action] = event
+                events.append(.repetition(event))
+            } else if rep.slot >= first + configuration.windowStride || rep.slot > last {
                 keep.append(rep)
             }
         }
         pending = keep
-        status.label = prediction.label
-        status.confidence = prediction.confidence
-        if case .action(let c) = prediction.label { status.repetitions = counts[c] ?? 0 } else { status.repetitions = 0 }
         return events
     }
 }

@@ -17,14 +17,20 @@ public struct WindowPrediction: Sendable, Equatable {
     public var topClass: ActionClass?
 }
 
-/// One counted repetition.
+/// One counted repetition (see ``TurningPointDetector`` for when one counts).
 public struct RepetitionEvent: Sendable, Equatable {
     public var action: ActionClass
     /// Running count for `action`, starting at 1.
     public var count: Int
-    /// Input frame and time at which the repetition's extreme phase was reached.
+    /// Input frame and time of the repetition's turning point.
     public var frame: Int
     public var time: Double
+    /// How the repetition was done.
+    public var cue: RepetitionCue
+
+    public init(action: ActionClass, count: Int, frame: Int, time: Double, cue: RepetitionCue) {
+        self.action = action; self.count = count; self.frame = frame; self.time = time; self.cue = cue
+    }
 }
 
 /// End-of-stream totals, like the summary view of Apple's sample.
@@ -48,7 +54,7 @@ public enum ActionEvent: Sendable, Equatable {
     /// One line of JSON (no trailing newline) with keys in the documented order:
     /// `{"type": "prediction", "frame_start", "frame_end", "time_start", "time_end", "label",
     /// "confidence", "probabilities": {class: p}, "track"}`,
-    /// `{"type": "rep", "label", "count", "frame", "time"}`,
+    /// `{"type": "rep", "label", "count", "frame", "time", cue fields}` (``RepetitionCue``),
     /// `{"type": "summary", "frames", "label", "seconds": {label: s}, "reps": {class: n}}`.
     public var jsonLine: String {
         switch self {
@@ -60,7 +66,7 @@ public enum ActionEvent: Sendable, Equatable {
                 + "\"probabilities\": {\(probs.joined(separator: ", "))}, \"track\": \(p.trackID.map(String.init) ?? "null")}"
         case .repetition(let r):
             return "{\"type\": \"rep\", \"label\": \(JSON.string(r.action.name)), \"count\": \(r.count), "
-                + "\"frame\": \(r.frame), \"time\": \(JSON.number(r.time, digits: 3))}"
+                + "\"frame\": \(r.frame), \"time\": \(JSON.number(r.time, digits: 3)), \(r.cue.jsonMembers.joined(separator: ", "))}"
         case .summary(let s):
             let order = ActionClass.allCases.map { ActionLabel.action($0) } + [.lowConfidence, .noPerson]
             let secs = order.compactMap { l in s.seconds[l].map { "\(JSON.string(l.name)): \(JSON.number($0, digits: 2))" } }

@@ -16,12 +16,19 @@ struct ActionsCommand: ParsableCommand {
 
           {"type": "prediction", "frame_start": a, "frame_end": b, "time_start": s, "time_end": t,
            "label": "squats", "confidence": c, "probabilities": {...}, "track": id}   per window
-          {"type": "rep", "label": "squats", "count": n, "frame": f, "time": s}      per repetition
+          {"type": "rep", "label": "squats", "count": n, "frame": f, "time": s,
+           "depth": d, "knee_angle": a, "hips_below_knees": b}    per repetition, with its posture cue
           {"type": "summary", "frames": N, "label": "squats", "seconds": {...}, "reps": {...}}  last
 
         Labels: jumping_jacks, lunges, burpees, squats, other; no_person when fewer than 60% of \
         a window's frames show a person; low_confidence when the top probability is under \
         --confidence.
+
+        A repetition counts at its turning point (deepest point of a squat or lunge, arms overhead \
+        and feet apart in a jumping jack, the jump of a burpee), with that point's frame and time; \
+        one cut off before its turning point does not count. Cue fields per exercise: squats and \
+        lunges depth, knee_angle, hips_below_knees; jumping jacks arm_angle, feet_apart; burpees \
+        chest_height, chest_to_floor, jump_height (README "Repetitions").
 
         EXAMPLES
           ffmpeg -loglevel error -i workout.mp4 -f yuv4mpegpipe - \\
@@ -117,7 +124,8 @@ struct ActionsCommand: ParsableCommand {
     }
 }
 
-/// Draws the followed person's pose (others faint) and a caption: label, confidence, reps.
+/// Draws the followed person's pose (others faint) and a caption: label, confidence, reps, and
+/// under it the last repetition's posture cue.
 struct ActionOverlay {
     func draw(_ status: ActionStatus, poses: [PoseNet.Pose], on image: inout RGBImage) {
         var others = PoseOverlay()
@@ -131,6 +139,10 @@ struct ActionOverlay {
         }
         image.drawText(caption, x: 2 * scale, y: 2 * scale, scale: scale, color: .white,
                        background: .black, backgroundOpacity: 0.6)
+        if let last = status.lastRepetition {
+            image.drawText("#\(last.count): \(last.cue.caption)", x: 2 * scale, y: (4 + BitmapFont.glyphHeight) * scale,
+                           scale: scale, color: .white, background: .black, backgroundOpacity: 0.6)
+        }
     }
 }
 

@@ -3,51 +3,13 @@ import Testing
 import PoseNet
 @testable import ActionNet
 
-/// Repetition counting on noiseless stick figures driven by sinusoids with known counts.
+/// Repetition counters on awkward poses, and the posture cues each repetition carries, checked
+/// against the stick figure's own 3-D geometry.
 struct RepetitionTests {
-    /// Renders `reps` repetitions blending standing → `extreme` with (1 − cos)/2 over `period` seconds.
-    func drive(_ extreme: FigurePose, reps: Int, period: Double, cameraYaw: Double, leadIn: Double = 0.6, fps: Double = 30,
-               keyframes: [(Double, FigurePose)]? = nil) -> [ResampledFrame] {
-        var rng = SeededRandom(seed: 4)
-        var figure = StickFigure(random: &rng)
-        figure.cameraYaw = cameraYaw; figure.cameraPitch = 0.1; figure.cameraHeight = 1.5
-        figure.jitter = 0; figure.dropout = 0; figure.frameMiss = 0; figure.swapRate = 0
-        figure.scoreScale = 1; figure.collapseRate = 0
-        let count = Int((leadIn * 2 + Double(reps) * period) * fps)
-        var out: [ResampledFrame] = []
-        for i in 0..<count {
-            let t = Double(i) / fps - leadIn
-            var pose = FigurePose()
-            if t >= 0 && t < Double(reps) * period {
-                let phase = t / period - (t / period).rounded(.down)
-                if let keys = keyframes { pose = MotionGenerator.keyframes(keys, phase) }
-                else { pose = FigurePose.blend(FigurePose(), extreme, 0.5 - 0.5 * cos(2 * Double.pi * phase)) }
-            }
-            out.append(ResampledFrame(slot: i, time: Double(i) / fps, sourceFrame: i, pose: figure.render(pose, rng: &rng), trackID: 1))
-        }
-        return out
-    }
-
-    func count(_ frames: [ResampledFrame], _ action: ActionClass) -> Int {
-        var counter = RepetitionCounter()
-        return frames.reduce(0) { $0 + counter.update($1).filter { $0.action == action }.count }
-    }
-
-    @Test(arguments: [0.0, 1.45, 0.6])
-    func squats(cameraYaw: Double) {
-        var bottom = FigurePose()
-        bottom.hipFlex = (1.6, 1.6); bottom.knee = (2.0, 2.0); bottom.torsoPitch = 0.5
-        for reps in [1, 3, 5] {
-            #expect(count(drive(bottom, reps: reps, period: 2.2, cameraYaw: cameraYaw), .squats) == reps, "\(reps) reps, yaw \(cameraYaw)")
-        }
-    }
-
     @Test func aFewFramesWithTheAnklesTooLowDoNotStopTheCount() {
         // PoseNet sometimes puts the ankles far below the feet for a frame; such outliers must not
         // become the standing reference, or the person never looks back up between squats.
-        var bottom = FigurePose()
-        bottom.hipFlex = (1.6, 1.6); bottom.knee = (2.0, 2.0); bottom.torsoPitch = 0.5
-        let frames = drive(bottom, reps: 4, period: 2.2, cameraYaw: 0).enumerated().map { i, f -> ResampledFrame in
+        let frames = SyntheticExercise.standard(.squats, cameraYaw: 0).frames(reps: 4).enumerated().map { i, f -> ResampledFrame in
             guard i % 15 == 0, var pose = f.pose else { return f }
             let torso = pose.midpoint(.leftHip, .rightHip).squaredDistance(to: pose.midpoint(.leftShoulder, .rightShoulder)).squareRoot()
             for a in [BodyPart.leftAnkle, .rightAnkle] { pose.keypoints[a.rawValue].position.y += 0.8 * torso }
@@ -55,43 +17,89 @@ struct RepetitionTests {
             g.pose = pose
             return g
         }
-        #expect(count(frames, .squats) == 4)
+        #expect(SyntheticExercise.turningPoints(frames, .squats).count == 4)
     }
 
-    @Test func lunges() {
-        var bottom = FigurePose()
-        bottom.hipFlex = (1.4, -0.4); bottom.knee = (1.5, 1.7)
-        #expect(count(drive(bottom, reps: 4, period: 2.5, cameraYaw: 1.5), .lunges) == 4)
-    }
-
-    @Test func jumpingJacks() {
-        var open = FigurePose()
-        open.shoulderAbduction = (2.8, 2.8); open.hipAbduction = (0.4, 0.4)
-        for reps in [2, 6, 11] {
-            #expect(count(drive(open, reps: reps, period: 0.9, cameraYaw: 0), .jumpingJacks) == reps)
+    @Test(arguments: [0.0, 1.45, 0.6])
+    func squatsFromAnySide(cameraYaw: Double) {
+        for reps in [1, 3, 5] {
+            let frames = SyntheticExercise.standard(.squats, cameraYaw: cameraYaw).frames(reps: reps)
+            #expect(SyntheticExercise.turningPoints(frames, .squats).count == reps, "\(reps) reps, yaw \(cameraYaw)")
         }
     }
 
-    @Test func burpees() {
-        var crouch = FigurePose(); crouch.hipFlex = (1.9, 1.9); crouch.knee = (2.1, 2.1); crouch.torsoPitch = 1.0; crouch.shoulderFlex = (1.5, 1.5)
-        var plank = FigurePose(); plank.rootPitch = 1.4; plank.shoulderFlex = (1.57, 1.57)
-        var jump = FigurePose(); jump.shoulderFlex = (3, 3); jump.jump = 0.3
-        let keys: [(Double, FigurePose)] = [(0, FigurePose()), (0.17, crouch), (0.32, plank), (0.52, plank), (0.66, crouch), (0.82, jump), (0.92, FigurePose()), (1, FigurePose())]
-        for yaw in [1.5, 0.0] {
-            #expect(count(drive(FigurePose(), reps: 3, period: 3.5, cameraYaw: yaw, keyframes: keys), .burpees) == 3, "yaw \(yaw)")
+    @Test(arguments: [1.5, 0.0])
+    func burpeesFromAnySide(cameraYaw: Double) {
+        let frames = SyntheticExercise.burpee(period: 3.5, cameraYaw: cameraYaw).frames(reps: 3)
+        #expect(SyntheticExercise.turningPoints(frames, .burpees).count == 3, "yaw \(cameraYaw)")
+    }
+
+    /// World joints of the figure the synthetic frames are rendered from (torso length 1, y up).
+    func joints(_ pose: FigurePose) -> [StickFigure.Vec] {
+        var rng = SeededRandom(seed: 4)
+        return StickFigure(random: &rng).joints(pose)
+    }
+
+    func y(_ j: [StickFigure.Vec], _ p: BodyPart) -> Double { j[p.rawValue].y }
+
+    @Test(arguments: [true, false])
+    func squatCueDepthKneeAngleAndHips(deep: Bool) throws {
+        var shallow = FigurePose(); shallow.hipFlex = (1.0, 1.0); shallow.knee = (1.4, 1.4)
+        let bottom = deep ? SyntheticExercise.squatBottom : shallow, hipsBelowKnees = deep
+        // Side view without camera pitch: the knee's angle in the picture is its true angle.
+        var ex = SyntheticExercise.sinusoid(.squats, to: bottom, period: 2.2, cameraYaw: Double.pi / 2)
+        ex.fps = 30
+        let found = SyntheticExercise.turningPoints(ex.frames(reps: 2), .squats)
+        #expect(found.count == 2)
+        let rep = try #require(found.first)
+        guard case .depth(let depth, let knee, let below) = rep.cue else { Issue.record("not a depth cue: \(rep.cue)"); return }
+        let standing = joints(FigurePose()), low = joints(bottom)
+        let trueKnee = 180 - bottom.knee.0 * 180 / Double.pi
+        let trueDepth = 1 - (y(low, .leftHip) - y(low, .leftAnkle)) / (y(standing, .leftHip) - y(standing, .leftAnkle))
+        #expect(abs(try #require(knee) - trueKnee) < 8, "knee \(String(describing: knee)), true \(trueKnee)")
+        #expect(abs(try #require(depth) - trueDepth) < 0.06, "depth \(String(describing: depth)), true \(trueDepth)")
+        #expect(below == hipsBelowKnees)
+        #expect((y(low, .leftHip) < y(low, .leftKnee)) == hipsBelowKnees)  // the fixture is what it claims
+    }
+
+    @Test func jumpingJackCueArmAngleAndFeetApart() throws {
+        let ex = SyntheticExercise.standard(.jumpingJacks, cameraYaw: 0)
+        let rep = try #require(SyntheticExercise.turningPoints(ex.frames(reps: 2), .jumpingJacks).first)
+        guard case .amplitude(let arm, let feet) = rep.cue else { Issue.record("not an amplitude cue: \(rep.cue)"); return }
+        let open = joints(SyntheticExercise.jackOpen)
+        let trueFeet = abs(open[BodyPart.leftAnkle.rawValue].x - open[BodyPart.rightAnkle.rawValue].x)
+            / abs(open[BodyPart.leftShoulder.rawValue].x - open[BodyPart.rightShoulder.rawValue].x)
+        #expect(abs(try #require(arm) - SyntheticExercise.jackOpen.shoulderAbduction.0 * 180 / Double.pi) < 12, "arm \(String(describing: arm))")
+        #expect(abs(try #require(feet) - trueFeet) < 0.15 * trueFeet, "feet \(String(describing: feet)), true \(trueFeet)")
+    }
+
+    @Test(arguments: [false, true])
+    func burpeeCueChestAndJump(chestDown: Bool) throws {
+        let plank = chestDown ? SyntheticExercise.chestDownPlank : SyntheticExercise.straightArmPlank
+        let ex = SyntheticExercise.burpee(period: 3.5, cameraYaw: 1.5, plank: plank)
+        let found = SyntheticExercise.turningPoints(ex.frames(reps: 3), .burpees)
+        #expect(found.count == 3)
+        let p = joints(plank)
+        let plankChest = y(p, .leftShoulder) - y(p, .leftWrist)
+        #expect((plankChest < RepetitionCue.chestToFloorHeight) == chestDown)  // the fixture is what it claims
+        for rep in found {
+            guard case .burpee(let chest, let toFloor, let jump) = rep.cue else { Issue.record("not a burpee cue: \(rep.cue)"); return }
+            // The lowest chest of the floor phase: the plank's, or lower on the way down to it.
+            let c = try #require(chest)
+            #expect(c < plankChest + 0.15 && c > (chestDown ? -0.3 : 0.6), "chest \(c), plank \(plankChest)")
+            #expect(toFloor == chestDown)
+            #expect(abs(try #require(jump) - 0.3) < 0.1, "jump \(String(describing: jump)), true 0.3")
         }
     }
 
-    @Test func standingStillCountsNothing() {
-        let frames = drive(FigurePose(), reps: 5, period: 2, cameraYaw: 0.3)
-        for a in ActionClass.exercises { #expect(count(frames, a) == 0) }
-    }
-
-    @Test func startingMidRepetitionDoesNotCountThatRepetition() {
-        var open = FigurePose()
-        open.shoulderAbduction = (2.8, 2.8); open.hipAbduction = (0.4, 0.4)
-        // Drop the lead-in and the first 0.45 s: the clip starts wide open.
-        let frames = Array(drive(open, reps: 5, period: 0.9, cameraYaw: 0, leadIn: 0).dropFirst(13))
-        #expect(count(frames, .jumpingJacks) == 4)
+    @Test func cueFieldsInTheRepEvent() {
+        func line(_ cue: RepetitionCue) -> String {
+            ActionEvent.repetition(RepetitionEvent(action: .squats, count: 2, frame: 61, time: 2.0333, cue: cue)).jsonLine
+        }
+        let head = "{\"type\": \"rep\", \"label\": \"squats\", \"count\": 2, \"frame\": 61, \"time\": 2.033, "
+        #expect(line(.depth(depth: 0.4123, kneeAngle: 88.6, hipsBelowKnees: true)) == head + "\"depth\": 0.41, \"knee_angle\": 89, \"hips_below_knees\": true}")
+        #expect(line(.depth(depth: 0.2, kneeAngle: nil, hipsBelowKnees: nil)) == head + "\"depth\": 0.2, \"knee_angle\": null, \"hips_below_knees\": null}")
+        #expect(line(.amplitude(armAngle: 161.2, feetApart: 1.456)) == head + "\"arm_angle\": 161, \"feet_apart\": 1.46}")
+        #expect(line(.burpee(chestHeight: 0.21, chestToFloor: true, jumpHeight: nil)) == head + "\"chest_height\": 0.21, \"chest_to_floor\": true, \"jump_height\": null}")
     }
 }

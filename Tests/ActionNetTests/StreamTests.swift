@@ -50,8 +50,10 @@ struct StreamTests {
     }
 
     @Test func eventLinesHaveTheDocumentedShape() throws {
-        let rep = ActionEvent.repetition(RepetitionEvent(action: .squats, count: 3, frame: 120, time: 4.0))
-        #expect(rep.jsonLine == "{\"type\": \"rep\", \"label\": \"squats\", \"count\": 3, \"frame\": 120, \"time\": 4.0}")
+        let rep = ActionEvent.repetition(RepetitionEvent(action: .squats, count: 3, frame: 120, time: 4.0,
+                                                         cue: .depth(depth: 0.5, kneeAngle: 80, hipsBelowKnees: false)))
+        #expect(rep.jsonLine == "{\"type\": \"rep\", \"label\": \"squats\", \"count\": 3, \"frame\": 120, \"time\": 4.0, "
+                + "\"depth\": 0.5, \"knee_angle\": 80, \"hips_below_knees\": false}")
         let p = ActionEvent.prediction(WindowPrediction(frameStart: 0, frameEnd: 59, timeStart: 0, timeEnd: 1.9667, label: .action(.lunges),
                                                         confidence: 0.91234, probabilities: [0.01, 0.91234, 0.02, 0.03, 0.02766],
                                                         trackID: 2, topClass: .lunges))

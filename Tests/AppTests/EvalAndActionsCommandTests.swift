@@ -71,21 +71,72 @@ import Testing
         #expect(!labels.isEmpty && labels.allSatisfy { $0 == "no_person" })
     }
 
-    /// A real squat clip through ffmpeg → posekit actions: the summary names squats and the
-    /// repetition count is within one of labels.json's.
-    @Test func actionsOnARealSquatClip() throws {
+    /// A shared clip decoded as labels.json says (Y4M bytes), and its labels.json entry.
+    func sharedClip(_ name: String) throws -> (y4m: Data, entry: [String: Any]) {
         let labels = try JSONSerialization.jsonObject(with: Data(contentsOf: CLI.shared.appendingPathComponent("media/videos/labels.json"))) as! [[String: Any]]
-        let clip = try #require(labels.first { $0["label"] as? String == "squats" })
+        let clip = try #require(labels.first { $0["file"] as? String == name + ".y4m" })
         let trim = clip["trim"] as! [String: Any]
         let video = CLI.shared.appendingPathComponent("media/videos/\(clip["original"] as! String)")
         let y4m = try CLI.ffmpeg(["-ss", "\(trim["start_s"]!)", "-i", video.path, "-t", "\(trim["duration_s"]!)", "-an",
                                   "-vf", "scale='min(640,iw)':-2:flags=lanczos,format=yuv420p", "-f", "yuv4mpegpipe", "-"])
-        let result = try CLI.run(["actions", "-"], stdin: y4m)
+        return (y4m, clip)
+    }
+
+    /// The summary's repetition counts and the rep events of `posekit actions` output lines.
+    func repetitions(_ result: CLI.Result) throws -> (reps: [String: Int], events: [[String: Any]], label: String?) {
         #expect(result.status == 0, "\(result.stderr)")
-        let last = try #require(result.lines.last)
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
-        #expect(summary["label"] as? String == "squats")
-        let reps = try #require((summary["reps"] as? [String: Any])?["squats"] as? Int)
-        #expect(abs(reps - (clip["repetitions"] as! Int)) <= 1, "counted \(reps)")
+        let objects = try result.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let summary = try #require(objects.last)
+        return (try #require(summary["reps"] as? [String: Int]), objects.filter { $0["type"] as? String == "rep" }, summary["label"] as? String)
+    }
+
+    /// A real squat clip through ffmpeg → posekit actions, as a user runs it: squats, counted exactly.
+    @Test func actionsOnARealSquatClip() throws {
+        let (y4m, clip) = try sharedClip("squats_01")
+        let (reps, _, label) = try repetitions(try CLI.run(["actions", "-"], stdin: y4m))
+        #expect(label == "squats")
+        #expect(reps["squats"] == clip["repetitions"] as? Int, "counted \(String(describing: reps["squats"]))")
+    }
+
+    /// Turning points of the shared clips, seconds, from labels.json's notes (hand-labelled).
+    static let labelledTurningPoints: [String: [Double]] = [
+        "jumping_jacks_01": (0..<12).map { 0.68 + 0.823 * Double($0) },
+        "jumping_jacks_02": [1.5, 2.85, 4.15, 5.5, 6.85, 8.15, 9.5],
+        "lunges_02": [1.4, 3.3, 5.3, 7.4, 9.4],
+        "squats_01": [2.7, 5.6, 8.5],
+        "other_pushups_01": [],
+    ]
+
+    /// Every shared clip: `posekit pose` at 353 (what `actions` runs), then `posekit actions --poses`
+    /// on the whole clip and on the clip cut at every half second: the summary names the clip's
+    /// label and counts exactly the labelled turning points before the end (push-ups are `other`:
+    /// no exercise repetitions at all). Cuts within 0.25 s of a turning point are skipped, since
+    /// the labelled times are that approximate. One clip per test case.
+    @Test(arguments: ["jumping_jacks_01", "jumping_jacks_02", "lunges_02", "squats_01", "other_pushups_01"])
+    func actionsOnARealClipCountsExactlyWhereverItEnds(name: String) throws {
+        let (y4m, clip) = try sharedClip(name)
+        let posed = try CLI.run(["pose", "--input-size", "353", "-"], stdin: y4m)
+        #expect(posed.status == 0, "\(posed.stderr)")
+        let lines = posed.lines
+        let times = try lines.map { try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["time"] as? Double) }
+        let label = clip["label"] as! String
+        let turns = try #require(Self.labelledTurningPoints[name])
+        #expect(label == "other" || turns.count == clip["repetitions"] as? Int)
+
+        let (reps, events, summaryLabel) = try repetitions(try CLI.run(["actions", "--poses", "-"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8)))
+        #expect(summaryLabel == label)
+        for (exercise, n) in reps { #expect(n == (exercise == label ? turns.count : 0), "\(exercise): counted \(n)") }
+        let mine = events.filter { $0["label"] as? String == label }
+        #expect(mine.compactMap { $0["count"] as? Int } == (0..<turns.count).map { $0 + 1 })
+        let cue: Set<String> = label == "jumping_jacks" ? ["arm_angle", "feet_apart"] : ["depth", "knee_angle", "hips_below_knees"]
+        for e in mine { #expect(cue.isSubset(of: Set(e.keys)), "\(e.keys)") }
+
+        guard label != "other" else { return }
+        for cut in stride(from: 2.5, through: 9.5, by: 0.5) where !turns.contains(where: { abs($0 - cut) < 0.25 }) {
+            let kept = zip(lines, times).filter { $0.1 <= cut }.map(\.0)
+            let (partReps, _, _) = try repetitions(try CLI.run(["actions", "--poses", "-"], stdin: Data((kept.joined(separator: "\n") + "\n").utf8)))
+            let expected = turns.filter { $0 < cut }.count
+            #expect(partReps[label] == expected, "\(name) cut at \(cut) s: counted \(String(describing: partReps[label])), turning points before it \(expected)")
+        }
     }
 }

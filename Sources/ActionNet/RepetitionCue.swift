@@ -1,0 +1,55 @@
+import Foundation
+
+/// How well one repetition was done, measured at (or, for a burpee's floor phase, before) its
+/// turning point. Lengths are in torso lengths (shoulder centre to hip centre), the person's own
+/// size; a field is nil when the body parts it needs were not seen well enough.
+public enum RepetitionCue: Sendable, Equatable {
+    /// Squats and lunges, at the deepest point.
+    /// - depth: how far the hips dropped, as a fraction of the standing hip height (ankles to hips).
+    /// - kneeAngle: the smaller knee angle, degrees (180 = straight leg; about 90 = thighs parallel).
+    /// - hipsBelowKnees: whether the hip centre was lower in the image than the knees.
+    case depth(depth: Double?, kneeAngle: Double?, hipsBelowKnees: Bool?)
+    /// Jumping jacks, at the most open moment.
+    /// - armAngle: the arms' elevation from hanging down, degrees (180 = straight overhead), mean of both arms.
+    /// - feetApart: ankle distance ÷ shoulder width (above 1 = feet wider than the shoulders).
+    case amplitude(armAngle: Double?, feetApart: Double?)
+    /// Burpees.
+    /// - chestHeight: lowest height of the shoulders above the hands in the floor phase, torso lengths.
+    /// - chestToFloor: whether that height was under ``chestToFloorHeight`` (the chest went down).
+    /// - jumpHeight: how far the ankles rose above the floor at the jump, torso lengths.
+    case burpee(chestHeight: Double?, chestToFloor: Bool?, jumpHeight: Double?)
+
+    /// Shoulders closer than this to the hands (torso lengths) count as chest to the floor:
+    /// a straight-arm plank holds them about one arm length (≈ 1.1 torso) above the hands.
+    public static let chestToFloorHeight = 0.35
+
+    /// The cue's fields as JSON members, in documented order (`"name": value`, null when unknown).
+    var jsonMembers: [String] {
+        func number(_ x: Double?, _ digits: Int) -> String { x.map { JSON.number($0, digits: digits) } ?? "null" }
+        func flag(_ b: Bool?) -> String { b.map { $0 ? "true" : "false" } ?? "null" }
+        switch self {
+        case .depth(let depth, let knee, let below):
+            return ["\"depth\": \(number(depth, 2))", "\"knee_angle\": \(number(knee, 0))", "\"hips_below_knees\": \(flag(below))"]
+        case .amplitude(let arm, let feet):
+            return ["\"arm_angle\": \(number(arm, 0))", "\"feet_apart\": \(number(feet, 2))"]
+        case .burpee(let chest, let toFloor, let jump):
+            return ["\"chest_height\": \(number(chest, 2))", "\"chest_to_floor\": \(flag(toFloor))", "\"jump_height\": \(number(jump, 2))"]
+        }
+    }
+
+    /// A short ASCII line for on-frame captions, e.g. `knee 88 deg, hips below knees`.
+    public var caption: String {
+        func n(_ x: Double?, _ digits: Int) -> String { x.map { String(format: "%.\(digits)f", $0) } ?? "?" }
+        switch self {
+        case .depth(let depth, let knee, let below):
+            var parts = ["depth \(depth.map { "\(Int(($0 * 100).rounded()))%" } ?? "?")", "knee \(n(knee, 0)) deg"]
+            if let below { parts.append(below ? "hips below knees" : "hips above knees") }
+            return parts.joined(separator: ", ")
+        case .amplitude(let arm, let feet):
+            return "arms \(n(arm, 0)) deg, feet \(n(feet, 1))x shoulders"
+        case .burpee(let chest, let toFloor, let jump):
+            let chestText = toFloor.map { $0 ? "chest to floor" : "chest \(n(chest, 1)) up" } ?? "chest ?"
+            return "\(chestText), jump \(n(jump, 2))"
+        }
+    }
+}
