@@ -35,7 +35,7 @@ struct Eval: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Score these `posekit pose` JSON Lines instead of running the network.", valueName: "path|-"))
     var poses: String?
 
-    @Option(name: .long, help: ArgumentHelp("Multiply the ground-truth area inside OKS by this (1 = pycocotools).", valueName: "x"))
+    @Option(name: .long, help: ArgumentHelp("Multiply the ground-truth area inside OKS by this (1 = pycocotools; \(Limits.oksAreaScale.text)).", valueName: "x"))
     var oksAreaScale: Double = 1
 
     @Flag(help: "Print one JSON object with the metrics.")
@@ -47,11 +47,11 @@ struct Eval: ParsableCommand {
     func validate() throws {
         if poses == nil && images.isEmpty { throw ValidationError("give images to run on, or --poses FILE") }
         if poses != nil && !images.isEmpty { throw ValidationError("give either images or --poses, not both") }
-        guard oksAreaScale > 0 && oksAreaScale.isFinite else { throw ValidationError("--oks-area-scale must be positive") }
+        try Limits.oksAreaScale.check(oksAreaScale, "--oks-area-scale")
     }
 
     func run() throws {
-        let truth = try CocoKeypointDataset(contentsOf: URL(fileURLWithPath: groundTruth))
+        let truth = try CLIError.reading(groundTruth) { try CocoKeypointDataset(contentsOf: URL(fileURLWithPath: groundTruth)) }
         var detections: [KeypointDetection] = []
         var evaluated = Set<Int>()
         func imageID(_ name: String) throws -> Int {
@@ -63,7 +63,7 @@ struct Eval: ParsableCommand {
         }
         if let poses {
             var decoder = PoseJSONLinesDecoder()
-            try LineReader(path: poses).forEachLine { line in
+            try CLIError.reading(poses) { try LineReader(path: poses) }.forEachLine { line in
                 guard let frame = try decoder.decode(line: line) else { return }
                 guard let name = frame.source else { throw CLIError("\(poses): a line has no \"source\" to match with the ground truth") }
                 let id = try imageID(name)

@@ -55,13 +55,15 @@ struct FrameSource {
     let wantsRGB: Bool
 
     /// Calls `body(slot, droppedSinceLastCall)` for each delivered frame. Errors from the input
-    /// are thrown after every frame read before them has been delivered.
+    /// are thrown after every frame read before them has been delivered; after a stop signal
+    /// (`InputCancellation`) no further frame is delivered and `.interrupted` is thrown.
     func forEachFrame(realtime: Bool, _ body: (FrameSlot, Int) throws -> Void) throws {
         if !realtime {
             let slot = FrameSlot(input: networkInput)
             while try reader.advance() {
                 slot.fill(from: reader, geometry: geometry, wantsRGB: wantsRGB)
                 try body(slot, 0)
+                try InputCancellation.check()  // a stop signal: no new frame after this one
             }
             return
         }
@@ -77,6 +79,7 @@ struct FrameSource {
                 slot.input.withUnsafeBufferPointer { src in dst.baseAddress!.update(from: src.baseAddress!, count: src.count) }
             }
             try body(slot, dropped)
+            try InputCancellation.check()
         }
         if let error = mailbox.readerError { throw error }
     }
