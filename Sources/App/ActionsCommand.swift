@@ -121,6 +121,7 @@ struct ActionsCommand: ParsableCommand {
     private func recognise(posesFrom path: String, _ engine: ActionEngine, into sink: ByteSink) throws {
         var decoder = PoseJSONLinesDecoder(defaultFPS: fps)
         let lines = try CLIError.reading(path) { try LineReader(path: path) }
+        lines.source.beforeWaiting = { try? sink.flush() }  // a failure resurfaces on the next write
         if Self.isRegularFile(path) {
             var frames: [PoseFrame] = []
             try lines.forEachLine { line in
@@ -139,7 +140,10 @@ struct ActionsCommand: ParsableCommand {
     /// Events for every frame of a video (and annotated frames into `overlay` when given).
     private func recognise(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
                            overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
-        let reader = try FrameReader(path: input)
+        let bytes = try ByteSource(path: input)
+        let outputs = [sink, overlayOutput?.sink].compactMap { $0 }
+        bytes.beforeWaiting = { for output in outputs { try? output.flush() } }  // a failure resurfaces on the next write
+        let reader = try FrameReader(source: bytes)
         let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
                                  wantsRGB: overlayOutput != nil)
         try source.forEachFrame(realtime: false) { slot, _ in

@@ -111,7 +111,12 @@ struct PoseCommand: ParsableCommand {
     /// annotated frames into `overlay` when given.
     private func findPoses(in input: String, _ detector: PoseDetector, json: ByteSink, overlay: inout OverlayOutput?,
                            _ progressReporter: ProgressReporter) throws {
-        let reader = try FrameReader(path: input)
+        let bytes = try ByteSource(path: input)
+        if !realtime {  // (realtime reads on another thread, and flushes every record anyway)
+            let outputs = [json, overlay?.sink].compactMap { $0 }
+            bytes.beforeWaiting = { for sink in outputs { try? sink.flush() } }  // a failure resurfaces on the next write
+        }
+        let reader = try FrameReader(source: bytes)
         let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
                                  wantsRGB: overlay != nil)
         var text = JSONText()

@@ -24,6 +24,10 @@ public final class ByteSource {
     /// Pipes, FIFOs, terminals and sockets can block indefinitely: their reads also wait on
     /// `InputCancellation`, so a signal stops a silent live stream at once.
     private let mayBlock: Bool
+    /// Called just before a read would wait for more input (a live stream pausing): a frame
+    /// loop flushes its buffered output here, so nothing finished waits on the next frame.
+    /// Only pipes, FIFOs, terminals and sockets wait; called on the reading thread.
+    public var beforeWaiting: (() -> Void)?
     /// Bytes consumed so far (handy in error messages and tests).
     public private(set) var offset = 0
 
@@ -98,8 +102,15 @@ public final class ByteSource {
     /// Waits until `fd` has data (or its end) or input is cancelled, whichever comes first.
     private func waitUntilReadable() throws {
         let wake = InputCancellation.wakeDescriptor
-        guard wake >= 0 else { return }
+        guard wake >= 0 else {
+            if let beforeWaiting {
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&entry, 1, 0) == 0 { beforeWaiting() }
+            }
+            return
+        }
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        if let beforeWaiting, poll(&fds, 2, 0) == 0 { beforeWaiting() }
         while true {
             try InputCancellation.check()
             let n = poll(&fds, 2, -1)
