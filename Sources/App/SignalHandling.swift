@@ -16,6 +16,12 @@ enum SignalHandling {
     /// Installs the handlers (idempotent; call before the first frame is read).
     static func install() {
         InputCancellation.prepare()
+        // A parent may hand down a mask that blocks them (Foundation's Process does): unblock,
+        // on this thread and so on every thread started after it.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signalNumber in stopSignals { sigaddset(&unblock, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for signalNumber in stopSignals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { received in

@@ -82,7 +82,7 @@ import Testing
             return url.path
         }
         let small = try file("small.pgm", "P5 2 2 255\nabcd")
-        let lyingPGM = try file("lie.pgm", "P5 16384 16384 255\nabc")
+        let lyingPGM = try file("lie.pgm", "P5 16384 16384 255\nabcd")
         #expect(try Data(contentsOf: URL(fileURLWithPath: lyingPGM)).count == 23)
         let lyingY4M = try file("lie.y4m", "YUV4MPEG2 W16384 H16384 F30:1 C420jpeg\nFRAME\nabc")
         func peakKilobytes(_ input: String) throws -> (Int, Int32) {

@@ -30,7 +30,7 @@ import Glibc
     }
 
     /// SIGINT, SIGTERM, SIGHUP while posekit waits for the next frame of a live stream.
-    @Test(arguments: [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)])
+    @Test(arguments: zip([SIGINT, SIGTERM, SIGHUP], [Int32(130), 143, 129]))
     func stopSignalKeepsEveryFinishedFrame(signal: Int32, status: Int32) throws {
         let child = try LiveProcess(["pose"] + Self.fast + ["-"])
         child.send(SyntheticY4M.stream(frames: 3))

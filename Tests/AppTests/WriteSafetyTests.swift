@@ -20,7 +20,7 @@ import Glibc
         process.arguments = arguments
         process.currentDirectoryURL = CLI.repositoryRoot
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = try #require(FileHandle(forWritingAtPath: stdoutPath))
+        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
         process.standardInput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors
