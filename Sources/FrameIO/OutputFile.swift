@@ -106,12 +106,17 @@ public final class OutputFile {
 
     /// Runs `body`, then commits every output whether `body` finished or threw (an input that
     /// broke halfway, a stop signal, a closed pipe): what was finished is kept. `body`'s error
-    /// is rethrown first, else the first commit error; an output whose own write failed is
-    /// discarded, leaving its destination as it was.
+    /// is rethrown first, else the first commit error; an output whose own write failed, or
+    /// that got nothing before `body` threw, is discarded, leaving its destination as it was.
     public static func committing<T>(_ outputs: [OutputFile], after body: () throws -> T) throws -> T {
         let result = Result { try body() }
         var commitError: Error?
         for output in outputs {
+            // A run that failed before writing anything leaves an existing file as it was.
+            if case .failure = result, output.sink.bytesWritten == 0 {
+                output.discard()
+                continue
+            }
             do { try output.commit() } catch { if commitError == nil { commitError = error } }
         }
         let value = try result.get()
