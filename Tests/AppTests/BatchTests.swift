@@ -42,21 +42,18 @@ import Testing
         for shard in shards { #expect(shard.finish(timeout: 120) == 0, "stderr: \(shard.stderr)") }
         #expect(try contents(of: sharded) == expected)
 
-        // The xargs recipe: two processes, inputs handed out two at a time.
-        let viaXargs = dir.appendingPathComponent("xargs")
-        let xargs = try CLI.runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c",
+        // The xargs recipe (two processes, inputs handed out two at a time) and the GNU parallel
+        // recipe (installed by `make setup`; one shard per job).
+        let recipes = [
             "xargs -P 2 -n 2 \"$0\" pose --input-size 257 --threads 1 --output-dir \"$1\" < \"$2\"",
-            CLI.executable.path, viaXargs.path, list.path])
-        #expect(xargs.status == 0, "stderr: \(xargs.stderr)")
-        #expect(try contents(of: viaXargs) == expected)
-
-        // The GNU parallel recipe (installed by `make setup`): one shard per job.
-        let viaParallel = dir.appendingPathComponent("parallel")
-        let parallel = try CLI.runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c",
             "parallel --will-cite -j 2 \"$0\" pose --input-size 257 --threads 1 --inputs-from \"$2\" --shard {}/3 --output-dir \"$1\" ::: 0 1 2",
-            CLI.executable.path, viaParallel.path, list.path])
-        #expect(parallel.status == 0, "GNU parallel (make setup installs it): \(parallel.stderr)")
-        #expect(try contents(of: viaParallel) == expected)
+        ]
+        for (index, script) in recipes.enumerated() {
+            let out = dir.appendingPathComponent("recipe\(index)")
+            let result = try CLI.runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script, CLI.executable.path, out.path, list.path])
+            #expect(result.status == 0, "\(script): \(result.stderr)")
+            #expect(try contents(of: out) == expected, "\(script)")
+        }
     }
 
     @Test func failedInputsAreSummarisedAndResumeSkipsFinishedOnes() throws {
