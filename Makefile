@@ -15,13 +15,13 @@ WEIGHTS := Weights/mobilenet075.pkw Weights/mobilenet050.pkw
 
 # Installs the system packages PoseKit needs, only when missing (idempotent).
 setup:
-	@missing=""; for p in libopenblas-dev pkg-config ffmpeg; do \
+	@missing=""; for p in libopenblas-dev pkg-config ffmpeg parallel; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "make setup: installing$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
-	else echo "make setup: libopenblas-dev, pkg-config and ffmpeg are installed"; fi
+	else echo "make setup: libopenblas-dev, pkg-config, ffmpeg and parallel are installed"; fi
 
 build: setup
 	$(RELEASE)

@@ -12,7 +12,8 @@ import PoseNet
 /// Keypoints are matched by `part` name (any order; all 17 must be present). `box` and `source`
 /// are optional; a missing `time` becomes `frame / defaultFPS`; a missing `frame` becomes the
 /// line's index among frames. Blank lines are skipped. Anything else malformed throws
-/// ``ActionNetError/malformedPoses(line:reason:)`` with a one-line reason.
+/// ``ActionNetError/malformedPoses(line:reason:)`` with a one-line reason, including a negative
+/// or non-finite `time`. Putting frames in time order is ``PoseFrameOrder``'s job.
 public struct PoseJSONLinesDecoder {
     /// Frame rate used to derive `time` when a line has none.
     public var defaultFPS: Double
@@ -44,7 +45,8 @@ public struct PoseJSONLinesDecoder {
         }
         let time: Double
         if let t = dict["time"], !(t is NSNull) {
-            guard let v = Self.number(t), v.isFinite else { throw fail("\"time\" must be a finite number") }
+            guard let v = Self.number(t), v.isFinite else { throw fail("\"time\" of frame \(frame) must be a finite number") }
+            guard v >= 0 else { throw fail("\"time\" of frame \(frame) is negative (\(v) s)") }
             time = v
         } else {
             time = Double(frame) / defaultFPS

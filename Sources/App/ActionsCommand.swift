@@ -37,27 +37,28 @@ struct ActionsCommand: ParsableCommand {
           ffmpeg -loglevel error -i workout.mp4 -f yuv4mpegpipe - \\
             | posekit actions --overlay - --json actions.jsonl - \\
             | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - annotated.mp4
+          posekit actions --output-dir actions/ clips/*.y4m        # one file per clip, resumable
         """)
 
     @OptionGroup var model: ModelOptions
     @OptionGroup var decode: DecodeOptions
 
-    @Argument(help: ArgumentHelp("Y4M video or PNM image sequence, or - for standard input.", valueName: "input"))
-    var input: String?
+    @Argument(help: ArgumentHelp("Y4M videos or PNM image sequences, or - for standard input (several need --output-dir).", valueName: "input"))
+    var inputs: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Read `posekit pose` JSON Lines instead of frames.", valueName: "path|-"))
+    @Option(name: .long, help: ArgumentHelp("Read `posekit pose` JSON Lines instead of frames. Frames out of time order are sorted when this is a file and refused on a stream; duplicated frames or times are refused.", valueName: "path|-"))
     var poses: String?
 
     @Option(name: .long, help: ArgumentHelp("Action classifier weights (name or path).", valueName: "name|path"))
     var weights: String = "actionnet"
 
-    @Option(name: .long, help: ArgumentHelp("Windows whose top probability is lower are labelled low_confidence.", valueName: "x"))
+    @Option(name: .long, help: ArgumentHelp("Windows whose top probability is lower are labelled low_confidence (\(Limits.probability.text)).", valueName: "x"))
     var confidence: Double = 0.5
 
-    @Option(name: .long, help: ArgumentHelp("Model frames (at 30 fps) between windows (default: from the weights).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Model frames (at 30 fps) between windows (default: from the weights; \(Limits.actionStride.text)).", valueName: "n"))
     var stride: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Frame rate assumed for inputs without one (PNM sequences, JSON lines without \"time\").", valueName: "fps"))
+    @Option(name: .long, help: ArgumentHelp("Frame rate assumed for inputs without one (PNM sequences, JSON lines without \"time\"; \(Limits.framesPerSecond.text)).", valueName: "fps"))
     var fps: Double = 30
 
     @Option(name: .long, help: ArgumentHelp("Also write annotated frames (pose, label, confidence, reps) to this path, or - for stdout (then JSON goes to --json).", valueName: "path|-"))
@@ -69,58 +70,112 @@ struct ActionsCommand: ParsableCommand {
     @Flag(help: "Show progress on stderr even when it is not a terminal.")
     var progress = false
 
+    @OptionGroup(title: "Batches") var batch: BatchOptions
+
     func validate() throws {
-        if (input == nil) == (poses == nil) { throw ValidationError("give an input video (or -), or --poses FILE, but not both") }
-        guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be in (0, 1000]") }
-        guard (0...1).contains(confidence) else { throw ValidationError("--confidence must be within 0...1") }
-        if let stride, stride < 1 { throw ValidationError("--stride must be at least 1") }
+        let hasFrames = !inputs.isEmpty || batch.inputsFrom != nil
+        if hasFrames == (poses != nil) { throw ValidationError("give an input video (or -), or --poses FILE, but not both") }
+        try Limits.framesPerSecond.check(fps, "--fps")
+        try Limits.probability.check(confidence, "--confidence")
+        if let stride { try Limits.actionStride.check(stride, "--stride") }
         if overlay != nil && poses != nil { throw ValidationError("--overlay needs frames: give a video input, not --poses") }
         if overlay == "-" && json == nil { throw ValidationError("--overlay - writes frames to stdout, so give --json PATH for the JSON Lines") }
+        if overlay == "-" && json == "-" { throw ValidationError("--overlay - and --json - cannot both use stdout") }
+        if batch.outputDir != nil && (json != nil || overlay != nil || poses != nil) {
+            throw ValidationError("--output-dir writes one JSON Lines file per input video; it does not combine with --json, --overlay or --poses")
+        }
+        if batch.outputDir == nil && (inputs.count > 1 || batch.inputsFrom != nil) {
+            throw ValidationError("several inputs need --output-dir DIR (one summary per input)")
+        }
     }
 
     func run() throws {
-        let engine = try ActionEngine(weightsURL: try ModelLocator.resolve(weights), confidenceThreshold: confidence,
-                                      windowStride: stride)
-        let sink = try openSink(json ?? "-")
-        func emit(_ events: [ActionEvent]) throws {
-            for event in events { try sink.write(event.jsonLine + "\n") }
-        }
-        do {
-            if let poses {
-                var decoder = PoseJSONLinesDecoder(defaultFPS: fps)
-                try LineReader(path: poses).forEachLine { line in
-                    if let frame = try decoder.decode(line: line) { try emit(engine.process(frame)) }
-                }
-            } else {
-                try runOnFrames(engine, emit)
+        let weightsURL = try ModelLocator.resolve(weights)
+        func makeEngine() throws -> ActionEngine {
+            try CLIError.reading(weightsURL.path) {
+                try ActionEngine(weightsURL: weightsURL, confidenceThreshold: confidence, windowStride: stride)
             }
-            try emit(engine.finish())
-            try sink.flush()
-        } catch FrameIOError.brokenPipe {
-            throw ExitCode(141)
+        }
+        _ = try makeEngine()  // bad weights: one error before any output
+        SignalHandling.install()
+        if let poses {
+            let output = try OutputFile(path: json ?? "-")
+            try OutputFile.committing([output]) { try recognise(posesFrom: poses, makeEngine(), into: output.sink) }
+            return
+        }
+        let inputs = try batch.selectedInputs(arguments: self.inputs)
+        // ActionNet was trained on poses found at 353 (`make train-actions`), so that is its default.
+        let detector = PoseDetector(model: try model.makeModel(defaultInputSize: 353), decoding: decode.decoding)
+        let reporter = ProgressReporter(forced: progress)
+        defer { reporter.finish() }
+        if let directory = batch.outputDir {
+            try BatchRun(directory: directory, realtime: false).run(inputs) { input, sink in
+                var noOverlay: OverlayOutput?
+                try recognise(framesFrom: input, detector, makeEngine(), into: sink, overlay: &noOverlay, reporter)
+            }
+            return
+        }
+        let jsonFile = try OutputFile(path: json ?? "-")
+        let overlayFile = try overlay.map { try OutputFile(path: $0) }
+        var overlayOutput = overlayFile.map { OverlayOutput(sink: $0.sink) }
+        try OutputFile.committing([jsonFile] + (overlayFile.map { [$0] } ?? [])) {
+            try recognise(framesFrom: inputs[0], detector, makeEngine(), into: jsonFile.sink, overlay: &overlayOutput, reporter)
         }
     }
 
-    private func runOnFrames(_ engine: ActionEngine, _ emit: ([ActionEvent]) throws -> Void) throws {
-        // ActionNet was trained on poses found at 353 (`make train-actions`), so that is its default.
-        let detector = PoseDetector(model: try model.makeModel(defaultInputSize: 353), decoding: decode.decoding)
-        let reader = try FrameReader(path: input!)
+    /// Events for `posekit pose` JSON Lines: a file is sorted by time first, a stream must
+    /// already be in order (see `PoseFrameOrder`).
+    private func recognise(posesFrom path: String, _ engine: ActionEngine, into sink: ByteSink) throws {
+        var decoder = PoseJSONLinesDecoder(defaultFPS: fps)
+        let lines = try CLIError.reading(path) { try LineReader(path: path) }
+        lines.source.beforeWaiting = { try? sink.flush() }  // a failure resurfaces on the next write
+        if Self.isRegularFile(path) {
+            var frames: [PoseFrame] = []
+            try lines.forEachLine { line in
+                if let frame = try decoder.decode(line: line) { frames.append(frame) }
+            }
+            for frame in try PoseFrameOrder.sorted(frames) { try emit(engine.process(frame), to: sink) }
+        } else {
+            var order = PoseFrameOrder()
+            try lines.forEachLine { line in
+                if let frame = try decoder.decode(line: line) { try emit(engine.process(order.admit(frame)), to: sink) }
+            }
+        }
+        try emit(engine.finish(), to: sink)
+    }
+
+    /// Events for every frame of a video (and annotated frames into `overlay` when given).
+    private func recognise(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
+                           overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
+        let bytes = try ByteSource(path: input)
+        let outputs = [sink, overlayOutput?.sink].compactMap { $0 }
+        bytes.beforeWaiting = { for output in outputs { try? output.flush() } }  // a failure resurfaces on the next write
+        let reader = try FrameReader(source: bytes)
         let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
-                                 wantsRGB: overlay != nil)
-        var overlayOutput = try overlay.map { OverlayOutput(sink: try openSink($0)) }
-        let reporter = ProgressReporter(forced: progress)
-        defer { reporter.finish() }
+                                 wantsRGB: overlayOutput != nil)
         try source.forEachFrame(realtime: false) { slot, _ in
             let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height))
             let time = slot.time ?? Double(slot.frameIndex) / fps
-            try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found))
+            try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found), to: sink)
             if overlayOutput != nil {
                 ActionOverlay().draw(engine.status, poses: found, on: &slot.rgb)
-                try overlayOutput!.write(slot.rgb, from: reader, input: input!)
+                try overlayOutput!.write(slot.rgb, from: reader, input: input)
             }
             reporter.frameDone()
         }
-        try overlayOutput?.flush()
+        try emit(engine.finish(), to: sink)
+    }
+
+    /// One JSON line per event; the frame's record ends here (streams see it at once, and a
+    /// reader that has gone stops the input).
+    private func emit(_ events: [ActionEvent], to sink: ByteSink) throws {
+        for event in events { try sink.write(event.jsonLine + "\n") }
+        try sink.endRecord()
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return path != "-" && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 }
 

@@ -20,18 +20,18 @@ struct BenchKernels: ParsableCommand {
     @Flag(help: "Print one JSON object instead of tables.")
     var json = false
 
-    @Option(help: "Measure only with this many threads (default: 1 and 2).")
+    @Option(help: "Measure only with this many threads (default: 1 and 2; \(Limits.threads.text)).")
     var threads: Int?
 
-    @Option(help: "Timed runs per measurement (the median is reported).")
+    @Option(help: "Timed runs per measurement (the median is reported; \(Limits.benchRuns.text)).")
     var runs = 7
 
     @Flag(help: "Skip the naive reference kernels (they take a few seconds).")
     var skipNaive = false
 
     func validate() throws {
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if runs < 1 { throw ValidationError("--runs must be at least 1") }
+        if let threads { try Limits.threads.check(threads, "--threads") }
+        try Limits.benchRuns.check(runs, "--runs")
     }
 
     func run() throws {

@@ -22,16 +22,16 @@ struct BenchModel: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Models (names or .pkw paths).")
     var models: [String] = ModelLocator.knownModels
 
-    @Option(parsing: .upToNextOption, help: "Input sizes.")
+    @Option(parsing: .upToNextOption, help: "Input sizes (\(Limits.inputSize.text)).")
     var sizes: [Int] = [257, 353, 513]
 
-    @Option(parsing: .upToNextOption, help: "Thread counts.")
+    @Option(parsing: .upToNextOption, help: "Thread counts (\(Limits.threads.text)).")
     var threads: [Int] = [1, 2]
 
-    @Option(help: "Output stride.")
+    @Option(help: "Output stride (\(Limits.outputStridesText)).")
     var outputStride = 16
 
-    @Option(help: "Timed runs per configuration (at least 20 recommended).")
+    @Option(help: "Timed runs per configuration (at least 20 recommended; \(Limits.benchRuns.text)).")
     var runs = 20
 
     @Flag(help: "Print a per-layer time breakdown (largest size, most threads).")
@@ -41,9 +41,10 @@ struct BenchModel: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if runs < 1 { throw ValidationError("--runs must be at least 1") }
-        if sizes.contains(where: { $0 < 33 || $0 > 2049 }) { throw ValidationError("--sizes must be within 33...2049") }
-        if threads.contains(where: { $0 < 1 || $0 > 256 }) { throw ValidationError("--threads must be within 1...256") }
+        try Limits.benchRuns.check(runs, "--runs")
+        try Limits.inputSize.check(sizes, "--sizes")
+        try Limits.threads.check(threads, "--threads")
+        try Limits.checkOutputStride(outputStride)
     }
 
     func run() throws {

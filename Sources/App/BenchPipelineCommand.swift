@@ -24,21 +24,22 @@ struct BenchPipeline: ParsableCommand {
     @Option(help: "Model name or path.")
     var model = ModelLocator.defaultModel
 
-    @Option(parsing: .upToNextOption, help: "Input sizes.")
+    @Option(parsing: .upToNextOption, help: "Input sizes (\(Limits.inputSize.text)).")
     var sizes: [Int] = [257, 353, 513]
 
-    @Option(help: "Worker threads.")
+    @Option(help: "Worker threads (\(Limits.threads.text)).")
     var threads = Parallelism.defaultThreads
 
-    @Option(help: "Frames per measurement.")
+    @Option(help: "Frames per measurement (\(Limits.benchFrames.text)).")
     var frames = 150
 
     @Flag(help: "Print one JSON object.")
     var json = false
 
     func validate() throws {
-        if frames < 10 { throw ValidationError("--frames must be at least 10") }
-        if threads < 1 { throw ValidationError("--threads must be at least 1") }
+        try Limits.benchFrames.check(frames, "--frames")
+        try Limits.threads.check(threads, "--threads")
+        try Limits.inputSize.check(sizes, "--sizes")
     }
 
     func run() throws {

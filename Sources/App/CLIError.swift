@@ -1,3 +1,6 @@
+import Foundation
+import FrameIO
+import PoseNet
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,11 +11,37 @@ struct CLIError: Error, CustomStringConvertible {
     init(_ message: String) { self.message = message }
     var description: String { message }
 
-    /// The one-line text for any error: its description, with newlines folded so that the
-    /// `posekit: error:` line stays a single line a script can grep.
+    /// The one-line, plain text for any error: Foundation's file errors become "PATH: problem",
+    /// JSON decoding errors say what is missing or wrong where, never a debug dump; newlines are
+    /// folded so that the `posekit: error:` line stays a single line a script can grep.
     static func describe(_ error: Error) -> String {
-        let text = String(describing: error)
-        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        PlainErrorMessage.describe(error)
+    }
+
+    /// Runs `body`, which reads `path`; any failure becomes one line naming the file.
+    static func reading<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as CLIError { throw error } catch {
+            let text = describe(error)
+            throw CLIError(text.contains(path) ? text : "\(path): \(text)")
+        }
+    }
+
+    /// Creates the directory an output file goes into (as `-o Weights/x.pkw` expects).
+    static func creatingParent(of path: String) throws {
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) } catch {
+            throw CLIError("cannot create the directory of \(path): \(describe(error))")
+        }
+    }
+}
+
+/// Errors that end the whole run instead of one input: an output that cannot be written, a
+/// reader that has gone away, a stop signal.
+func endsTheRun(_ error: Error) -> Bool {
+    guard let error = error as? FrameIOError else { return false }
+    switch error {
+    case .brokenPipe, .interrupted, .writeFailed: return true
+    default: return false
     }
 }
 
@@ -24,6 +53,7 @@ func printToStandardError(_ line: String, newline: Bool = true) {
     var done = 0
     while done < bytes.count {
         let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + done, $0.count - done) }
+        if n < 0 && errno == EINTR { continue }
         if n <= 0 { break }
         done += n
     }

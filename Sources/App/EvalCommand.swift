@@ -40,7 +40,7 @@ struct Eval: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Score this `posekit pose` output (JSON Lines or --format coco) instead of running the network.", valueName: "path|-"))
     var poses: String?
 
-    @Option(name: .long, help: ArgumentHelp("Multiply the ground-truth area inside OKS by this (1 = pycocotools).", valueName: "x"))
+    @Option(name: .long, help: ArgumentHelp("Multiply the ground-truth area inside OKS by this (1 = pycocotools; \(Limits.oksAreaScale.text)).", valueName: "x"))
     var oksAreaScale: Double = 1
 
     @Flag(help: "Print one JSON object with the metrics.")
@@ -52,12 +52,12 @@ struct Eval: ParsableCommand {
     func validate() throws {
         if poses == nil && images.isEmpty { throw ValidationError("give images to run on, or --poses FILE") }
         if poses != nil && !images.isEmpty { throw ValidationError("give either images or --poses, not both") }
-        guard oksAreaScale > 0 && oksAreaScale.isFinite else { throw ValidationError("--oks-area-scale must be positive") }
+        try Limits.oksAreaScale.check(oksAreaScale, "--oks-area-scale")
         try accuracy.check(model, decode)
     }
 
     func run() throws {
-        let truth = try CocoKeypointDataset(contentsOf: URL(fileURLWithPath: groundTruth))
+        let truth = try CLIError.reading(groundTruth) { try CocoKeypointDataset(contentsOf: URL(fileURLWithPath: groundTruth)) }
         var detections: [KeypointDetection] = []
         var evaluated = Set<Int>()
         func imageID(_ name: String) throws -> Int {
@@ -67,16 +67,17 @@ struct Eval: ParsableCommand {
             evaluated.insert(image.id)
             return image.id
         }
-        if let poses, let results = try Self.readCocoResults(poses) {
+        let posesReader = try poses.map { path in try CLIError.reading(path) { try LineReader(path: path) } }
+        if let poses, let posesReader, let results = try CLIError.reading(poses, { try Self.readCocoResults(posesReader) }) {
             // A COCO results list names no images without detections: score every image, as pycocotools does.
             for detection in results where truth.images.contains(where: { $0.id == detection.imageID }) == false {
                 throw CLIError("\(poses): image_id \(detection.imageID) is not in \(groundTruth)")
             }
             evaluated = Set(truth.images.map(\.id))
             detections = results
-        } else if let poses {
+        } else if let poses, let posesReader {
             var decoder = PoseJSONLinesDecoder()
-            try LineReader(path: poses).forEachLine { line in
+            try posesReader.forEachLine { line in
                 guard let frame = try decoder.decode(line: line) else { return }
                 guard let name = frame.source else { throw CLIError("\(poses): a line has no \"source\" to match with the ground truth") }
                 let id = try imageID(name)
@@ -113,10 +114,11 @@ struct Eval: ParsableCommand {
         }
     }
 
-    /// The detections of a COCO results list (`posekit pose --format coco`), or nil when `path`
-    /// holds JSON Lines instead (the first non-blank byte is not `[`).
-    static func readCocoResults(_ path: String) throws -> [KeypointDetection]? {
-        let source = try LineReader(path: path).source
+    /// The detections of a COCO results list (`posekit pose --format coco`), or nil when `reader`
+    /// holds JSON Lines instead (the first non-blank byte is not `[`); then `reader` goes on at
+    /// that byte, so standard input is read only once.
+    static func readCocoResults(_ reader: LineReader) throws -> [KeypointDetection]? {
+        let source = reader.source
         while let byte = try source.peekByte(), [0x20, 0x09, 0x0A, 0x0D].contains(byte) { _ = try source.readByte() }
         guard try source.peekByte() == UInt8(ascii: "[") else { return nil }
         var bytes: [UInt8] = []

@@ -61,7 +61,8 @@ struct FrameSource {
     let wantsRGB: Bool
 
     /// Calls `body(slot, droppedSinceLastCall)` for each delivered frame. Errors from the input
-    /// are thrown after every frame read before them has been delivered.
+    /// are thrown after every frame read before them has been delivered; after a stop signal
+    /// (`InputCancellation`) no further frame is delivered and `.interrupted` is thrown.
     func forEachFrame(realtime: Bool, _ body: (FrameSlot, Int) throws -> Void) throws {
         let mailbox = try LatestFrameMailbox(slots: (0..<3).map { _ in try FrameSlot(inputSize: networkInput.shape[0]) },
                                              dropsLateFrames: realtime)
@@ -77,6 +78,7 @@ struct FrameSource {
                 slot.input.withUnsafeBufferPointer { src in dst.baseAddress!.update(from: src.baseAddress!, count: src.count) }
             }
             try body(slot, dropped)
+            try InputCancellation.check()
         }
         if let error = mailbox.readerError { throw error }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FrameIO
 import PoseNet
 
 /// `posekit import SOURCE -o Weights/NAME.pkw`: converts a published PoseNet model into a
@@ -31,13 +32,15 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let start = DispatchTime.now()
-        let imported = try WeightImporter.importModel(at: URL(fileURLWithPath: source))
+        let imported = try CLIError.reading(source) { try WeightImporter.importModel(at: URL(fileURLWithPath: source)) }
         let writer = try imported.bundleWriter(storage: ImportedWeights.StoragePolicy(rawValue: dtype)!)
-        let outputURL = URL(fileURLWithPath: output)
-        try writer.write(to: outputURL)
+        let bytes = try writer.encoded()
+        try CLIError.creatingParent(of: output)
+        let file = try OutputFile(path: output)
+        try OutputFile.committing([file]) { try file.sink.write(bytes) }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
         let m = writer.manifest
-        let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        let size = bytes.count
         print("imported \(m.source.fileName) (\(m.source.format)) → \(output): width \(m.widthMultiplier), "
             + "\(m.tensors.count) tensors, \(m.parameterCount) parameters, \(m.dtypes.map(\.rawValue).joined(separator: "+")), "
             + "\(size) bytes in \(String(format: "%.0f", milliseconds)) ms")

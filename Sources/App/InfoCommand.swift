@@ -20,7 +20,7 @@ struct Info: ParsableCommand {
     func run() throws {
         let url = try ModelLocator.resolve(model)
         let start = DispatchTime.now()
-        let bundle = try WeightBundle(contentsOf: url)
+        let bundle = try CLIError.reading(url.path) { try WeightBundle(contentsOf: url) }
         let openMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
         let m = bundle.manifest
         if json {

@@ -11,7 +11,7 @@ extension ModelOptions {
     /// Loads the weight bundle and plans the network for these options.
     func makeModel(defaultInputSize: Int = ModelOptions.defaultInputSize) throws -> PoseNetModel {
         let url = try ModelLocator.resolve(model)
-        let bundle = try WeightBundle(contentsOf: url)
+        let bundle = try CLIError.reading(url.path) { try WeightBundle(contentsOf: url) }
         return try PoseNetModel(bundle: bundle, inputSize: inputSize ?? defaultInputSize, outputStride: outputStride,
                                 threads: threads ?? Parallelism.defaultThreads)
     }
@@ -28,9 +28,4 @@ extension DecodeOptions {
                 localMaximumRadius: 1, refineSteps: refineSteps, minPoseScore: minPoseScore),
             flipAveraging: flip)
     }
-}
-
-/// Opens an output path for writing (`-` is standard output).
-func openSink(_ path: String) throws -> ByteSink {
-    path == "-" ? ByteSink(fileDescriptor: 1) : try ByteSink(path: path)
 }

@@ -45,6 +45,15 @@ struct PoseCommand: ParsableCommand {
             | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - overlay.mp4
           posekit pose --accurate photo.ppm
           posekit pose --format coco --ground-truth gt.json images/*.ppm > results.json
+
+        BATCHES (one JSON Lines file per input, resumable, shardable)
+          posekit pose --output-dir poses/ clips/*.y4m
+          ls clips/*.y4m | xargs -P 2 -n 4 posekit pose --threads 1 --output-dir poses/
+          posekit pose --inputs-from list.txt --shard 0/4 --output-dir poses/   # machine 0 of 4
+
+        Output streams: each line is written as soon as its frame is done when stdout is a pipe \
+        or a terminal (or with --realtime); files get them at most 100 ms late. SIGINT, SIGTERM \
+        or SIGHUP stop after the current frame, keep every finished line and exit 130, 143 or 129.
         """
     )
 
@@ -79,11 +88,13 @@ struct PoseCommand: ParsableCommand {
     @Flag(help: "Show progress (frames, frames/s, dropped) on stderr even when it is not a terminal.")
     var progress = false
 
+    @OptionGroup(title: "Batches") var batch: BatchOptions
+
     @Argument(help: ArgumentHelp("Images (.ppm/.pgm/.pnm), Y4M videos, or - for standard input.", valueName: "input"))
-    var inputs: [String]
+    var inputs: [String] = []
 
     func validate() throws {
-        if inputs.isEmpty { throw ValidationError("give at least one input (a file, or - for stdin)") }
+        if inputs.isEmpty && batch.inputsFrom == nil { throw ValidationError("give at least one input (a file, - for stdin, or --inputs-from FILE)") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
         if overlay == "-" && json == nil { throw ValidationError("--overlay - writes frames to stdout, so give --json PATH for the JSON Lines") }
         if overlay == "-" && json == "-" { throw ValidationError("--overlay - and --json - cannot both use stdout") }
@@ -91,6 +102,12 @@ struct PoseCommand: ParsableCommand {
             throw Self.smoothingNeedsVideo(image)
         }
         if groundTruth != nil && format != .coco { throw ValidationError("--ground-truth is for --format coco (image ids)") }
+        if batch.outputDir != nil && (json != nil || overlay != nil) {
+            throw ValidationError("--output-dir writes one JSON Lines file per input; it does not combine with --json or --overlay")
+        }
+        if batch.outputDir != nil && format == .coco {
+            throw ValidationError("--format coco writes one list over all images; it does not combine with --output-dir")
+        }
         try accuracy.check(model, decode)
     }
 
@@ -99,65 +116,85 @@ struct PoseCommand: ParsableCommand {
     }
 
     func run() throws {
+        let inputs = try batch.selectedInputs(arguments: self.inputs)
+        SignalHandling.install()
         let detector = try accuracy.makeDetector(model, decode)
-        let jsonSink = try openSink(json ?? "-")
-        var coco = format == .coco ? try CocoExport(groundTruth: groundTruth) : nil
-        var overlayOutput = try overlay.map { OverlayOutput(sink: try openSink($0)) }
         let progressReporter = ProgressReporter(forced: progress)
-        var failures = 0
-        var text = JSONText()
-        for input in inputs {
-            do {
-                let reader = try FrameReader(path: input)
-                let isVideo = reader.format == .y4m
-                if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
-                if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
-                var stream = isVideo ? PoseStream(smoothing: smooth ?? true) : nil
-                let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry,
-                                         wantsRGB: overlayOutput != nil)
-                let name = input == "-" ? "-" : input
-                try source.forEachFrame(realtime: realtime) { slot, dropped in
-                    var poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
-                                                    afterNetwork: slot.readNext)
-                    var ids: [Int]?
-                    if stream != nil {
-                        (poses, ids) = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)
-                    }
-                    if coco != nil {
-                        try coco!.add(poses, input: input)
-                    } else {
-                        text.reset()
-                        PoseJSON.append(source: name, frame: slot.frameIndex, width: slot.width, height: slot.height,
-                                        time: slot.time, poses: poses, ids: ids, to: &text)
-                        try text.bytes.withUnsafeBytes { try jsonSink.write($0) }
-                    }
-                    if overlayOutput != nil {
-                        PoseOverlay().draw(poses, on: &slot.rgb)
-                        try overlayOutput!.write(slot.rgb, from: reader, input: input)
-                    }
-                    progressReporter.frameDone(dropped: dropped)
-                }
-            } catch FrameIOError.brokenPipe {
-                throw ExitCode(141)  // the reader of our output went away: stop quietly, like SIGPIPE would
-            } catch let usage as ValidationError {
-                throw usage
-            } catch {
-                printToStandardError("posekit: error: \(input): \(CLIError.describe(error))")
-                failures += 1
+        defer { progressReporter.finish() }
+        if let directory = batch.outputDir {
+            try BatchRun(directory: directory, realtime: realtime).run(inputs) { input, sink in
+                var noOverlay: OverlayOutput?, noCoco: CocoExport?
+                try findPoses(in: input, detector, json: sink, overlay: &noOverlay, coco: &noCoco, progressReporter)
             }
-            do { try jsonSink.flush(); try overlayOutput?.flush() } catch FrameIOError.brokenPipe { throw ExitCode(141) }
+            return
         }
-        if let coco {
-            do {
-                try Array(coco.encoded().utf8).withUnsafeBytes { try jsonSink.write($0) }
-                try jsonSink.flush()
-            } catch FrameIOError.brokenPipe { throw ExitCode(141) }
+        var coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
+        let jsonFile = try OutputFile(path: json ?? "-", realtime: realtime)
+        let overlayFile = try overlay.map { try OutputFile(path: $0, realtime: realtime) }
+        var overlayOutput = overlayFile.map { OverlayOutput(sink: $0.sink) }
+        var failures = 0
+        try OutputFile.committing([jsonFile] + (overlayFile.map { [$0] } ?? [])) {
+            for input in inputs {
+                do {
+                    try findPoses(in: input, detector, json: jsonFile.sink, overlay: &overlayOutput, coco: &coco, progressReporter)
+                } catch let usage as ValidationError {
+                    throw usage
+                } catch where !endsTheRun(error) {
+                    printToStandardError("posekit: error: \(input): \(CLIError.describe(error))")
+                    failures += 1
+                }
+            }
+            if let coco {
+                try Array(coco.encoded().utf8).withUnsafeBytes { try jsonFile.sink.write($0) }
+                try jsonFile.sink.endRecord()
+            }
         }
-        progressReporter.finish()
         if realtime && progressReporter.dropped > 0 {
             printToStandardError("posekit: dropped \(progressReporter.dropped) late frame(s) of \(progressReporter.frames + progressReporter.dropped) (--realtime)")
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Poses of every frame of `input` as JSON Lines into `json` (one record per frame), and
+    /// annotated frames into `overlay` when given.
+    /// With `coco`, the poses of images are collected there instead.
+    private func findPoses(in input: String, _ detector: any PoseFinding, json: ByteSink, overlay: inout OverlayOutput?,
+                           coco: inout CocoExport?, _ progressReporter: ProgressReporter) throws {
+        let bytes = try ByteSource(path: input)
+        if !realtime {  // (realtime reads on another thread, and flushes every record anyway)
+            let outputs = [json, overlay?.sink].compactMap { $0 }
+            bytes.beforeWaiting = { for sink in outputs { try? sink.flush() } }  // a failure resurfaces on the next write
+        }
+        let reader = try FrameReader(source: bytes)
+        let isVideo = reader.format == .y4m
+        if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
+        if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
+        var stream = isVideo ? PoseStream(smoothing: smooth ?? true) : nil
+        let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry,
+                                 wantsRGB: overlay != nil)
+        var text = JSONText()
+        try source.forEachFrame(realtime: realtime) { slot, dropped in
+            var poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
+                                            afterNetwork: slot.readNext)
+            var ids: [Int]?
+            if stream != nil {
+                (poses, ids) = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)
+            }
+            if coco != nil {
+                try coco!.add(poses, input: input)
+            } else {
+                text.reset()
+                PoseJSON.append(source: input, frame: slot.frameIndex, width: slot.width, height: slot.height,
+                                time: slot.time, poses: poses, ids: ids, to: &text)
+                try text.bytes.withUnsafeBytes { try json.write($0) }
+                try json.endRecord()
+            }
+            if overlay != nil {
+                PoseOverlay().draw(poses, on: &slot.rgb)
+                try overlay!.write(slot.rgb, from: reader, input: input)
+            }
+            progressReporter.frameDone(dropped: dropped)
+        }
     }
 }
 
@@ -181,12 +218,12 @@ struct OverlayOutput {
                 throw CLIError("--overlay: \(input) is \(image.width)x\(image.height) but the overlay stream is \(y4m!.header.width)x\(y4m!.header.height)")
             }
             try y4m!.write(image)
+            try sink.endRecord()
         case .pnm:
             guard y4m == nil else { throw CLIError("--overlay: cannot mix video and image inputs in one overlay stream") }
             if ppm == nil { ppm = PPMWriter(sink: sink) }
             try ppm!.write(image)
+            try sink.endRecord()
         }
     }
-
-    func flush() throws { try sink.flush() }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FrameIO
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +7,9 @@ import Glibc
 /// The `posekit` command: body poses and actions from images and video streams.
 ///
 /// Exit status follows ffmpeg-style tools: 0 on success, 1 on bad input or a runtime failure
-/// (one line `posekit: error: ...` on stderr), 2 on usage errors.
+/// (one line `posekit: error: ...` on stderr), 2 on usage errors (every option is checked
+/// against `Limits` before any output), 141 when the reader of the output has gone, 128 + N when
+/// stopped by signal N (SIGHUP 129, SIGINT 130, SIGTERM 143) after writing every finished frame.
 @main
 struct PoseKit: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,8 +28,10 @@ struct PoseKit: ParsableCommand {
     )
 
     static func main() {
-        // A closed output pipe must end the program with a status, not kill it with a signal.
+        // A closed output pipe must end the program with a status, not kill it with a signal;
+        // a file-size limit likewise surfaces as a write error (EFBIG) naming the output.
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
         let command: ParsableCommand
         do {
             command = try parseAsRoot()
@@ -34,6 +39,7 @@ struct PoseKit: ParsableCommand {
             let code = exitCode(for: error)
             if code == .success {
                 print(fullMessage(for: error))   // --help, --version
+                StandardOutput.flushOrExit()
                 Glibc.exit(0)
             }
             printToStandardError(fullMessage(for: error))
@@ -42,12 +48,21 @@ struct PoseKit: ParsableCommand {
         do {
             var runnable = command
             try runnable.run()
+            StandardOutput.flushOrExit()
         } catch let exit as ExitCode {
+            StandardOutput.flushOrExit()
             Glibc.exit(exit.rawValue)
+        } catch FrameIOError.brokenPipe {
+            Glibc.exit(141)  // the reader of our output went away: stop quietly, as SIGPIPE would
+        } catch FrameIOError.interrupted(let signal) {
+            StandardOutput.flushOrExit()
+            printToStandardError("posekit: stopped by \(SignalHandling.name(of: signal)); every finished frame was written")
+            Glibc.exit(SignalHandling.exitStatus(for: signal))
         } catch {
             let code = exitCode(for: error)
             if code == .success {
                 print(fullMessage(for: error))   // `posekit help CMD` arrives here
+                StandardOutput.flushOrExit()
                 Glibc.exit(0)
             }
             if code == .validationFailure {
@@ -57,5 +72,6 @@ struct PoseKit: ParsableCommand {
             printToStandardError("posekit: error: \(CLIError.describe(error))")
             Glibc.exit(1)
         }
+        Glibc.exit(0)
     }
 }

@@ -1,6 +1,7 @@
 import ActionNet
 import ArgumentParser
 import Foundation
+import FrameIO
 
 /// `posekit train-actions`: trains the action classifier and writes its weight file.
 struct TrainActionsCommand: ParsableCommand {
@@ -24,10 +25,10 @@ struct TrainActionsCommand: ParsableCommand {
     @Option(name: .long, help: "Random seed.")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: "Training epochs.")
+    @Option(name: .long, help: "Training epochs (\(Limits.epochs.text)).")
     var epochs: Int = ActionTrainingConfiguration().epochs
 
-    @Option(name: .long, help: "Synthetic sequences per exercise.")
+    @Option(name: .long, help: "Synthetic sequences per exercise (\(Limits.sequences.text)).")
     var sequences: Int = ActionTrainingConfiguration().sequencesPerExercise
 
     @Flag(name: .long, help: "Leave-one-clip-out evaluation instead of writing weights: one model per held-out clip.")
@@ -45,23 +46,25 @@ struct TrainActionsCommand: ParsableCommand {
     @Option(name: .long, help: "With --leave-one-out: keep each model as <dir>/without-<clip>.pkw and reuse existing ones.")
     var modelsDir: String?
 
+    func validate() throws {
+        try Limits.epochs.check(epochs, "--epochs")
+        try Limits.sequences.check(sequences, "--sequences")
+    }
+
     func run() throws {
-        guard epochs >= 1, epochs <= 1000, sequences >= 1, sequences <= 100_000 else {
-            throw ValidationError("--epochs must be in 1...1000 and --sequences in 1...100000")
-        }
         var config = ActionTrainingConfiguration()
         config.seed = seed
         config.epochs = epochs
         config.sequencesPerExercise = sequences
         let clips: [LabelledClip]
         if FileManager.default.fileExists(atPath: labels) && FileManager.default.fileExists(atPath: posesDir) {
-            clips = try LabelledClip.load(labels: URL(fileURLWithPath: labels), posesDirectory: URL(fileURLWithPath: posesDir))
+            clips = try CLIError.reading(labels) { try LabelledClip.load(labels: URL(fileURLWithPath: labels), posesDirectory: URL(fileURLWithPath: posesDir)) }
         } else {
             clips = []
         }
         log("real clips: \(clips.isEmpty ? "none (synthetic only)" : clips.map(\.name).joined(separator: ", "))")
         if let evaluate {
-            let (net, _) = try ActionWeightsFile.load(contentsOf: URL(fileURLWithPath: evaluate))
+            let (net, _) = try CLIError.reading(evaluate) { try ActionWeightsFile.load(contentsOf: URL(fileURLWithPath: evaluate)) }
             report(net, clips: clips)
             return
         }
@@ -77,8 +80,7 @@ struct TrainActionsCommand: ParsableCommand {
                 } else {
                     net = try ActionTrainer.train(config, realClips: clips.filter { $0.name != held.name }, log: log)
                     if let kept {
-                        try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
-                        try ActionWeightsFile.encode(net, fps: config.fps, windowStride: 10, training: ["held_out": held.name]).write(to: kept)
+                        try Self.write(ActionWeightsFile.encode(net, fps: config.fps, windowStride: 10, training: ["held_out": held.name]), to: kept.path)
                     }
                 }
                 let (r, events) = try ActionTrainer.evaluate(net, clip: held)
@@ -97,10 +99,16 @@ struct TrainActionsCommand: ParsableCommand {
         let training = ["seed": String(seed), "epochs": String(epochs), "sequences_per_exercise": String(sequences),
                         "real_clips": clips.map(\.name).joined(separator: ",")]
         let data = try ActionWeightsFile.encode(net, fps: config.fps, windowStride: 10, training: training)
-        try FileManager.default.createDirectory(at: URL(fileURLWithPath: output).deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: URL(fileURLWithPath: output))
+        try Self.write(data, to: output)
         log(String(format: "wrote %@ (%d parameters) in %.0f s", output, net.parameterCount, Date().timeIntervalSince(start)))
         report(net, clips: clips)
+    }
+
+    /// Writes a weight file safely (atomically; its directory is created).
+    private static func write(_ data: Data, to path: String) throws {
+        try CLIError.creatingParent(of: path)
+        let file = try OutputFile(path: path)
+        try OutputFile.committing([file]) { try file.sink.write([UInt8](data)) }
     }
 
     /// Prints results on the (training) clips, on fresh synthetic sequences, and the speed.

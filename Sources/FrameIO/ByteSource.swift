@@ -21,6 +21,13 @@ public final class ByteSource {
     private var start = 0  // first unread byte in `buffer`
     private var end = 0    // one past the last valid byte
     private var reachedEOF = false
+    /// Pipes, FIFOs, terminals and sockets can block indefinitely: their reads also wait on
+    /// `InputCancellation`, so a signal stops a silent live stream at once.
+    private let mayBlock: Bool
+    /// Called just before a read would wait for more input (a live stream pausing): a frame
+    /// loop flushes its buffered output here, so nothing finished waits on the next frame.
+    /// Only pipes, FIFOs, terminals and sockets wait; called on the reading thread.
+    public var beforeWaiting: (() -> Void)?
     /// Bytes consumed so far (handy in error messages and tests).
     public private(set) var offset = 0
 
@@ -29,6 +36,8 @@ public final class ByteSource {
         fd = fileDescriptor
         ownsDescriptor = closeOnDeinit
         buffer = .allocate(byteCount: max(bufferSize, 64), alignment: 64)
+        var info = stat()
+        mayBlock = fstat(fileDescriptor, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG
     }
 
     /// Opens a file, FIFO or device for reading; `"-"` means standard input.
@@ -46,6 +55,7 @@ public final class ByteSource {
     public init(bytes: [UInt8]) {
         fd = -1
         ownsDescriptor = false
+        mayBlock = false
         buffer = .allocate(byteCount: max(bytes.count, 1), alignment: 64)
         bytes.withUnsafeBytes { src in
             if let base = src.baseAddress { buffer.baseAddress!.copyMemory(from: base, byteCount: src.count) }
@@ -81,10 +91,32 @@ public final class ByteSource {
 
     private func readSome(into pointer: UnsafeMutableRawPointer, count: Int) throws -> Int {
         while true {
+            if mayBlock { try waitUntilReadable() }
             let n = Glibc.read(fd, pointer, count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
             throw FrameIOError.system(operation: "read", errno: errno)
+        }
+    }
+
+    /// Waits until `fd` has data (or its end) or input is cancelled, whichever comes first.
+    private func waitUntilReadable() throws {
+        let wake = InputCancellation.wakeDescriptor
+        guard wake >= 0 else {
+            if let beforeWaiting {
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&entry, 1, 0) == 0 { beforeWaiting() }
+            }
+            return
+        }
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        if let beforeWaiting, poll(&fds, 2, 0) == 0 { beforeWaiting() }
+        while true {
+            try InputCancellation.check()
+            let n = poll(&fds, 2, -1)
+            if n < 0 && errno == EINTR { continue }
+            try InputCancellation.check()
+            return  // readable, at its end, or an error that read(2) will report
         }
     }
 
@@ -143,6 +175,29 @@ public final class ByteSource {
         }
         offset += done
         return done
+    }
+
+    /// Reads `count` bytes into `storage`, which ends up exactly `count` long, and returns how many
+    /// arrived (fewer only at the end of input).
+    ///
+    /// Storage that is already large enough (a frame loop reusing its buffer) is filled in place.
+    /// Otherwise it grows only as data arrives, in steps of at most the bytes already read (1 MiB
+    /// at first), so a header that claims a huge frame costs memory in proportion to the data
+    /// really sent, never to the claim.
+    public func readGrowing(into storage: inout [UInt8], count: Int) throws -> Int {
+        if storage.count > count { storage.removeLast(storage.count - count) }
+        var filled = 0
+        while filled < count {
+            if storage.count == filled {
+                let step = min(count - filled, max(1 << 20, filled))
+                storage.append(contentsOf: repeatElement(0, count: step))
+            }
+            let wanted = storage.count - filled
+            let n = try storage.withUnsafeMutableBytes { try read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled..<(filled + wanted)])) }
+            filled += n
+            if n < wanted { return filled }
+        }
+        return filled
     }
 
     /// Discards up to `count` bytes; returns how many were discarded.

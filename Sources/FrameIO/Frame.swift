@@ -49,6 +49,28 @@ public struct RGBImage: Sendable, Equatable {
         self.width = width
         self.height = height
     }
+
+    /// Takes a new size whose pixels have not arrived yet: storage is kept if it fits (a frame
+    /// loop reusing its image), otherwise it grows through `reserveArrived(bytes:)` as a reader
+    /// receives data, so a header claiming a huge image costs nothing until the data comes.
+    mutating func beginArriving(width: Int, height: Int) {
+        let count = width * height * 3
+        if pixels.count > count { pixels.removeLast(pixels.count - count) }
+        self.width = width
+        self.height = height
+    }
+
+    /// Makes room for the first `bytes` pixel bytes of an arriving image, growing by at most
+    /// the size already there (or 1 MiB) beyond what is asked, never past the whole image.
+    mutating func reserveArrived(bytes: Int) {
+        guard pixels.count < bytes else { return }
+        let total = width * height * 3
+        let target = min(total, max(bytes, min(2 * pixels.count, pixels.count + (1 << 20))))
+        pixels.append(contentsOf: repeatElement(0, count: target - pixels.count))
+    }
+
+    /// Empties the image (after a read failed halfway, so a half-read claim holds no memory).
+    mutating func clear() { self = RGBImage() }
 }
 
 /// An 8-bit RGB colour.

@@ -30,6 +30,11 @@ public enum FrameIOError: Error, Equatable, Sendable, CustomStringConvertible {
     case brokenPipe
     /// A system call failed.
     case system(operation: String, errno: Int32)
+    /// Writing an output failed (disk full, file too large, I/O error); `name` is the path as
+    /// given, or "standard output". Unlike input errors this ends the whole run.
+    case writeFailed(name: String, errno: Int32)
+    /// A signal (SIGINT, SIGTERM, SIGHUP) asked the program to stop; reading stopped at once.
+    case interrupted(signal: Int32)
     /// An argument given by the caller is out of range.
     case invalidArgument(String)
 
@@ -53,6 +58,10 @@ public enum FrameIOError: Error, Equatable, Sendable, CustomStringConvertible {
             return "output closed by the reader (broken pipe)"
         case let .system(operation, code):
             return "\(operation): \(String(cString: strerror(code)))"
+        case let .writeFailed(name, code):
+            return "cannot write \(name): \(String(cString: strerror(code)))"
+        case let .interrupted(signal):
+            return "interrupted by signal \(signal)"
         case let .invalidArgument(reason):
             return reason
         }

@@ -47,8 +47,14 @@ public final class PNMReader {
     public func read(into image: inout RGBImage) throws -> Bool {
         guard let header = try readHeader() else { return false }
         self.header = header
-        image.reshape(width: header.width, height: header.height)
-        if header.kind.isASCII { try readASCII(header, into: &image) } else { try readRaw(header, into: &image) }
+        // The pixels are allocated as they arrive (a lying header must not reserve gigabytes).
+        image.beginArriving(width: header.width, height: header.height)
+        do {
+            if header.kind.isASCII { try readASCII(header, into: &image) } else { try readRaw(header, into: &image) }
+        } catch {
+            image.clear()
+            throw error
+        }
         imageIndex += 1
         return true
     }
@@ -158,7 +164,7 @@ public final class PNMReader {
         let total = rowBytes * h.height
         if channels == 3 && bytesPerSample == 1 {
             // Common case: straight into the image.
-            let n = try image.pixels.withUnsafeMutableBytes { try source.read(into: $0) }
+            let n = try source.readGrowing(into: &image.pixels, count: total)
             if n < total { throw truncated(read: n, expected: total) }
             if h.maxValue != 255 {
                 let table = scaleTable(h.maxValue)
@@ -179,6 +185,7 @@ public final class PNMReader {
         for y in 0..<h.height {
             let n = try scratch.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<rowBytes])) }
             if n < rowBytes { throw truncated(read: y * rowBytes + n, expected: total) }
+            image.reserveArrived(bytes: (y + 1) * width * 3)
             try scratch.withUnsafeBufferPointer { raw in
                 try image.pixels.withUnsafeMutableBufferPointer { px in
                     let row = y * width * 3
@@ -207,6 +214,7 @@ public final class PNMReader {
             }
             if v > maxValue { throw sampleTooLarge(v, maxValue) }
             let s = UInt8((v * 255 + maxValue / 2) / maxValue)
+            image.reserveArrived(bytes: (i / channels + 1) * 3)
             if channels == 1 {
                 image.pixels[3 * i] = s; image.pixels[3 * i + 1] = s; image.pixels[3 * i + 2] = s
             } else {

@@ -70,11 +70,13 @@ public final class Y4MReader {
         if let first = rest.first, first != 0x20 {
             throw FrameIOError.missingFrameMarker(frameIndex: frameIndex, found: FrameIOError.excerpt(line.bytes))
         }
-        frame.reshape(header.format)
+        frame.format = header.format
         frame.parameters = rest.isEmpty ? [] : String(decoding: rest, as: UTF8.self).split(separator: " ").map(String.init)
-        let expected = frame.data.count
-        let n = try frame.data.withUnsafeMutableBytes { try source.read(into: $0) }
+        let expected = header.format.frameByteCount
+        // Storage grows with the data that arrives, so a header's claimed size costs nothing up front.
+        let n = try source.readGrowing(into: &frame.data, count: expected)
         if n < expected {
+            frame.data = []
             throw FrameIOError.truncatedFrame(format: "y4m", frameIndex: frameIndex, bytesRead: n, bytesExpected: expected)
         }
         frame.index = frameIndex

@@ -167,11 +167,4 @@ public struct YUVFrame: Sendable {
 
     public var width: Int { format.width }
     public var height: Int { format.height }
-
-    mutating func reshape(_ newFormat: YUVFormat) {
-        if format != newFormat || data.count != newFormat.frameByteCount {
-            format = newFormat
-            if data.count != newFormat.frameByteCount { data = [UInt8](repeating: 0, count: newFormat.frameByteCount) }
-        }
-    }
 }

@@ -30,7 +30,7 @@ struct StreamTests {
         ("[1, 2]", "poses line 2: expected a JSON object"),
         ("{\"frame\": 1}", "poses line 2: missing \"poses\""),
         ("{\"frame\": -3, \"poses\": []}", "poses line 2: \"frame\" must be a non-negative integer"),
-        ("{\"frame\": 1, \"time\": \"soon\", \"poses\": []}", "poses line 2: \"time\" must be a finite number"),
+        ("{\"frame\": 1, \"time\": \"soon\", \"poses\": []}", "poses line 2: \"time\" of frame 1 must be a finite number"),
         ("{\"frame\": 1, \"poses\": [{\"keypoints\": [{\"part\": \"nose\", \"x\": 1, \"y\": 2, \"score\": 0.5}]}]}",
          "poses line 2: pose 0 lacks 16 of 17 keypoints (first: leftEye)"),
         ("{\"frame\": 1, \"poses\": [{\"keypoints\": [{\"part\": \"tail\", \"x\": 1, \"y\": 2, \"score\": 0.5}]}]}",

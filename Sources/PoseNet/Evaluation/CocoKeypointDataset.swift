@@ -86,7 +86,7 @@ public struct CocoKeypointDataset: Sendable {
         do {
             file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
         } catch {
-            throw EvaluationError.invalidGroundTruth("\(url.path): \(error)")
+            throw EvaluationError.invalidGroundTruth("\(url.path): \(PlainErrorMessage.describe(error))")
         }
         let person = file.categories?.first { $0.name == "person" }?.id ?? 1
         var annotations: [Annotation] = []

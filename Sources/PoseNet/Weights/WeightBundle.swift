@@ -144,6 +144,6 @@ public final class WeightBundle: @unchecked Sendable {
 
     /// First line of an error's description (decoding errors can be long).
     static func oneLine(_ error: Error) -> String {
-        String(describing: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+        PlainErrorMessage.describe(error)
     }
 }

@@ -1,0 +1,141 @@
+import ArgumentParser
+import Foundation
+import FrameIO
+
+/// Many inputs in, one JSON Lines file per input out, shareable across processes and machines;
+/// shared by `pose` and `actions`.
+struct BatchOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Also read inputs from this file, one path per line (blank lines ignored; - for stdin).",
+        valueName: "file"))
+    var inputsFrom: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Write one JSON Lines file per input, DIR/<input name without extension>.jsonl, each atomically; inputs whose file is already there are skipped (resume); failed inputs are listed at the end.",
+        valueName: "dir"))
+    var outputDir: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Process only share I of N (0 <= I < N): the inputs at positions I, I+N, I+2N, ... of the full list, so N processes or machines given the same list split it without overlap.",
+        valueName: "I/N"))
+    var shard: String?
+
+    /// `--shard` parsed.
+    var selectedShard: Shard? { shard.flatMap(Shard.init) }
+
+    func validate() throws {
+        if let shard, Shard(shard) == nil {
+            throw ValidationError("--shard must be I/N with 0 <= I < N and N within \(Limits.shardCount.text), got '\(shard)'")
+        }
+    }
+
+    /// The inputs this process handles: the arguments, then the lines of `--inputs-from`, then
+    /// this shard's share. With `--output-dir`, inputs must be named files whose output names
+    /// differ (checked on the whole list, so every shard agrees).
+    func selectedInputs(arguments: [String]) throws -> [String] {
+        var all = arguments
+        if let inputsFrom {
+            try CLIError.reading(inputsFrom) {
+                try LineReader(path: inputsFrom).forEachLine { line in
+                    let path = line.trimmingCharacters(in: .whitespaces)
+                    if !path.isEmpty { all.append(path) }
+                }
+            }
+        }
+        if all.isEmpty { throw ValidationError("give at least one input (a file, - for stdin, or --inputs-from FILE)") }
+        if all.filter({ $0 == "-" }).count + (inputsFrom == "-" ? 1 : 0) > 1 {
+            throw ValidationError("standard input (-) can be read only once")
+        }
+        if let outputDir {
+            if all.contains("-") { throw ValidationError("--output-dir names each output after its input file, so - (stdin) cannot be one") }
+            var owner: [String: String] = [:]
+            for input in all {
+                let name = BatchRun.outputName(for: input)
+                if let other = owner[name], other != input {
+                    throw ValidationError("\(other) and \(input) would both write \(outputDir)/\(name); rename one")
+                }
+                owner[name] = input
+            }
+        }
+        guard let shard = selectedShard else { return all }
+        return all.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element)
+    }
+}
+
+/// Share `index` of `count` of a list: positions `index`, `index + count`, ... (0-based).
+/// Round-robin keeps shares within one input of each other and needs no hashing: every process
+/// given the same list and count picks a disjoint share, and together they cover the list.
+struct Shard: Equatable {
+    let index: Int
+    let count: Int
+
+    /// Parses `I/N`.
+    init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]),
+              Limits.shardCount.range.contains(n), i >= 0, i < n else { return nil }
+        index = i
+        count = n
+    }
+
+    func contains(position: Int) -> Bool { position % count == index }
+}
+
+/// Runs a batch into `--output-dir`: each input's JSON Lines go to `DIR/NAME.jsonl` through an
+/// `OutputFile`, so a file there is always complete.
+///
+/// - An input whose output file exists is skipped (resume after a crash, a stop or a failure).
+/// - An input that fails keeps its finished lines in `DIR/NAME.jsonl.partial` (never mistaken for
+///   complete; replaced by the next attempt) and is reported at the end, one line each; the
+///   other inputs are still processed, and the run exits 1.
+/// - A stop signal keeps the current input's finished lines in `.partial` too, then ends the run.
+struct BatchRun {
+    let directory: String
+    let realtime: Bool
+
+    /// `DIR`-relative output name: the input's file name without its extension, plus `.jsonl`.
+    static func outputName(for input: String) -> String {
+        let file = URL(fileURLWithPath: input).lastPathComponent
+        let stem = file.contains(".") && !file.hasPrefix(".") ? String(file[..<file.lastIndex(of: ".")!]) : file
+        return stem + ".jsonl"
+    }
+
+    /// Processes `inputs` in order with `process(input, sink)`; throws `ExitCode(1)` after the
+    /// summary if any input failed, and errors that end the run (`endsTheRun`) at once.
+    func run(_ inputs: [String], _ process: (String, ByteSink) throws -> Void) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("cannot create --output-dir \(directory): \(CLIError.describe(error))")
+        }
+        var failures: [String] = []
+        var skipped = 0
+        for input in inputs {
+            let path = directory + "/" + Self.outputName(for: input)
+            let partial = path + ".partial"
+            if FileManager.default.fileExists(atPath: path) {
+                skipped += 1
+                continue
+            }
+            let output = try OutputFile(path: path, realtime: realtime)
+            do {
+                try process(input, output.sink)
+                try output.commit()
+                _ = unlink(partial)
+            } catch {
+                if case FrameIOError.writeFailed = error { throw error }
+                if output.sink.bytesWritten > 0 { try output.commit(renamingTo: partial) } else { output.discard() }
+                if endsTheRun(error) { throw error }
+                failures.append("posekit: error: \(input): \(CLIError.describe(error))")
+            }
+        }
+        if skipped > 0 {
+            printToStandardError("posekit: skipped \(skipped) input(s) whose output is already in \(directory)")
+        }
+        for line in failures { printToStandardError(line) }
+        if !failures.isEmpty {
+            printToStandardError("posekit: \(failures.count) of \(inputs.count) input(s) failed; the others are in \(directory)")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Output that streams: lines reach a pipe as their frames finish, stop signals keep every
+/// finished frame and exit 128 + N, and a closed output stops the input at once.
+@Suite(.serialized) struct StreamingAndSignalTests {
+    static let fast = ["--input-size", "257", "--threads", "1"]
+
+    @Test func eachLineArrivesWithin300MillisecondsOfItsFrame() throws {
+        let child = try LiveProcess(["pose"] + Self.fast + ["-"])
+        child.send(SyntheticY4M.header)
+        Thread.sleep(forTimeInterval: 2)  // let the model load, so the latency is the frame's own
+        var sent: [Double] = []
+        for i in 0..<5 {
+            sent.append(LiveProcess.now())
+            child.send(SyntheticY4M.frame(i))
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        child.waitForLines(5, timeout: 10)
+        let lines = child.lines
+        child.closeInput()
+        #expect(child.finish(timeout: 20) == 0, "stderr: \(child.stderr)")
+        try #require(lines.count == 5)
+        let latencies = zip(lines, sent).map { $0.time - $1 }
+        #expect(latencies[0] < 0.3, "first line \(latencies[0]) s after its frame")
+        #expect(latencies.sorted()[2] < 0.3, "median latency of \(latencies)")
+    }
+
+    /// SIGINT, SIGTERM, SIGHUP while posekit waits for the next frame of a live stream.
+    @Test(arguments: zip([SIGINT, SIGTERM, SIGHUP], [Int32(130), 143, 129]))
+    func stopSignalKeepsEveryFinishedFrame(signal: Int32, status: Int32) throws {
+        let child = try LiveProcess(["pose"] + Self.fast + ["-"])
+        child.send(SyntheticY4M.stream(frames: 3))
+        #expect(child.waitForLines(3, timeout: 30), "stderr: \(child.stderr)")
+        child.signal(signal)
+        #expect(child.finish(timeout: 10) == status, "a blocked read must end at the signal; stderr: \(child.stderr)")
+        #expect(child.lines.count == 3)
+        let errorLines = child.stderr.split(separator: "\n")
+        #expect(errorLines.count == 1 && errorLines[0].contains("stopped by"), "stderr: \(child.stderr)")
+    }
+
+    /// SIGINT in the middle of a file being processed: every line written is whole, frames are
+    /// consecutive from 0, and nothing finished is missing from a JSON file committed at exit.
+    @Test func interruptMidStreamIntoAFile() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("clip.y4m")
+        try SyntheticY4M.stream(frames: 400).write(to: clip)
+        let json = dir.appendingPathComponent("poses.jsonl")
+        let child = try LiveProcess(["pose"] + Self.fast + ["--progress", "--json", json.path, clip.path])
+        // Lines go to a temporary file beside poses.jsonl (at most 100 ms late) until the commit.
+        let deadline = Date(timeIntervalSinceNow: 30)
+        var seen = 0
+        while Date() < deadline && seen < 5 {
+            Thread.sleep(forTimeInterval: 0.05)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+            for name in names where name.hasSuffix(".tmp") {
+                let text = (try? String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)) ?? ""
+                seen = text.filter { $0 == "\n" }.count
+            }
+        }
+        #expect(seen >= 5, "lines must reach the file while frames are processed")
+        child.signal(SIGINT)
+        #expect(child.finish(timeout: 10) == 130, "stderr: \(child.stderr)")
+        let lines = try String(contentsOf: json, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= seen && lines.count < 400)
+        for (index, line) in lines.enumerated() {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["frame"] as? Int == index)
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+
+    /// `posekit actions - | head -1` with an input that never ends: posekit must notice the
+    /// reader has gone at the next frame and exit 141 instead of reading on.
+    @Test func closedOutputStopsTheInputAtOnce() throws {
+        let child = try LiveProcess(["actions"] + Self.fast + ["-"], closeOutputAfter: 1)
+        child.send(SyntheticY4M.stream(frames: 70))  // the first window ends at frame 59
+        #expect(child.waitForLines(1, timeout: 60), "stderr: \(child.stderr)")
+        let start = LiveProcess.now()
+        while child.process.isRunning && LiveProcess.now() - start < 5 { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(!child.process.isRunning, "posekit kept reading after its output closed")
+        #expect(child.finish(timeout: 1) == 141)
+        #expect(child.stderr.isEmpty, "stderr: \(child.stderr)")
+    }
+}
