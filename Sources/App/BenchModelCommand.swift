@@ -1,4 +1,5 @@
 import ArgumentParser
+import CPUFeatures
 import Foundation
 import PoseNet
 import Tensor
@@ -11,11 +12,15 @@ struct BenchModel: ParsableCommand {
         discussion: """
             For each model, input size and thread count: median and minimum milliseconds per forward \
             pass, GFLOP per pass (2 per multiply-add) and GFLOP/s at the median. --layers adds a \
-            per-layer breakdown at the largest size.
+            per-layer breakdown at the largest size. --busy-neighbour times each configuration \
+            again next to a process that busy-loops on one core (a shared host) and prints the \
+            slowdown per thread count.
 
             EXAMPLES
               posekit bench model
               posekit bench model --models mobilenet075 --sizes 513 --threads 2 --layers
+              posekit bench model --models mobilenet075 --sizes 513 --busy-neighbour
+              POSEKIT_GEMM=blas posekit bench model --sizes 513
               env -u OPENBLAS_CORETYPE posekit bench model --json
             """)
 
@@ -37,6 +42,9 @@ struct BenchModel: ParsableCommand {
     @Flag(help: "Print a per-layer time breakdown (largest size, most threads).")
     var layers = false
 
+    @Flag(help: "Also time each configuration next to a process busy-looping on one core.")
+    var busyNeighbour = false
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -49,11 +57,8 @@ struct BenchModel: ParsableCommand {
     func run() throws {
         let log: (String) -> Void = json ? { _ in } : { print($0) }
         var report = BenchEnvironment.report(log: log)
-        // The network's convolutions run on PoseKit's packed GEMM, not OpenBLAS (reported above for reference).
-        log("PoseKit GEMM microkernel: \(Convolution.packedKernelDescription)")
-        report["packed_kernel"] = Convolution.packedKernelDescription
         var rows: [[String: Any]] = []
-        log("model            size threads   GFLOP  median ms   min ms  GFLOP/s")
+        log("model            size threads   GFLOP  median ms   min ms  GFLOP/s" + (busyNeighbour ? "  busy ms  slowdown" : ""))
         for name in models {
             let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(name))
             for size in sizes {
@@ -62,14 +67,23 @@ struct BenchModel: ParsableCommand {
                     model.input.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 255) / 127.5 - 1 } }
                     let timing = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
                     let gflop = Double(model.flops) / 1e9
-                    let row: [String: Any] = [
+                    var row: [String: Any] = [
                         "model": name, "input_size": size, "threads": t, "gflop": gflop,
                         "median_ms": timing.median * 1e3, "min_ms": timing.minimum * 1e3,
                         "gflops": gflop / timing.median, "runs": timing.samples.count,
                     ]
+                    var line = String(format: "%-16@ %4d %7d %7.3f %10.2f %8.2f %8.1f", name as NSString, size, t, gflop,
+                                      timing.median * 1e3, timing.minimum * 1e3, gflop / timing.median)
+                    if busyNeighbour {
+                        let neighbour = try BusyNeighbour()
+                        let busy = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
+                        neighbour.stop()
+                        row["busy_neighbour_median_ms"] = busy.median * 1e3
+                        row["busy_neighbour_slowdown"] = busy.median / timing.median
+                        line += String(format: " %8.2f %8.2fx", busy.median * 1e3, busy.median / timing.median)
+                    }
                     rows.append(row)
-                    log(String(format: "%-16@ %4d %7d %7.3f %10.2f %8.2f %8.1f", name as NSString, size, t, gflop,
-                               timing.median * 1e3, timing.minimum * 1e3, gflop / timing.median))
+                    log(line)
                 }
             }
             if layers, let size = sizes.max(), let t = threads.max() {
@@ -104,7 +118,12 @@ enum BenchEnvironment {
     static func report(log: (String) -> Void) -> [String: Any] {
         let core = BLASThreads.coreName
         let forced = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"]
-        var report: [String: Any] = ["openblas_core": core, "openblas_coretype_env": forced ?? NSNull()]
+        var report: [String: Any] = [
+            "openblas_core": core, "openblas_coretype_env": forced ?? NSNull(), "build": BuildTarget.description,
+            "cpu": HostCPU.summary, "gemm_kernel": GEMMKernel.preferred.description,
+        ]
+        log("build: \(BuildTarget.description); CPU: \(HostCPU.summary)")
+        log("GEMM kernel: \(GEMMKernel.preferred.description)")
         log("OpenBLAS core: \(core)" + (forced == nil ? " (auto-detected)" : " (forced by OPENBLAS_CORETYPE)"))
         if let forced {
             log("warning: OPENBLAS_CORETYPE=\(forced) forces OpenBLAS's \(forced) kernels, which may be weaker than the ones "

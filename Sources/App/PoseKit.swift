@@ -1,4 +1,6 @@
 import ArgumentParser
+import CPUFeatures
+import Tensor
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,6 +27,17 @@ struct PoseKit: ParsableCommand {
     )
 
     static func main() {
+        // Before anything compiled for the build's CPU runs (this target and CPUFeatures are
+        // compiled for the baseline): a tuned build on a CPU without its instructions would die
+        // of SIGILL in the first kernel.
+        if let problem = CPUGuard.problem() {
+            printToStandardError("posekit: error: \(problem)")
+            Glibc.exit(1)
+        }
+        if let problem = GEMMKernel.environmentProblem {
+            printToStandardError("posekit: error: \(problem)")
+            Glibc.exit(1)
+        }
         // A closed output pipe must end the program with a status, not kill it with a signal.
         signal(SIGPIPE, SIG_IGN)
         let command: ParsableCommand

@@ -8,9 +8,12 @@ typealias PanelVector = SIMD8<Float>
 #endif
 
 /// Weights and bias of a 1×1 convolution, packed once for
-/// ``Convolution/pointwise(_:packed:activation:into:threads:)``.
+/// ``Convolution/pointwise(_:packed:activation:into:threads:)`` in the layout of the GEMM
+/// ``kernel`` that will multiply them.
 ///
-/// Layout (`V` = ``PanelVector`` lanes, 16 with AVX-512, else 8): the `Cout` output channels are
+/// ``GEMMKernel/blas``: the weights stay the row-major `Cin × Cout` matrix OpenBLAS reads.
+///
+/// ``GEMMKernel/packed`` (`V` = ``PanelVector`` lanes, 16 with AVX-512, else 8): the `Cout` output channels are
 /// cut into **panels** of `2V` channels; panel `p` stores, for k = 0..<Cin, the `2V` weights
 /// `W[k, p·2V ..< p·2V + 2V]` contiguously (K-major), so the microkernel reads each panel as one
 /// sequential stream of two vector loads per k. The last panel is only `V` wide when at most `V`
@@ -24,17 +27,20 @@ public struct PackedPointwiseWeights: @unchecked Sendable {
     public let inputChannels: Int
     /// Cout.
     public let outputChannels: Int
+    /// The GEMM these weights are laid out for.
+    public let kernel: GEMMKernel
     /// Width of a full panel, `2 · PanelVector.scalarCount`.
     static let panelWidth = 2 * PanelVector.scalarCount
-    /// The packed panels (layout above), 64-byte aligned.
+    /// The packed panels, or the row-major matrix for OpenBLAS (layouts above), 64-byte aligned.
     let panels: TensorStorage
     /// The bias, zero when none was given, padded to a multiple of ``PanelVector``.
     let bias: TensorStorage
 
-    /// Packs `weights` (`[1, 1, Cin, Cout]` HWIO, or `[Cin, Cout]`) and `bias` (`[Cout]` or nil).
+    /// Packs `weights` (`[1, 1, Cin, Cout]` HWIO, or `[Cin, Cout]`) and `bias` (`[Cout]` or nil)
+    /// for `kernel` (by default the one this build prefers on this CPU).
     ///
     /// - Throws: ``TensorError`` when the weights are not 1×1 or the bias length is not Cout.
-    public init(weights: Tensor, bias: Tensor?) throws {
+    public init(weights: Tensor, bias: Tensor?, kernel: GEMMKernel = .preferred) throws {
         let (cin, cout): (Int, Int)
         switch weights.shape.count {
         case 4 where weights.shape[0] == 1 && weights.shape[1] == 1: (cin, cout) = (weights.shape[2], weights.shape[3])
@@ -44,12 +50,17 @@ public struct PackedPointwiseWeights: @unchecked Sendable {
         try Tensor.requireBias(bias, channels: cout)
         inputChannels = cin
         outputChannels = cout
+        self.kernel = kernel
         let v = PanelVector.scalarCount, full = PackedPointwiseWeights.panelWidth
         let paddedWidth = (cout + v - 1) / v * v
-        panels = TensorStorage(count: cin * paddedWidth)
+        panels = TensorStorage(count: cin * (kernel == .packed ? paddedWidth : cout))
         self.bias = TensorStorage(count: paddedWidth)
         let dst = panels.buffer, biasDst = self.bias.buffer
         weights.withUnsafeBufferPointer { src in
+            guard kernel == .packed else {
+                for i in 0..<(cin * cout) { dst[i] = src[i] }
+                return
+            }
             var column = 0
             while column < cout {
                 let width = min(full, paddedWidth - column)
@@ -126,11 +137,18 @@ extension Convolution {
         }
     }
 
-    /// `C = act(A·W + bias)` for row-major `A: m×Cin`, `C: m×Cout`, on `threads` cores.
+    /// `C = act(A·W + bias)` for row-major `A: m×Cin`, `C: m×Cout`, on `threads` cores, with
+    /// the GEMM the weights were packed for.
     static func packedGEMM(
         a: UnsafePointer<Float>, m: Int, packed: PackedPointwiseWeights, c: UnsafeMutablePointer<Float>,
         activation: Activation, threads: Int
     ) {
+        guard packed.kernel == .packed else {
+            gemmWithEpilogue(a: a, m: m, k: packed.inputChannels, b: UnsafePointer(packed.panels.buffer.baseAddress!),
+                             n: packed.outputChannels, c: c, bias: UnsafePointer(packed.bias.buffer.baseAddress!),
+                             activation: activation, threads: threads, maxRows: 1024)
+            return
+        }
         let tileRows = packedTileRows
         let tiles = (m + tileRows - 1) / tileRows
         let workers = max(1, min(threads, tiles))
@@ -150,6 +168,7 @@ extension Convolution {
     /// Row `r` of `A` is read as `segments` runs of `segmentLength` contiguous floats starting at
     /// `a + r·lda + s·segmentStride` (one run for a plain GEMM; for a convolution, the window rows
     /// of an output pixel read in place from the input image). `c` has row stride Cout.
+    /// Only for weights packed for ``GEMMKernel/packed``.
     @inline(__always)
     static func packedRowTile(
         a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int, rows: Int,
