@@ -114,10 +114,11 @@ let package = Package(
             ],
             swiftSettings: optimise
         ),
+        .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO"]),
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "Tensor"]),
         .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseNet"]),
-        .testTarget(name: "AppTests", dependencies: ["App"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures"]),
     ]
 )

@@ -23,6 +23,17 @@ git -C "$work/posekit" add -A
 git -C "$work/posekit" -c user.name=PoseKit -c user.email=dev@posekit.invalid commit -q -m "client check"
 git -C "$work/posekit" tag 1.0.0
 
+# The manifest itself: no unsafe flags by default, a clear error for an unknown tuned CPU.
+manifest=$(cd "$work/posekit" && env -u POSEKIT_TARGET_CPU swift package dump-package)
+if grep -q unsafeFlags <<<"$manifest"; then
+  echo "client-package-check: the default manifest declares unsafeFlags" >&2; exit 1
+fi
+if ! (cd "$work/posekit" && POSEKIT_TARGET_CPU=pentium4 swift package dump-package 2>&1 || true) \
+     | grep -q "POSEKIT_TARGET_CPU=pentium4 is not a CPU PoseKit knows"; then
+  echo "client-package-check: an unknown POSEKIT_TARGET_CPU does not give the manifest error" >&2; exit 1
+fi
+echo "client-package-check: default manifest has no unsafeFlags; unknown POSEKIT_TARGET_CPU is refused"
+
 mkdir "$work/client"
 cp -R "$root/Tests/Fixtures/ClientPackage/Sources" "$work/client/"
 sed "s|@POSEKIT_URL@|file://$work/posekit|" "$root/Tests/Fixtures/ClientPackage/Package.swift.in" > "$work/client/Package.swift"
