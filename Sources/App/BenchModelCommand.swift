@@ -12,7 +12,9 @@ struct BenchModel: ParsableCommand {
         discussion: """
             For each model, input size and thread count: median and minimum milliseconds per forward \
             pass, GFLOP per pass (2 per multiply-add) and GFLOP/s at the median. --layers adds a \
-            per-layer breakdown at the largest size. --busy-neighbour times each configuration \
+            per-layer breakdown at the largest size. "CPU ms/thr" is the process's CPU time per pass \
+            divided by the thread count (median): on a host shared with other work it shows the \
+            kernels' cost without the time spent descheduled. --busy-neighbour times each configuration \
             again next to a process that busy-loops on one core (a shared host) and prints the \
             slowdown per thread count.
 
@@ -58,7 +60,7 @@ struct BenchModel: ParsableCommand {
         let log: (String) -> Void = json ? { _ in } : { print($0) }
         var report = BenchEnvironment.report(log: log)
         var rows: [[String: Any]] = []
-        log("model            size threads   GFLOP  median ms   min ms  GFLOP/s" + (busyNeighbour ? "  busy ms  slowdown" : ""))
+        log("model            size threads   GFLOP  median ms   min ms  GFLOP/s  CPU ms/thr" + (busyNeighbour ? "  busy ms  slowdown" : ""))
         for name in models {
             let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(name))
             for size in sizes {
@@ -66,14 +68,22 @@ struct BenchModel: ParsableCommand {
                     let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
                     model.input.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 255) / 127.5 - 1 } }
                     let timing = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
+                    var cpu: [Double] = []
+                    for _ in 0..<runs {
+                        let start = processCPUSeconds()
+                        try model.run()
+                        cpu.append((processCPUSeconds() - start) / Double(t))
+                    }
+                    let cpuMedian = cpu.sorted()[cpu.count / 2]
                     let gflop = Double(model.flops) / 1e9
                     var row: [String: Any] = [
                         "model": name, "input_size": size, "threads": t, "gflop": gflop,
                         "median_ms": timing.median * 1e3, "min_ms": timing.minimum * 1e3,
                         "gflops": gflop / timing.median, "runs": timing.samples.count,
+                        "cpu_ms_per_thread": cpuMedian * 1e3,
                     ]
-                    var line = String(format: "%-16@ %4d %7d %7.3f %10.2f %8.2f %8.1f", name as NSString, size, t, gflop,
-                                      timing.median * 1e3, timing.minimum * 1e3, gflop / timing.median)
+                    var line = String(format: "%-16@ %4d %7d %7.3f %10.2f %8.2f %8.1f %11.2f", name as NSString, size, t, gflop,
+                                      timing.median * 1e3, timing.minimum * 1e3, gflop / timing.median, cpuMedian * 1e3)
                     if busyNeighbour {
                         let neighbour = try BusyNeighbour()
                         let busy = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
@@ -109,6 +119,13 @@ struct BenchModel: ParsableCommand {
             print(String(decoding: data, as: UTF8.self))
         }
     }
+}
+
+/// CPU time of the whole process (every thread), in seconds.
+func processCPUSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
 /// What every benchmark prints first: which OpenBLAS kernels are active (`OPENBLAS_CORETYPE` in

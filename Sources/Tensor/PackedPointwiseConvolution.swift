@@ -108,13 +108,12 @@ extension Convolution {
     /// PoseKit's own register-blocked GEMM instead of OpenBLAS: the input `[H, W, Cin]` is read
     /// in place as the `(H·W) × Cin` matrix (each pixel's channels are contiguous, so the
     /// activations need no packing), and each call of the microkernel produces a ``packedTileRows``-pixel ×
-    /// one-panel tile of the output (8 × 32 floats with AVX-512: 16 zmm accumulators; 4 × 16
-    /// with AVX2), starting
-    /// from the bias and accumulating over Cin with one broadcast and two fused multiply-adds per
+    /// one-panel tile of the output (8 × 32 floats with AVX-512: 16 zmm accumulators; 6 × 16
+    /// with AVX2: 12 ymm), starting from the bias and accumulating over Cin with one broadcast and two fused multiply-adds per
     /// pixel and input channel; bias + activation are applied as the tile is stored.
     ///
     /// Work is split over `threads` cores by contiguous runs of tiles; each tile sweeps
-    /// all panels, so its inputs (8 × Cin floats) stay in L1 while the panels stream from L2.
+    /// all panels, so its inputs (tile rows × Cin floats) stay in L1 while the panels stream from L2.
     ///
     /// - Parameters:
     ///   - input: `[H, W, Cin]` (any row band of a larger activation works).
