@@ -21,11 +21,12 @@ import Testing
     }
 
     /// The build's choice: the packed microkernel only where Tensor is compiled for the CPU.
-    @Test func preferredKernelFollowsTheBuild() {
+    @Test func preferredKernelFollowsTheBuild() throws {
         if ProcessInfo.processInfo.environment[GEMMKernel.environmentVariable] == nil {
             #expect(GEMMKernel.preferred == (BuildTarget.isTuned ? .packed : .blas))
         }
-        #expect(try PackedPointwiseWeights(weights: Tensor(zeros: [4, 4]), bias: nil).kernel == GEMMKernel.preferred)
+        let packed = try PackedPointwiseWeights(weights: Tensor(zeros: [4, 4]), bias: nil)
+        #expect(packed.kernel == GEMMKernel.preferred)
     }
 
     @Test func rejectsBadShapes() throws {
