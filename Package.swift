@@ -21,21 +21,18 @@ import PackageDescription
 // GEMMs go to OpenBLAS, which selects its AVX-512 / AVX2 / NEON kernels from the CPU it runs on
 // (docs/dispatch.md).
 //
-// POSEKIT_TARGET_CPU opts into codegen for one CPU family (`make build` sets `native`):
-//   native                      the building machine's best of the two levels below (or portable)
-//   haswell, znver1..3, ...     AVX2 + FMA: `-target-cpu <cpu> -D POSEKIT_FMA`
-//   skylake-avx512, znver4, ... plus AVX-512 F/BW/DQ/VL: `... -D POSEKIT_AVX512` (16-lane packed GEMM)
-//   portable (or empty)         the default
+// POSEKIT_TARGET_CPU opts into codegen for one CPU level (`make build` sets `native`):
+//   native               the building machine's best of the two levels below (or portable)
+//   haswell              x86-64-v3 (AVX2, FMA, F16C, BMI1/2, LZCNT, MOVBE): `-target-cpu haswell -D POSEKIT_FMA`
+//   skylake-avx512       plus AVX-512 F/CD/BW/DQ/VL: `... -D POSEKIT_AVX512` (16-lane packed GEMM)
+//   portable (or empty)  the default
+// Only these two generic levels: the CPU guard checks exactly what they may use, whereas a
+// vendor model (znver3, icelake-server, ...) would let the compiler use extensions it does not check.
 // Only the Tensor target gets `-target-cpu`; the CPUFeatures target, which `posekit` runs first to
 // refuse a CPU lacking the build's instructions, is always compiled for the baseline.
 enum TunedLevel { case avx2, avx512 }
 
-let knownCPUs: [String: TunedLevel] = [
-    "haswell": .avx2, "broadwell": .avx2, "skylake": .avx2, "alderlake": .avx2,
-    "znver1": .avx2, "znver2": .avx2, "znver3": .avx2,
-    "skylake-avx512": .avx512, "cascadelake": .avx512, "icelake-server": .avx512,
-    "sapphirerapids": .avx512, "znver4": .avx512,
-]
+let knownCPUs: [String: TunedLevel] = ["haswell": .avx2, "skylake-avx512": .avx512]
 
 /// The CPU to tune for (nil: portable), from POSEKIT_TARGET_CPU.
 func tunedCPU() -> (cpu: String, level: TunedLevel)? {

@@ -2,8 +2,10 @@
 /// POSEKIT_TARGET_CPU), known here through compilation conditions only: this target itself is
 /// always compiled for the baseline, so it can run on any CPU and refuse the wrong one.
 public enum BuildTarget {
-    /// The AVX-512 subsets a `-target-cpu skylake-avx512`-class build uses.
+    /// The AVX-512 subsets that make a CPU "AVX-512" here (what the 16-lane kernels need).
     public static let avx512Features: Set<CPUFeature> = [.avx512f, .avx512bw, .avx512dq, .avx512vl]
+    /// Everything `-target-cpu haswell` (x86-64-v3) lets the compiler emit beyond x86-64.
+    public static let haswellFeatures: Set<CPUFeature> = [.avx, .avx2, .fma, .f16c, .bmi1, .bmi2, .abm, .movbe]
 
     /// Whether the kernels were compiled for one CPU family (`POSEKIT_TARGET_CPU` set) rather
     /// than the portable baseline.
@@ -18,9 +20,9 @@ public enum BuildTarget {
     /// The features the compiled code may use beyond the architecture's baseline.
     public static var requiredFeatures: Set<CPUFeature> {
         #if POSEKIT_BUILD_AVX512
-        return avx512Features.union([.avx, .avx2, .fma, .f16c])
+        return haswellFeatures.union(avx512Features).union([.avx512cd])  // -target-cpu skylake-avx512
         #elseif POSEKIT_BUILD_AVX2
-        return [.avx, .avx2, .fma, .f16c]
+        return haswellFeatures
         #else
         return []
         #endif

@@ -1,9 +1,9 @@
 import CCPUID
 import Foundation
 
-/// A vector instruction-set extension PoseKit's kernels may be compiled for.
+/// An instruction-set extension a tuned build may use, named as in /proc/cpuinfo (`abm` is LZCNT).
 public enum CPUFeature: String, CaseIterable, Comparable, Sendable {
-    case sse2, avx, fma, f16c, avx2, avx512f, avx512dq, avx512bw, avx512vl, neon
+    case sse2, avx, fma, f16c, avx2, bmi1, bmi2, abm, movbe, avx512f, avx512dq, avx512cd, avx512bw, avx512vl, neon
 
     public static func < (a: CPUFeature, b: CPUFeature) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -32,14 +32,20 @@ public enum HostCPU {
     /// counts only when the OS also saves its registers), NEON on aarch64 (part of the baseline).
     public static func detectedFeatures() -> Set<CPUFeature> {
         #if arch(x86_64)
-        var r1: [UInt32] = [0, 0, 0, 0], r7: [UInt32] = [0, 0, 0, 0]
+        var r1: [UInt32] = [0, 0, 0, 0], r7: [UInt32] = [0, 0, 0, 0], rx: [UInt32] = [0, 0, 0, 0]
         guard posekit_cpuid(1, 0, &r1) != 0 else { return [.sse2] }
         _ = posekit_cpuid(7, 0, &r7)
+        _ = posekit_cpuid(0x8000_0001, 0, &rx)
         let xcr0 = posekit_xcr0()
         let osSavesYMM = xcr0 & 0x6 == 0x6          // SSE + AVX state
         let osSavesZMM = xcr0 & 0xE6 == 0xE6        // plus opmask and both ZMM halves
         func bit(_ register: UInt32, _ n: UInt32) -> Bool { register & (1 << n) != 0 }
         var found: Set<CPUFeature> = [.sse2]        // part of x86-64 itself
+        // Scalar extensions `-target-cpu haswell` also lets the compiler use.
+        if bit(r7[1], 3) { found.insert(.bmi1) }
+        if bit(r7[1], 8) { found.insert(.bmi2) }
+        if bit(rx[2], 5) { found.insert(.abm) }
+        if bit(r1[2], 22) { found.insert(.movbe) }
         if osSavesYMM {
             if bit(r1[2], 28) { found.insert(.avx) }
             if bit(r1[2], 12) { found.insert(.fma) }
@@ -49,6 +55,7 @@ public enum HostCPU {
         if osSavesZMM {
             if bit(r7[1], 16) { found.insert(.avx512f) }
             if bit(r7[1], 17) { found.insert(.avx512dq) }
+            if bit(r7[1], 28) { found.insert(.avx512cd) }
             if bit(r7[1], 30) { found.insert(.avx512bw) }
             if bit(r7[1], 31) { found.insert(.avx512vl) }
         }
