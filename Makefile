@@ -15,8 +15,8 @@ RELEASE := $(TUNED) $(SWIFT) build -c release
 POSEKIT := .build/release/posekit
 # Tests run optimised: the kernels, network and parity checks are far too slow unoptimised.
 TEST_FLAGS := -c release -Xswiftc -enable-testing
-# What the portable build must pass as well: every kernel, network parity and decoding.
-PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|Decoding
+# What the portable build must pass as well: every kernel, network parity, decoding, the CPU guard.
+PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|Decoding|BuildInfoCommandTests
 
 WEIGHTS := Weights/mobilenet075.pkw Weights/mobilenet050.pkw
 
