@@ -11,10 +11,14 @@ TARGET_CPU ?= native
 TUNED := env POSEKIT_TARGET_CPU=$(TARGET_CPU)
 PORTABLE := env -u POSEKIT_TARGET_CPU
 PORTABLE_SCRATCH := --scratch-path .build-portable
+PORTABLE_TEST_SCRATCH := --scratch-path .build-portable-test
 RELEASE := $(TUNED) $(SWIFT) build -c release
 POSEKIT := .build/release/posekit
-# Tests run optimised: the kernels, network and parity checks are far too slow unoptimised.
+# Tests run optimised: the kernels, network and parity checks are far too slow unoptimised. They
+# build in their own scratch path: -enable-testing in .build would rebuild everything on each
+# alternation with `make build`.
 TEST_FLAGS := -c release -Xswiftc -enable-testing
+TEST_SCRATCH := --scratch-path .build-test
 # What the portable build must pass as well: every kernel, network parity, decoding, the CPU guard.
 PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|Decoding|BuildInfoCommandTests
 
@@ -48,11 +52,11 @@ Weights/mobilenet050.pkw: $(POSEKIT_WEIGHTS_SRC)/posenet-mobilenet050-tf/model-m
 	$(POSEKIT) import $< -o $@
 
 test: setup weights
-	$(TUNED) $(SWIFT) test $(TEST_FLAGS)
+	$(TUNED) $(SWIFT) test $(TEST_FLAGS) $(TEST_SCRATCH)
 
 # The kernel, parity and decoding suites on the portable build (OpenBLAS GEMMs, baseline codegen).
 test-portable: setup weights
-	$(PORTABLE) $(SWIFT) test $(TEST_FLAGS) $(PORTABLE_SCRATCH) --filter '$(PORTABLE_SUITES)'
+	$(PORTABLE) $(SWIFT) test $(TEST_FLAGS) $(PORTABLE_TEST_SCRATCH) --filter '$(PORTABLE_SUITES)'
 
 # PoseKit as a versioned dependency: the default manifest has no unsafe flags, and a client package
 # that depends on this checkout by git URL and version builds and runs a forward pass.
@@ -93,4 +97,4 @@ train-actions: build $(ACTION_POSES)/.done
 	$(POSEKIT) train-actions --labels $(SHARED)/media/videos/labels.json --poses-dir $(ACTION_POSES) --seed 1 -o Weights/actionnet.pkw
 
 clean:
-	rm -rf .build .build-portable demo
+	rm -rf .build .build-test .build-portable .build-portable-test demo
