@@ -13,8 +13,8 @@ struct BenchModel: ParsableCommand {
             For each model, input size and thread count: median and minimum milliseconds per forward \
             pass, GFLOP per pass (2 per multiply-add) and GFLOP/s at the median. --layers adds a \
             per-layer breakdown at the largest size. "CPU ms/thr" is the process's CPU time per pass \
-            divided by the thread count (median): on a host shared with other work it shows the \
-            kernels' cost without the time spent descheduled. --busy-neighbour times each configuration \
+            divided by the thread count (median): it leaves out time spent descheduled on a busy \
+            host, but counts every thread's spinning and library threads. --busy-neighbour times each configuration \
             again next to a process that busy-loops on one core (a shared host) and prints the \
             slowdown per thread count.
 
