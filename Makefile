@@ -4,14 +4,27 @@ SHELL := /bin/bash
 SHARED ?= $(abspath ../shared)
 POSEKIT_WEIGHTS_SRC ?= $(SHARED)/weights
 SWIFT ?= swift
-RELEASE := $(SWIFT) build -c release
+# `make build`/`demo`/`test` compile the kernels for this machine (Package.swift: POSEKIT_TARGET_CPU;
+# `make build TARGET_CPU=haswell` for AVX2, `TARGET_CPU=portable` for the default any-CPU build).
+# The portable build (what `swift build` and package clients get) lives in its own scratch path.
+TARGET_CPU ?= native
+TUNED := env POSEKIT_TARGET_CPU=$(TARGET_CPU)
+PORTABLE := env -u POSEKIT_TARGET_CPU
+PORTABLE_SCRATCH := --scratch-path .build-portable
+PORTABLE_TEST_SCRATCH := --scratch-path .build-portable-test
+RELEASE := $(TUNED) $(SWIFT) build -c release
 POSEKIT := .build/release/posekit
-# Tests run optimised: the kernels, network and parity checks are far too slow unoptimised.
+# Tests run optimised: the kernels, network and parity checks are far too slow unoptimised. They
+# build in their own scratch path: -enable-testing in .build would rebuild everything on each
+# alternation with `make build`.
 TEST_FLAGS := -c release -Xswiftc -enable-testing
+TEST_SCRATCH := --scratch-path .build-test
+# What the portable build must pass as well: every kernel, network parity, decoding, the CPU guard.
+PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|Decoding|BuildInfoCommandTests
 
 WEIGHTS := Weights/mobilenet075.pkw Weights/mobilenet050.pkw
 
-.PHONY: setup build weights test bench demo fuzz fuzz-smoke train-actions clean
+.PHONY: setup build build-portable weights test test-portable package-check bench demo fuzz fuzz-smoke train-actions clean
 
 # Installs the system packages PoseKit needs, only when missing (idempotent).
 setup:
@@ -26,6 +39,9 @@ setup:
 build: setup
 	$(RELEASE)
 
+build-portable: setup
+	$(PORTABLE) $(SWIFT) build -c release $(PORTABLE_SCRATCH)
+
 # Imports the published PoseNet weights from ../shared into our bundle format (never committed).
 weights: build $(WEIGHTS)
 
@@ -36,7 +52,16 @@ Weights/mobilenet050.pkw: $(POSEKIT_WEIGHTS_SRC)/posenet-mobilenet050-tf/model-m
 	$(POSEKIT) import $< -o $@
 
 test: setup weights
-	$(SWIFT) test $(TEST_FLAGS)
+	$(TUNED) $(SWIFT) test $(TEST_FLAGS) $(TEST_SCRATCH)
+
+# The kernel, parity and decoding suites on the portable build (OpenBLAS GEMMs, baseline codegen).
+test-portable: setup weights
+	$(PORTABLE) $(SWIFT) test $(TEST_FLAGS) $(PORTABLE_TEST_SCRATCH) --filter '$(PORTABLE_SUITES)'
+
+# PoseKit as a versioned dependency: the default manifest has no unsafe flags, and a client package
+# that depends on this checkout by git URL and version builds and runs a forward pass.
+package-check: weights
+	scripts/client-package-check.sh $(SHARED)
 
 bench: weights
 	$(POSEKIT) bench kernels
@@ -72,4 +97,4 @@ train-actions: build $(ACTION_POSES)/.done
 	$(POSEKIT) train-actions --labels $(SHARED)/media/videos/labels.json --poses-dir $(ACTION_POSES) --seed 1 -o Weights/actionnet.pkw
 
 clean:
-	rm -rf .build demo
+	rm -rf .build .build-test .build-portable .build-portable-test demo

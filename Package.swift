@@ -3,6 +3,8 @@
 // PoseKit: pose and action inference in pure Swift on Linux.
 // Targets, bottom-up:
 //   COpenBLAS  system library (cblas.h, pkg-config `openblas`, Debian `libopenblas-dev`)
+//   CCPUID     the x86 CPUID / XGETBV instructions (C: Swift has no inline assembly); empty elsewhere
+//   CPUFeatures the host's vector features, the build's requirements, the CPU guard (always baseline)
 //   Tensor     float32 NHWC tensors and the kernels (GEMM-backed convolutions, depthwise, activations)
 //   FrameIO    PNM / Y4M readers and writers, colour conversion, wireframe overlays
 //   PoseNet    weight bundles, importers, the MobileNetV1 PoseNet network, pose decoders, identity
@@ -12,41 +14,71 @@
 import Foundation
 import PackageDescription
 
-let optimise: [SwiftSetting] = [.unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release))]
+// Portable by default, host-tuned by choice.
+//
+// With no environment variable the manifest uses no `unsafeFlags`, so other packages can depend on
+// PoseKit by URL and version (SwiftPM rejects versioned dependencies with unsafe flags). The
+// portable build runs on any x86-64 or aarch64 CPU and still picks fast kernels at run time: the
+// GEMMs go to OpenBLAS, which selects its AVX-512 / AVX2 / NEON kernels from the CPU it runs on
+// (docs/dispatch.md).
+//
+// POSEKIT_TARGET_CPU opts into codegen for one CPU level (`make build` sets `native`):
+//   native               the building machine's best of the two levels below (or portable)
+//   haswell              x86-64-v3 (AVX2, FMA, F16C, BMI1/2, LZCNT, MOVBE): `-target-cpu haswell -D POSEKIT_FMA`
+//   skylake-avx512       plus AVX-512 F/CD/BW/DQ/VL: `... -D POSEKIT_AVX512` (16-lane packed GEMM)
+//   portable (or empty)  the default
+// Only these two generic levels: the CPU guard checks exactly what they may use, whereas a
+// vendor model (znver3, icelake-server, ...) would let the compiler use extensions it does not check.
+// Only the Tensor target gets `-target-cpu`; the CPUFeatures target, which `posekit` runs first to
+// refuse a CPU lacking the build's instructions, is always compiled for the baseline.
+enum TunedLevel { case avx2, avx512 }
 
-// The Tensor kernels are compiled for the build machine's vector ISA instead of Swift's SSE2
-// baseline, but only with features the building machine has (PoseKit is built where it runs), so
-// the result never hits an illegal instruction on the build host:
-//   AVX2 + FMA + F16C (x86-64-v3)   -> `-target-cpu haswell` (clang's importer rejects `x86-64-v3`)
-//   plus AVX-512 F/BW/DQ/VL/CD      -> `-target-cpu skylake-avx512 -D POSEKIT_AVX512`: the packed
-//                                      pointwise GEMM (PackedPointwiseConvolution.swift) then uses
-//                                      16-lane vectors, one zmm register each (2x the FMA width)
-// `-D POSEKIT_FMA` goes with either, so the kernels use fused multiply-add only where it is one
-// instruction (on the baseline a fused multiply-add is a libm call per lane).
-// POSEKIT_TARGET_CPU overrides the detection: `x86-64` (or empty) for a portable baseline build,
-// `haswell` for AVX2 only; any other value must name a CPU with AVX-512 F/BW/DQ/VL.
-func tensorCodegenFlags() -> [String] {
-    func flags(for cpu: String) -> [String] {
-        switch cpu {
-        case "", "x86-64": return []
-        case "haswell": return ["-target-cpu", cpu, "-DPOSEKIT_FMA"]
-        default: return ["-target-cpu", cpu, "-DPOSEKIT_FMA", "-DPOSEKIT_AVX512"]
+let knownCPUs: [String: TunedLevel] = ["haswell": .avx2, "skylake-avx512": .avx512]
+
+/// The CPU to tune for (nil: portable), from POSEKIT_TARGET_CPU.
+func tunedCPU() -> (cpu: String, level: TunedLevel)? {
+    let requested = ProcessInfo.processInfo.environment["POSEKIT_TARGET_CPU"] ?? ""
+    switch requested {
+    case "", "portable", "x86-64":
+        return nil
+    case "native":
+        return nativeCPU()
+    default:
+        guard let level = knownCPUs[requested] else {
+            let names = (["native", "portable"] + knownCPUs.keys.sorted()).joined(separator: ", ")
+            fatalError("POSEKIT_TARGET_CPU=\(requested) is not a CPU PoseKit knows; use one of \(names), or unset it for the portable build")
         }
+        return (requested, level)
     }
-    if let forced = ProcessInfo.processInfo.environment["POSEKIT_TARGET_CPU"] { return flags(for: forced) }
+}
+
+/// The building machine's level from /proc/cpuinfo (Linux x86-64), else nil (portable).
+func nativeCPU() -> (cpu: String, level: TunedLevel)? {
     #if arch(x86_64) && os(Linux)
     guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-          let flagsLine = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return [] }
+          let flagsLine = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return nil }
     let cpuFlags = Set(flagsLine.split(separator: " ").map(String.init))
     let v3: Set<String> = ["avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "abm", "movbe", "xsave"]
     let avx512: Set<String> = ["avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512cd"]
-    guard v3.isSubset(of: cpuFlags) else { return [] }
-    return flags(for: avx512.isSubset(of: cpuFlags) ? "skylake-avx512" : "haswell")
+    guard v3.isSubset(of: cpuFlags) else { return nil }
+    return avx512.isSubset(of: cpuFlags) ? ("skylake-avx512", .avx512) : ("haswell", .avx2)
     #else
-    return []
+    return nil
     #endif
 }
-let tensorSettings: [SwiftSetting] = optimise + [.unsafeFlags(tensorCodegenFlags())]
+
+let tuned = tunedCPU()
+/// The portable build adds nothing (SwiftPM's release build is already -O with whole-module
+/// optimisation); the tuned build also drops the runtime checks.
+let optimise: [SwiftSetting] = tuned == nil ? [] : [.unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release))]
+/// Tensor's codegen: the tuned build adds the CPU.
+let tensorSettings: [SwiftSetting] = optimise + (tuned.map { cpu, level in
+    [.unsafeFlags(["-target-cpu", cpu] + (level == .avx512 ? ["-DPOSEKIT_AVX512"] : [])), .define("POSEKIT_FMA")]
+} ?? [])
+/// What the CPU guard must find in the host (safe `.define`s: the guard itself stays baseline).
+let guardSettings: [SwiftSetting] = tuned.map { cpu, level in
+    [.define(level == .avx512 ? "POSEKIT_BUILD_AVX512" : "POSEKIT_BUILD_AVX2"), .define("POSEKIT_BUILD_TUNED")]
+} ?? []
 
 let package = Package(
     name: "PoseKit",
@@ -66,22 +98,25 @@ let package = Package(
             pkgConfig: "openblas",
             providers: [.apt(["libopenblas-dev"])]
         ),
-        .target(name: "Tensor", dependencies: ["COpenBLAS"], swiftSettings: tensorSettings),
+        .target(name: "CCPUID"),
+        .target(name: "CPUFeatures", dependencies: ["CCPUID"], swiftSettings: guardSettings),
+        .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: tensorSettings),
         .target(name: "FrameIO", swiftSettings: optimise),
         .target(name: "PoseNet", dependencies: ["Tensor"], swiftSettings: optimise),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseNet", "COpenBLAS"], swiftSettings: optimise),
         .executableTarget(
             name: "App",
             dependencies: [
-                "Tensor", "FrameIO", "PoseNet", "ActionNet",
+                "CPUFeatures", "Tensor", "FrameIO", "PoseNet", "ActionNet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimise
         ),
-        .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
+        .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
+        .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO"]),
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "Tensor"]),
         .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseNet"]),
-        .testTarget(name: "AppTests", dependencies: ["App"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures"]),
     ]
 )

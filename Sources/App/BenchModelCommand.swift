@@ -1,4 +1,5 @@
 import ArgumentParser
+import CPUFeatures
 import Foundation
 import PoseNet
 import Tensor
@@ -11,11 +12,17 @@ struct BenchModel: ParsableCommand {
         discussion: """
             For each model, input size and thread count: median and minimum milliseconds per forward \
             pass, GFLOP per pass (2 per multiply-add) and GFLOP/s at the median. --layers adds a \
-            per-layer breakdown at the largest size.
+            per-layer breakdown at the largest size. "CPU ms/thr" is the process's CPU time per pass \
+            divided by the thread count (median): it leaves out time spent descheduled on a busy \
+            host, but counts every thread's spinning and library threads. --busy-neighbour times each configuration \
+            again next to a process that busy-loops on one core (a shared host) and prints the \
+            slowdown per thread count.
 
             EXAMPLES
               posekit bench model
               posekit bench model --models mobilenet075 --sizes 513 --threads 2 --layers
+              posekit bench model --models mobilenet075 --sizes 513 --busy-neighbour
+              POSEKIT_GEMM=blas posekit bench model --sizes 513
               env -u OPENBLAS_CORETYPE posekit bench model --json
             """)
 
@@ -37,6 +44,9 @@ struct BenchModel: ParsableCommand {
     @Flag(help: "Print a per-layer time breakdown (largest size, most threads).")
     var layers = false
 
+    @Flag(help: "Also time each configuration next to a process busy-looping on one core.")
+    var busyNeighbour = false
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -50,11 +60,8 @@ struct BenchModel: ParsableCommand {
     func run() throws {
         let log: (String) -> Void = json ? { _ in } : { print($0) }
         var report = BenchEnvironment.report(log: log)
-        // The network's convolutions run on PoseKit's packed GEMM, not OpenBLAS (reported above for reference).
-        log("PoseKit GEMM microkernel: \(Convolution.packedKernelDescription)")
-        report["packed_kernel"] = Convolution.packedKernelDescription
         var rows: [[String: Any]] = []
-        log("model            size threads   GFLOP  median ms   min ms  GFLOP/s")
+        log("model            size threads   GFLOP  median ms   min ms  GFLOP/s  CPU ms/thr" + (busyNeighbour ? "  busy ms  slowdown" : ""))
         for name in models {
             let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(name))
             for size in sizes {
@@ -62,15 +69,32 @@ struct BenchModel: ParsableCommand {
                     let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
                     model.input.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 255) / 127.5 - 1 } }
                     let timing = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
+                    var cpu: [Double] = []
+                    for _ in 0..<runs {
+                        let start = processCPUSeconds()
+                        try model.run()
+                        cpu.append((processCPUSeconds() - start) / Double(t))
+                    }
+                    let cpuMedian = cpu.sorted()[cpu.count / 2]
                     let gflop = Double(model.flops) / 1e9
-                    let row: [String: Any] = [
+                    var row: [String: Any] = [
                         "model": name, "input_size": size, "threads": t, "gflop": gflop,
                         "median_ms": timing.median * 1e3, "min_ms": timing.minimum * 1e3,
                         "gflops": gflop / timing.median, "runs": timing.samples.count,
+                        "cpu_ms_per_thread": cpuMedian * 1e3,
                     ]
+                    var line = String(format: "%-16@ %4d %7d %7.3f %10.2f %8.2f %8.1f %11.2f", name as NSString, size, t, gflop,
+                                      timing.median * 1e3, timing.minimum * 1e3, gflop / timing.median, cpuMedian * 1e3)
+                    if busyNeighbour {
+                        let neighbour = try BusyNeighbour()
+                        let busy = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
+                        neighbour.stop()
+                        row["busy_neighbour_median_ms"] = busy.median * 1e3
+                        row["busy_neighbour_slowdown"] = busy.median / timing.median
+                        line += String(format: " %8.2f %8.2fx", busy.median * 1e3, busy.median / timing.median)
+                    }
                     rows.append(row)
-                    log(String(format: "%-16@ %4d %7d %7.3f %10.2f %8.2f %8.1f", name as NSString, size, t, gflop,
-                               timing.median * 1e3, timing.minimum * 1e3, gflop / timing.median))
+                    log(line)
                 }
             }
             if layers, let size = sizes.max(), let t = threads.max() {
@@ -98,6 +122,13 @@ struct BenchModel: ParsableCommand {
     }
 }
 
+/// CPU time of the whole process (every thread), in seconds.
+func processCPUSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
 /// What every benchmark prints first: which OpenBLAS kernels are active (`OPENBLAS_CORETYPE` in
 /// the environment forces a set that may be weaker than the one OpenBLAS picks for the CPU) and
 /// how busy the machine is (other work skews timings, 2-thread figures most).
@@ -105,7 +136,12 @@ enum BenchEnvironment {
     static func report(log: (String) -> Void) -> [String: Any] {
         let core = BLASThreads.coreName
         let forced = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"]
-        var report: [String: Any] = ["openblas_core": core, "openblas_coretype_env": forced ?? NSNull()]
+        var report: [String: Any] = [
+            "openblas_core": core, "openblas_coretype_env": forced ?? NSNull(), "build": BuildTarget.description,
+            "cpu": HostCPU.summary, "gemm_kernel": GEMMKernel.preferred.description,
+        ]
+        log("build: \(BuildTarget.description); CPU: \(HostCPU.summary)")
+        log("GEMM kernel: \(GEMMKernel.preferred.description)")
         log("OpenBLAS core: \(core)" + (forced == nil ? " (auto-detected)" : " (forced by OPENBLAS_CORETYPE)"))
         if let forced {
             log("warning: OPENBLAS_CORETYPE=\(forced) forces OpenBLAS's \(forced) kernels, which may be weaker than the ones "

@@ -1,12 +1,26 @@
 import ArgumentParser
+import CPUFeatures
 import Foundation
 import PoseNet
+import Tensor
 
-/// `posekit info MODEL`: describes a weight bundle (after verifying its checksum).
+/// `posekit info MODEL`: describes a weight bundle (after verifying its checksum) and this build:
+/// the CPU it was compiled for, the host's vector features and the GEMM kernel chosen.
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Describe a PoseKit weight bundle: network, tensors, source and licence.")
+        abstract: "Describe a PoseKit weight bundle (network, tensors, source, licence) and this build.",
+        discussion: """
+            The last lines describe the binary: the instruction set it was compiled for \
+            (portable, or tuned with POSEKIT_TARGET_CPU), the vector features of this CPU and the \
+            GEMM kernel the convolutions use here (POSEKIT_GEMM=packed|blas overrides it).
+
+            EXAMPLES
+              posekit info
+              posekit info mobilenet050 --tensors
+              posekit info --build
+              POSEKIT_GEMM=packed posekit info --build
+            """)
 
     @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050).")
     var model: String = ModelLocator.defaultModel
@@ -17,7 +31,23 @@ struct Info: ParsableCommand {
     @Flag(help: "Print the raw JSON manifest instead.")
     var json = false
 
+    @Flag(help: "Describe only this build and CPU (no bundle needed).")
+    var build = false
+
+    /// The build, CPU and kernel lines.
+    static var buildDescription: String {
+        """
+          build         \(BuildTarget.description)
+          this CPU      \(HostCPU.summary)
+          GEMM kernel   \(GEMMKernel.preferred.description)
+        """
+    }
+
     func run() throws {
+        if build {
+            print(Info.buildDescription)
+            return
+        }
         let url = try ModelLocator.resolve(model)
         let start = DispatchTime.now()
         let bundle = try CLIError.reading(url.path) { try WeightBundle(contentsOf: url) }
@@ -52,5 +82,6 @@ struct Info: ParsableCommand {
                 print("  \(t.name)  \(t.dtype.rawValue) \(t.shape) \(t.layout.rawValue)")
             }
         }
+        print(Info.buildDescription)
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
+import CPUFeatures
 import FrameIO
+import Tensor
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,6 +30,17 @@ struct PoseKit: ParsableCommand {
     )
 
     static func main() {
+        // Before anything compiled for the build's CPU runs (this target and CPUFeatures are
+        // compiled for the baseline): a tuned build on a CPU without its instructions would die
+        // of SIGILL in the first kernel.
+        if let problem = CPUGuard.problem() {
+            printToStandardError("posekit: error: \(problem)")
+            Glibc.exit(1)
+        }
+        if let problem = GEMMKernel.environmentProblem {
+            printToStandardError("posekit: error: \(problem)")
+            Glibc.exit(1)
+        }
         // A closed output pipe must end the program with a status, not kill it with a signal;
         // a file-size limit likewise surfaces as a write error (EFBIG) naming the output.
         signal(SIGPIPE, SIG_IGN)

@@ -52,7 +52,7 @@ public enum Activation: Sendable, Equatable, CustomStringConvertible {
 
 extension SIMD where Scalar == Float {
     /// `self += a * b`, as one fused multiply-add instruction when the target has FMA
-    /// (`-D POSEKIT_FMA`, set by Package.swift with `-target-cpu x86-64-v3`), else multiply
+    /// (`-D POSEKIT_FMA`, set by Package.swift in a tuned build, POSEKIT_TARGET_CPU), else multiply
     /// then add (a software fma would be a libm call per lane).
     @inlinable @inline(__always)
     mutating func multiplyAdd(_ a: Self, _ b: Self) {

@@ -140,8 +140,9 @@ extension Convolution {
     /// row is `kW·Cin` contiguous input floats, so the microkernel reads 8 neighbouring output
     /// pixels' windows straight from the input (`kH` runs per pixel, pixels `stride·Cin` floats
     /// apart). Only tiles that touch the padded border are gathered into a small im2col scratch.
-    /// Output rows are split over `threads` cores. Other dilations use banded im2col (bands whose
-    /// im2col rows stay in L2, each band's GEMM on the core that wrote its rows).
+    /// Output rows are split over `threads` cores. Other dilations, and weights packed for
+    /// OpenBLAS, use banded im2col (bands whose im2col rows stay in L2, each band's GEMM on the
+    /// core that wrote its rows).
     ///
     /// - Throws: ``TensorError`` on shape mismatches or non-positive stride / dilation.
     public static func general(
@@ -162,7 +163,7 @@ extension Convolution {
         try output.requireDisjoint(from: input, "convolution output")
         let k = kh * kw * cin
         let scratch = workspace ?? ConvolutionWorkspace()
-        if dilation == 1 {
+        if dilation == 1 && packed.kernel == .packed {
             let tileRows = packedTileRows, oh = g.outputHeight, ow = g.outputWidth
             let workers = max(1, min(threads, oh))
             scratch.reserve(count: workers * tileRows * k)

@@ -8,9 +8,12 @@ typealias PanelVector = SIMD8<Float>
 #endif
 
 /// Weights and bias of a 1×1 convolution, packed once for
-/// ``Convolution/pointwise(_:packed:activation:into:threads:)``.
+/// ``Convolution/pointwise(_:packed:activation:into:threads:)`` in the layout of the GEMM
+/// ``kernel`` that will multiply them.
 ///
-/// Layout (`V` = ``PanelVector`` lanes, 16 with AVX-512, else 8): the `Cout` output channels are
+/// ``GEMMKernel/blas``: the weights stay the row-major `Cin × Cout` matrix OpenBLAS reads.
+///
+/// ``GEMMKernel/packed`` (`V` = ``PanelVector`` lanes, 16 with AVX-512, else 8): the `Cout` output channels are
 /// cut into **panels** of `2V` channels; panel `p` stores, for k = 0..<Cin, the `2V` weights
 /// `W[k, p·2V ..< p·2V + 2V]` contiguously (K-major), so the microkernel reads each panel as one
 /// sequential stream of two vector loads per k. The last panel is only `V` wide when at most `V`
@@ -24,17 +27,20 @@ public struct PackedPointwiseWeights: @unchecked Sendable {
     public let inputChannels: Int
     /// Cout.
     public let outputChannels: Int
+    /// The GEMM these weights are laid out for.
+    public let kernel: GEMMKernel
     /// Width of a full panel, `2 · PanelVector.scalarCount`.
     static let panelWidth = 2 * PanelVector.scalarCount
-    /// The packed panels (layout above), 64-byte aligned.
+    /// The packed panels, or the row-major matrix for OpenBLAS (layouts above), 64-byte aligned.
     let panels: TensorStorage
     /// The bias, zero when none was given, padded to a multiple of ``PanelVector``.
     let bias: TensorStorage
 
-    /// Packs `weights` (`[1, 1, Cin, Cout]` HWIO, or `[Cin, Cout]`) and `bias` (`[Cout]` or nil).
+    /// Packs `weights` (`[1, 1, Cin, Cout]` HWIO, or `[Cin, Cout]`) and `bias` (`[Cout]` or nil)
+    /// for `kernel` (by default the one this build prefers on this CPU).
     ///
     /// - Throws: ``TensorError`` when the weights are not 1×1 or the bias length is not Cout.
-    public init(weights: Tensor, bias: Tensor?) throws {
+    public init(weights: Tensor, bias: Tensor?, kernel: GEMMKernel = .preferred) throws {
         let (cin, cout): (Int, Int)
         switch weights.shape.count {
         case 4 where weights.shape[0] == 1 && weights.shape[1] == 1: (cin, cout) = (weights.shape[2], weights.shape[3])
@@ -44,12 +50,17 @@ public struct PackedPointwiseWeights: @unchecked Sendable {
         try Tensor.requireBias(bias, channels: cout)
         inputChannels = cin
         outputChannels = cout
+        self.kernel = kernel
         let v = PanelVector.scalarCount, full = PackedPointwiseWeights.panelWidth
         let paddedWidth = (cout + v - 1) / v * v
-        panels = TensorStorage(count: cin * paddedWidth)
+        panels = TensorStorage(count: cin * (kernel == .packed ? paddedWidth : cout))
         self.bias = TensorStorage(count: paddedWidth)
         let dst = panels.buffer, biasDst = self.bias.buffer
         weights.withUnsafeBufferPointer { src in
+            guard kernel == .packed else {
+                for i in 0..<(cin * cout) { dst[i] = src[i] }
+                return
+            }
             var column = 0
             while column < cout {
                 let width = min(full, paddedWidth - column)
@@ -68,9 +79,12 @@ public struct PackedPointwiseWeights: @unchecked Sendable {
 
 extension Convolution {
     /// Output pixels one microkernel call computes (one row of the GEMM each): 8 with AVX-512's
-    /// 32 vector registers, 4 with 16 (see ``packedTile(wide:a:lda:segments:segmentLength:segmentStride:rows:panel:panelWidth:bias:low:high:c:ldc:columns:)``).
+    /// 32 vector registers, 6 with AVX2's 16, 4 on the baseline, where an 8-lane vector is two
+    /// of the 16 xmm registers (see ``packedTile(wide:a:lda:segments:segmentLength:segmentStride:rows:panel:panelWidth:bias:low:high:c:ldc:columns:)``).
     #if POSEKIT_AVX512
     static let packedTileRows = 8
+    #elseif POSEKIT_FMA
+    static let packedTileRows = 6
     #else
     static let packedTileRows = 4
     #endif
@@ -93,14 +107,13 @@ extension Convolution {
     /// The same operation as ``pointwise(_:weights:bias:activation:into:threads:)``, computed by
     /// PoseKit's own register-blocked GEMM instead of OpenBLAS: the input `[H, W, Cin]` is read
     /// in place as the `(H·W) × Cin` matrix (each pixel's channels are contiguous, so the
-    /// activations need no packing), and each call of the microkernel produces an 8-pixel ×
-    /// one-panel tile of the output (8 × 32 floats with AVX-512: 16 zmm accumulators; 4 × 16
-    /// with AVX2), starting
-    /// from the bias and accumulating over Cin with one broadcast and two fused multiply-adds per
+    /// activations need no packing), and each call of the microkernel produces a ``packedTileRows``-pixel ×
+    /// one-panel tile of the output (8 × 32 floats with AVX-512: 16 zmm accumulators; 6 × 16
+    /// with AVX2: 12 ymm), starting from the bias and accumulating over Cin with one broadcast and two fused multiply-adds per
     /// pixel and input channel; bias + activation are applied as the tile is stored.
     ///
-    /// Work is split over `threads` cores by contiguous runs of 8-pixel tiles; each tile sweeps
-    /// all panels, so its inputs (8 × Cin floats) stay in L1 while the panels stream from L2.
+    /// Work is split over `threads` cores by contiguous runs of tiles; each tile sweeps
+    /// all panels, so its inputs (tile rows × Cin floats) stay in L1 while the panels stream from L2.
     ///
     /// - Parameters:
     ///   - input: `[H, W, Cin]` (any row band of a larger activation works).
@@ -126,11 +139,18 @@ extension Convolution {
         }
     }
 
-    /// `C = act(A·W + bias)` for row-major `A: m×Cin`, `C: m×Cout`, on `threads` cores.
+    /// `C = act(A·W + bias)` for row-major `A: m×Cin`, `C: m×Cout`, on `threads` cores, with
+    /// the GEMM the weights were packed for.
     static func packedGEMM(
         a: UnsafePointer<Float>, m: Int, packed: PackedPointwiseWeights, c: UnsafeMutablePointer<Float>,
         activation: Activation, threads: Int
     ) {
+        guard packed.kernel == .packed else {
+            gemmWithEpilogue(a: a, m: m, k: packed.inputChannels, b: UnsafePointer(packed.panels.buffer.baseAddress!),
+                             n: packed.outputChannels, c: c, bias: UnsafePointer(packed.bias.buffer.baseAddress!),
+                             activation: activation, threads: threads, maxRows: 1024)
+            return
+        }
         let tileRows = packedTileRows
         let tiles = (m + tileRows - 1) / tileRows
         let workers = max(1, min(threads, tiles))
@@ -145,11 +165,12 @@ extension Convolution {
         }
     }
 
-    /// One row tile (≤ 8 output pixels) times all panels: `c[r, :] = clamp(A(r)·W + bias)`.
+    /// One row tile (≤ ``packedTileRows`` output pixels) times all panels: `c[r, :] = clamp(A(r)·W + bias)`.
     ///
     /// Row `r` of `A` is read as `segments` runs of `segmentLength` contiguous floats starting at
     /// `a + r·lda + s·segmentStride` (one run for a plain GEMM; for a convolution, the window rows
     /// of an output pixel read in place from the input image). `c` has row stride Cout.
+    /// Only for weights packed for ``GEMMKernel/packed``.
     @inline(__always)
     static func packedRowTile(
         a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int, rows: Int,
@@ -177,12 +198,13 @@ extension Convolution {
         }
     }
 
-    /// The microkernel: `rows` (≤ 8) output pixels × one panel (`wide`: two vectors, else one).
+    /// The microkernel: `rows` (≤ ``packedTileRows``) output pixels × one panel (`wide`: two vectors, else one).
     ///
     /// The rows × 2 accumulators are named locals so they live in registers for the whole k
-    /// loop: 8 × 2 with AVX-512 (16 of the 32 zmm registers), 4 × 2 otherwise (8 of AVX2's 16
-    /// ymm registers; 8 rows there spilled accumulators to the stack every step and ran 4×
-    /// slower). Rows past `rows` re-read the tile's first pixel and are not stored, so a partial
+    /// loop: 8 × 2 with AVX-512 (16 of the 32 zmm registers); 6 × 2 with AVX2, which with the
+    /// two weight vectors and one broadcast fills all 16 ymm registers, the classic Haswell
+    /// SGEMM shape (12 FMAs per 2 loads + 6 broadcasts; 8 rows spilled accumulators to the
+    /// stack every step and ran 4× slower); 4 × 2 on the baseline. Rows past `rows` re-read the tile's first pixel and are not stored, so a partial
     /// tile costs no branch inside the loop. `columns` may be less than the panel width only for
     /// the last panel; those lanes are not stored.
     @inline(__always)
@@ -200,10 +222,13 @@ extension Convolution {
         var a0 = row(0), a1 = row(1), a2 = row(2), a3 = row(3)
         var c00 = bias0, c10 = bias0, c20 = bias0, c30 = bias0
         var c01 = bias1, c11 = bias1, c21 = bias1, c31 = bias1
+        #if POSEKIT_FMA
+        var a4 = row(4), a5 = row(5)
+        var c40 = bias0, c50 = bias0, c41 = bias1, c51 = bias1
+        #endif
         #if POSEKIT_AVX512
-        var a4 = row(4), a5 = row(5), a6 = row(6), a7 = row(7)
-        var c40 = bias0, c50 = bias0, c60 = bias0, c70 = bias0
-        var c41 = bias1, c51 = bias1, c61 = bias1, c71 = bias1
+        var a6 = row(6), a7 = row(7)
+        var c60 = bias0, c70 = bias0, c61 = bias1, c71 = bias1
         #endif
         var b = panel
         for _ in 0..<segments {
@@ -214,9 +239,11 @@ extension Convolution {
                     x = V(repeating: a1[kk]); c10.multiplyAdd(x, w0); c11.multiplyAdd(x, w1)
                     x = V(repeating: a2[kk]); c20.multiplyAdd(x, w0); c21.multiplyAdd(x, w1)
                     x = V(repeating: a3[kk]); c30.multiplyAdd(x, w0); c31.multiplyAdd(x, w1)
-                    #if POSEKIT_AVX512
+                    #if POSEKIT_FMA
                     x = V(repeating: a4[kk]); c40.multiplyAdd(x, w0); c41.multiplyAdd(x, w1)
                     x = V(repeating: a5[kk]); c50.multiplyAdd(x, w0); c51.multiplyAdd(x, w1)
+                    #endif
+                    #if POSEKIT_AVX512
                     x = V(repeating: a6[kk]); c60.multiplyAdd(x, w0); c61.multiplyAdd(x, w1)
                     x = V(repeating: a7[kk]); c70.multiplyAdd(x, w0); c71.multiplyAdd(x, w1)
                     #endif
@@ -229,9 +256,11 @@ extension Convolution {
                     c10.multiplyAdd(V(repeating: a1[kk]), w0)
                     c20.multiplyAdd(V(repeating: a2[kk]), w0)
                     c30.multiplyAdd(V(repeating: a3[kk]), w0)
-                    #if POSEKIT_AVX512
+                    #if POSEKIT_FMA
                     c40.multiplyAdd(V(repeating: a4[kk]), w0)
                     c50.multiplyAdd(V(repeating: a5[kk]), w0)
+                    #endif
+                    #if POSEKIT_AVX512
                     c60.multiplyAdd(V(repeating: a6[kk]), w0)
                     c70.multiplyAdd(V(repeating: a7[kk]), w0)
                     #endif
@@ -239,8 +268,11 @@ extension Convolution {
                 }
             }
             a0 += segmentStride; a1 += segmentStride; a2 += segmentStride; a3 += segmentStride
+            #if POSEKIT_FMA
+            a4 += segmentStride; a5 += segmentStride
+            #endif
             #if POSEKIT_AVX512
-            a4 += segmentStride; a5 += segmentStride; a6 += segmentStride; a7 += segmentStride
+            a6 += segmentStride; a7 += segmentStride
             #endif
         }
         // Epilogue: clamp (the bias is already in) and store the valid rows and lanes.
@@ -256,9 +288,13 @@ extension Convolution {
         }
         store(c00, 0, 0); store(c10, 1, 0); store(c20, 2, 0); store(c30, 3, 0)
         if wide { store(c01, 0, v); store(c11, 1, v); store(c21, 2, v); store(c31, 3, v) }
+        #if POSEKIT_FMA
+        store(c40, 4, 0); store(c50, 5, 0)
+        if wide { store(c41, 4, v); store(c51, 5, v) }
+        #endif
         #if POSEKIT_AVX512
-        store(c40, 4, 0); store(c50, 5, 0); store(c60, 6, 0); store(c70, 7, 0)
-        if wide { store(c41, 4, v); store(c51, 5, v); store(c61, 6, v); store(c71, 7, v) }
+        store(c60, 6, 0); store(c70, 7, 0)
+        if wide { store(c61, 6, v); store(c71, 7, v) }
         #endif
     }
 }

@@ -15,13 +15,15 @@ public enum Parallelism {
 
     /// Runs `body(band)` for `band` in `0..<bands`, concurrently when `bands > 1`.
     ///
-    /// Up to one band per core runs on PoseKit's spinning helper threads (see `SpinningPool`:
-    /// a fork costs microseconds and does not depend on how fast the OS wakes a thread); more
-    /// bands than cores, or a call while the pool is busy, go through `DispatchQueue.concurrentPerform`.
+    /// The bands run on the calling thread and PoseKit's helper threads, whichever claims each
+    /// first (see `SpinningPool`: a fork costs microseconds, and a helper kept off its core by
+    /// another process does not hold the others up); a call while the pool is busy (nested, or
+    /// from another thread) goes through `DispatchQueue.concurrentPerform`. A band's index is not
+    /// tied to a thread, but each band runs on one thread, so per-band scratch needs no locks.
     public static func forEachBand(_ bands: Int, _ body: (Int) -> Void) {
         if bands <= 1 {
             body(0)
-        } else if bands <= SpinningPool.shared.helpers + 1 && SpinningPool.shared.run(bands, body) {
+        } else if bands <= SpinningPool.maxBands && SpinningPool.shared.run(bands, body) {
             return
         } else {
             // The bands touch disjoint memory by construction; the kernels' raw pointers are not

@@ -81,13 +81,14 @@ extension Convolution {
 
     /// `C = act(A·B + bias)` for row-major `A: m×k`, `B: k×n`, `C: m×n`, banded over rows:
     /// each band is one single-threaded sgemm plus its epilogue; bands run on `threads` cores.
+    /// `maxRows` bounds a band (see ``gemmBands(m:threads:maxRows:)``).
     static func gemmWithEpilogue(
         a: UnsafePointer<Float>, m: Int, k: Int, b: UnsafePointer<Float>, n: Int,
         c: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?, activation: Activation,
-        threads: Int
+        threads: Int, maxRows: Int = 512
     ) {
         BLASThreads.ensureSingleThreaded()
-        let (bandRows, bands) = gemmBands(m: m, threads: threads, maxRows: 512)
+        let (bandRows, bands) = gemmBands(m: m, threads: threads, maxRows: maxRows)
         let workers = max(1, min(threads, bands))
         Parallelism.forEachBand(workers) { worker in
             // Each worker owns a contiguous run of bands (one memory stream per core).

@@ -5,18 +5,22 @@ extension Convolution {
     static let separableBandBytes = 96 * 1024
 
     /// Output rows per band of a separable block with output width `width` and `channels` depthwise channels:
-    /// ~``separableBandBytes`` of depthwise output, but at least 128 pixels, because the GEMM
-    /// microkernel computes whole 8-pixel tiles and a band's last partial tile is wasted work
-    /// (one 33-pixel row would waste 7 of 40 pixels).
-    static func separableBandRows(width: Int, channels: Int) -> Int {
+    /// ~``separableBandBytes`` of depthwise output, but at least 128 pixels for the packed GEMM,
+    /// because its microkernel computes whole 8-pixel tiles and a band's last partial tile is
+    /// wasted work (one 33-pixel row would waste 7 of 40 pixels), and at least 512 for
+    /// OpenBLAS, which re-packs the whole weight matrix on every call.
+    static func separableBandRows(width: Int, channels: Int, kernel: GEMMKernel) -> Int {
         let byBytes = separableBandBytes / max(1, width * channels * MemoryLayout<Float>.stride)
-        return max(1, byBytes, (128 + width - 1) / max(1, width))
+        let minimumPixels = kernel == .packed ? 128 : 512
+        return max(1, byBytes, (minimumPixels + width - 1) / max(1, width))
     }
 
     /// Floats of scratch ``separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:threads:)``
-    /// needs for an output `width` pixels wide with `channels` depthwise channels on `threads` cores.
-    public static func separableWorkspaceCount(width: Int, channels: Int, threads: Int) -> Int {
-        max(1, threads) * separableBandRows(width: width, channels: channels) * width * channels
+    /// needs for an output `width` pixels wide with `channels` depthwise channels on `threads`
+    /// cores, with pointwise weights packed for `kernel`.
+    public static func separableWorkspaceCount(width: Int, channels: Int, threads: Int,
+                                               kernel: GEMMKernel = .preferred) -> Int {
+        max(1, threads) * separableBandRows(width: width, channels: channels, kernel: kernel) * width * channels
     }
 
     /// A MobileNet block: depthwise 3×3 + bias + activation, then pointwise 1×1 + bias + activation,
@@ -67,9 +71,9 @@ extension Convolution {
         try output.requireShape([oh, ow, cout], "separable output")
         try output.requireDisjoint(from: input, "separable output")
 
-        let bandRows = separableBandRows(width: ow, channels: c)
+        let bandRows = separableBandRows(width: ow, channels: c, kernel: packed.kernel)
         let workers = max(1, min(threads, oh))
-        workspace.reserve(count: separableWorkspaceCount(width: ow, channels: c, threads: workers))
+        workspace.reserve(count: separableWorkspaceCount(width: ow, channels: c, threads: workers, kernel: packed.kernel))
         let (low, high) = activation.bounds
         withExtendedLifetime((input, depthwiseWeights, depthwiseBias, packed, output, workspace)) {
             let src = input.basePointer, wts = depthwiseWeights.basePointer, bias = depthwiseBias?.basePointer

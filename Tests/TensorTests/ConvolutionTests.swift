@@ -21,13 +21,17 @@ import Testing
             for bias in [b, nil] as [Tensor?] {
                 let want = try Reference.convolution(x, weights: w, bias: bias, stride: 1, dilation: 1,
                                                      padding: .same, activation: activation)
-                let packed = try PackedPointwiseWeights(weights: w, bias: bias)
                 for threads in [1, 2, 3] {
                     let got = try Convolution.pointwise(x, weights: w, bias: bias, activation: activation, threads: threads)
                     expectClose(got, want, "pointwise \(s) \(activation) bias=\(bias != nil) threads=\(threads)")
-                    let gotPacked = try Tensor(shape: want.shape, values: Array(repeating: .nan, count: want.count))
-                    try Convolution.pointwise(x, packed: packed, activation: activation, into: gotPacked, threads: threads)
-                    expectClose(gotPacked, want, "packed pointwise \(s) \(activation) bias=\(bias != nil) threads=\(threads)")
+                }
+                for kernel in GEMMKernel.allCases {  // every build runs both GEMM kernels
+                    let packed = try PackedPointwiseWeights(weights: w, bias: bias, kernel: kernel)
+                    for threads in [1, 2, 3] {
+                        let gotPacked = try Tensor(shape: want.shape, values: Array(repeating: .nan, count: want.count))
+                        try Convolution.pointwise(x, packed: packed, activation: activation, into: gotPacked, threads: threads)
+                        expectClose(gotPacked, want, "\(kernel) pointwise \(s) \(activation) bias=\(bias != nil) threads=\(threads)")
+                    }
                 }
             }
         }

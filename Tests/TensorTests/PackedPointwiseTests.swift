@@ -1,20 +1,32 @@
+import CPUFeatures
+import Foundation
 import Testing
 @testable import Tensor
 
 @Suite struct PackedPointwiseTests {
     // Numerical cases: PointwiseConvolutionTests.matchesReference checks both pointwise paths.
 
-    @Test func writesOnlyItsOwnRowBand() throws {
+    @Test(arguments: GEMMKernel.allCases)
+    func writesOnlyItsOwnRowBand(_ kernel: GEMMKernel) throws {
         var rng = SeededGenerator(seed: 11)
         let x = randomTensor([10, 6, 12], &rng), w = randomTensor([12, 20], &rng), b = randomTensor([20], &rng)
         let want = try Reference.convolution(x, weights: try w.reshaped([1, 1, 12, 20]), bias: b,
                                              stride: 1, dilation: 1, padding: .same, activation: .relu6)
-        let packed = try PackedPointwiseWeights(weights: w, bias: b)
+        let packed = try PackedPointwiseWeights(weights: w, bias: b, kernel: kernel)
         let out = try Tensor(zeros: [10, 6, 20])
         for band in [0..<3, 3..<4, 4..<10] {
             try Convolution.pointwise(try x.slice(band), packed: packed, activation: .relu6, into: try out.slice(band))
         }
-        expectClose(out, want, "packed pointwise banded")
+        expectClose(out, want, "\(kernel) pointwise banded")
+    }
+
+    /// The build's choice: the packed microkernel only where Tensor is compiled for the CPU.
+    @Test func preferredKernelFollowsTheBuild() throws {
+        if ProcessInfo.processInfo.environment[GEMMKernel.environmentVariable] == nil {
+            #expect(GEMMKernel.preferred == (BuildTarget.isTuned ? .packed : .blas))
+        }
+        let packed = try PackedPointwiseWeights(weights: Tensor(zeros: [4, 4]), bias: nil)
+        #expect(packed.kernel == GEMMKernel.preferred)
     }
 
     @Test func rejectsBadShapes() throws {
@@ -41,7 +53,8 @@ import Testing
         let x = randomTensor([s.0, s.1, s.2], &rng, in: -1...1)
         let w = randomTensor([kernel, kernel, s.2, s.3], &rng)
         let b = randomTensor([s.3], &rng)
-        let packed = try PackedPointwiseWeights(weights: try w.reshaped([kernel * kernel * s.2, s.3]), bias: b)
+        for gemm in GEMMKernel.allCases {
+        let packed = try PackedPointwiseWeights(weights: try w.reshaped([kernel * kernel * s.2, s.3]), bias: b, kernel: gemm)
         for padding in [Padding.same, .valid] {
             guard let want = try? Reference.convolution(x, weights: w, bias: b, stride: stride, dilation: dilation,
                                                         padding: padding, activation: .relu6) else { continue }
@@ -49,8 +62,9 @@ import Testing
                 let got = try Tensor(shape: want.shape, values: Array(repeating: .nan, count: want.count))
                 try Convolution.general(x, packed: packed, kernelHeight: kernel, kernelWidth: kernel, stride: stride,
                                         dilation: dilation, padding: padding, activation: .relu6, into: got, threads: threads)
-                expectClose(got, want, "packed general \(s) \(padding) threads=\(threads)")
+                expectClose(got, want, "\(gemm) general \(s) \(padding) threads=\(threads)")
             }
+        }
         }
     }
 

@@ -13,9 +13,9 @@ import Testing
         let x = randomTensor([s.0, s.1, s.2], &rng, in: -2...2)
         let dw = randomTensor([3, 3, s.2], &rng), dwb = randomTensor([s.2], &rng)
         let pw = randomTensor([1, 1, s.2, s.3], &rng), pwb = randomTensor([s.3], &rng)
-        let packed = try PackedPointwiseWeights(weights: pw, bias: pwb)
         let workspace = ConvolutionWorkspace()
-        for activation in allActivations {
+        for kernel in GEMMKernel.allCases { for activation in allActivations {
+            let packed = try PackedPointwiseWeights(weights: pw, bias: pwb, kernel: kernel)
             let mid = try Reference.convolution(x, weights: try dw.reshaped([3, 3, 1, s.2]), bias: dwb, stride: s.4,
                                                 dilation: s.5, padding: .same, activation: activation, groups: s.2)
             let want = try Reference.convolution(mid, weights: pw, bias: pwb, stride: 1, dilation: 1,
@@ -25,9 +25,9 @@ import Testing
                 try Convolution.separable(x, depthwiseWeights: dw, depthwiseBias: dwb, stride: s.4, dilation: s.5,
                                           packed: packed, activation: activation, into: got, workspace: workspace,
                                           threads: threads)
-                expectClose(got, want, "separable \(s) \(activation) threads=\(threads)")
+                expectClose(got, want, "\(kernel) separable \(s) \(activation) threads=\(threads)")
             }
-        }
+        } }
     }
 
     @Test func rejectsBadShapes() throws {

@@ -43,3 +43,19 @@ private final class Counter: Sendable { let value = Atomic<Int>(0) }
         #expect(total.load(ordering: .relaxed) == 6)
     }
 }
+
+@Suite struct SpinningPoolClaimingTests {
+    /// Bands are claimed, not tied to threads: with no helper at all the caller runs every band,
+    /// and one helper with many bands still runs each band exactly once.
+    @Test(arguments: [0, 1])
+    func everyBandRunsOnceWhoeverClaimsIt(_ helpers: Int) {
+        let pool = SpinningPool(helpers: helpers)
+        for bands in [1, 2, 7, SpinningPool.maxBands] {
+            let counts = (0..<bands).map { _ in Counter() }
+            for _ in 0..<50 {
+                #expect(pool.run(bands) { band in counts[band].value.add(1, ordering: .relaxed) })
+            }
+            for band in 0..<bands { #expect(counts[band].value.load(ordering: .relaxed) == 50, "helpers \(helpers), bands \(bands), band \(band)") }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+#include "posekit_cpuid.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+
+int posekit_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t registers[4]) {
+    unsigned int a = 0, b = 0, c = 0, d = 0;
+    int ok = __get_cpuid_count(leaf, subleaf, &a, &b, &c, &d);
+    registers[0] = a; registers[1] = b; registers[2] = c; registers[3] = d;
+    return ok;
+}
+
+uint64_t posekit_xcr0(void) {
+    unsigned int a, b, c, d;
+    // XGETBV faults unless the OS has set CR4.OSXSAVE, which CPUID.1:ECX bit 27 reports.
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0;
+    uint32_t low, high;
+    __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    return ((uint64_t)high << 32) | low;
+}
+#else
+int posekit_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t registers[4]) {
+    (void)leaf; (void)subleaf;
+    registers[0] = registers[1] = registers[2] = registers[3] = 0;
+    return 0;
+}
+
+uint64_t posekit_xcr0(void) { return 0; }
+#endif

@@ -1,0 +1,42 @@
+import CPUFeatures
+import Foundation
+import Testing
+
+/// The CPU guard and `posekit info --build`, run as a user would.
+@Suite struct BuildInfoCommandTests {
+    /// A tuned binary on a CPU without its instructions: one error line and status 1, before any
+    /// tuned code runs (POSEKIT_FORCE_CPU_FEATURES hides features this CPU has). The portable
+    /// binary runs anywhere.
+    @Test func guardRefusesACPUWithoutTheBuildsInstructions() throws {
+        let result = try CLI.run(["info", "--build"], environment: ["POSEKIT_FORCE_CPU_FEATURES": "sse2"])
+        if BuildTarget.isTuned {
+            #expect(result.status == 1)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1)
+            #expect(lines.first?.hasPrefix("posekit: error: this build needs \(BuildTarget.requirementName); this CPU has SSE2") == true,
+                    "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        } else {
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdoutText.contains("this CPU      SSE2 (sse2), narrowed by POSEKIT_FORCE_CPU_FEATURES"))
+        }
+    }
+
+    @Test func infoNamesTheBuildTheCPUAndTheKernel() throws {
+        let result = try CLI.run(["info", "--build"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.count == 3)
+        #expect(result.stdoutText.contains("build         \(BuildTarget.description)"))
+        #expect(result.stdoutText.contains("this CPU      \(HostCPU.level(of: HostCPU.detectedFeatures()))"))
+        let blas = try CLI.run(["info", "--build"], environment: ["POSEKIT_GEMM": "blas"])
+        #expect(blas.stdoutText.contains("GEMM kernel   OpenBLAS sgemm"))
+        let packed = try CLI.run(["info", "--build"], environment: ["POSEKIT_GEMM": "packed"])
+        #expect(packed.stdoutText.contains("GEMM kernel   PoseKit packed GEMM"))
+    }
+
+    @Test func unknownGEMMKernelIsOneErrorLine() throws {
+        let result = try CLI.run(["info", "--build"], environment: ["POSEKIT_GEMM": "fast"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "posekit: error: POSEKIT_GEMM=fast is not a GEMM kernel; use packed or blas\n")
+    }
+}
