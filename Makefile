@@ -90,7 +90,7 @@ fuzz-smoke:
 ACTION_POSES ?= .cache/poses
 # Real-clip poses from our own PoseNet (git-ignored: derived from ../shared media).
 $(ACTION_POSES)/.done: $(SHARED)/media/videos/labels.json | weights
-	scripts/action-poses.sh $(SHARED) $(ACTION_POSES) --input-size 353
+	scripts/action-poses.sh $(SHARED) $(ACTION_POSES) --input-size 353 --no-smooth
 	touch $@
 
 train-actions: build $(ACTION_POSES)/.done

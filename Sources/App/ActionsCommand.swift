@@ -147,14 +147,14 @@ struct ActionsCommand: ParsableCommand {
     /// Events for every frame of a video (and annotated frames into `overlay` when given).
     private func recognise(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
                            overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
-        let bytes = try ByteSource(path: input)
+        let reader = try FrameReader(source: try ByteSource(path: input))
         let outputs = [sink, overlayOutput?.sink].compactMap { $0 }
-        bytes.beforeWaiting = { for output in outputs { try? output.flush() } }  // a failure resurfaces on the next write
-        let reader = try FrameReader(source: bytes)
         let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
                                  wantsRGB: overlayOutput != nil)
-        try source.forEachFrame(realtime: false) { slot, _ in
-            let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height))
+        // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
+        try source.forEachFrame(realtime: false, whileWaiting: { for output in outputs { try? output.flush() } }) { slot, _ in
+            let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
+                                            afterNetwork: slot.readNext)
             let time = slot.time ?? Double(slot.frameIndex) / fps
             try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found), to: sink)
             if overlayOutput != nil {

@@ -63,7 +63,12 @@ struct FrameSource {
     /// Calls `body(slot, droppedSinceLastCall)` for each delivered frame. Errors from the input
     /// are thrown after every frame read before them has been delivered; after a stop signal
     /// (`InputCancellation`) no further frame is delivered and `.interrupted` is thrown.
-    func forEachFrame(realtime: Bool, _ body: (FrameSlot, Int) throws -> Void) throws {
+    ///
+    /// `whileWaiting` runs on the calling thread whenever the next frame is not ready yet (a live
+    /// stream pausing, or a reader slower than the network): the place to flush buffered output,
+    /// so nothing finished waits on the next frame. (Output sinks are not thread-safe, so this
+    /// must not happen on the reader thread.)
+    func forEachFrame(realtime: Bool, whileWaiting: () -> Void = {}, _ body: (FrameSlot, Int) throws -> Void) throws {
         let mailbox = try LatestFrameMailbox(slots: (0..<3).map { _ in try FrameSlot(inputSize: networkInput.shape[0]) },
                                              dropsLateFrames: realtime)
         let producer = ReaderThread(source: self, mailbox: mailbox, gated: !realtime)
@@ -71,7 +76,7 @@ struct FrameSource {
         thread.stackSize = 1 << 20
         thread.start()
         defer { mailbox.stop() }
-        while let (slot, dropped) = mailbox.take() {
+        while let (slot, dropped) = mailbox.take(beforeWaiting: whileWaiting) {
             defer { mailbox.recycle(slot) }
             slot.readNext = { [weak mailbox] in mailbox?.allowRead() }
             networkInput.withUnsafeMutableBufferPointer { dst in
@@ -160,8 +165,14 @@ final class LatestFrameMailbox: @unchecked Sendable {
     }
 
     /// The newest frame and how many were dropped before it; nil when the input has ended.
-    func take() -> (FrameSlot, Int)? {
+    /// `beforeWaiting` runs (unlocked, on the caller's thread) when no frame is ready yet.
+    func take(beforeWaiting: () -> Void = {}) -> (FrameSlot, Int)? {
         condition.lock(); defer { condition.unlock() }
+        if pending == nil && !finished {
+            condition.unlock()
+            beforeWaiting()
+            condition.lock()
+        }
         if pending == nil && readerWaiting {
             readAllowed = true   // the consumer waits anyway: reading now costs it nothing
             condition.broadcast()

@@ -160,12 +160,8 @@ struct PoseCommand: ParsableCommand {
     /// With `coco`, the poses of images are collected there instead.
     private func findPoses(in input: String, _ detector: any PoseFinding, json: ByteSink, overlay: inout OverlayOutput?,
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) throws {
-        let bytes = try ByteSource(path: input)
-        if !realtime {  // (realtime reads on another thread, and flushes every record anyway)
-            let outputs = [json, overlay?.sink].compactMap { $0 }
-            bytes.beforeWaiting = { for sink in outputs { try? sink.flush() } }  // a failure resurfaces on the next write
-        }
-        let reader = try FrameReader(source: bytes)
+        let reader = try FrameReader(source: try ByteSource(path: input))
+        let outputs = [json, overlay?.sink].compactMap { $0 }
         let isVideo = reader.format == .y4m
         if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
         if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
@@ -173,7 +169,8 @@ struct PoseCommand: ParsableCommand {
         let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry,
                                  wantsRGB: overlay != nil)
         var text = JSONText()
-        try source.forEachFrame(realtime: realtime) { slot, dropped in
+        // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
+        try source.forEachFrame(realtime: realtime, whileWaiting: { for sink in outputs { try? sink.flush() } }) { slot, dropped in
             var poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
                                             afterNetwork: slot.readNext)
             var ids: [Int]?

@@ -107,7 +107,7 @@ import Testing
         "other_pushups_01": [],
     ]
 
-    /// Every shared clip: `posekit pose` at 353 (what `actions` runs), then `posekit actions --poses`
+    /// Every shared clip: `posekit pose --no-smooth` at 353 (what `actions` runs), then `posekit actions --poses`
     /// on the whole clip and on the clip cut at every half second: the summary names the clip's
     /// label and counts exactly the labelled turning points before the end (push-ups are `other`:
     /// no exercise repetitions at all). Cuts within 0.25 s of a turning point are skipped, since
@@ -115,7 +115,8 @@ import Testing
     @Test(arguments: ["jumping_jacks_01", "jumping_jacks_02", "lunges_02", "squats_01", "other_pushups_01"])
     func actionsOnARealClipCountsExactlyWhereverItEnds(name: String) throws {
         let (y4m, clip) = try sharedClip(name)
-        let posed = try CLI.run(["pose", "--input-size", "353", "-"], stdin: y4m)
+        // Raw per-frame poses, as `actions` itself sees them (smoothing would delay the turning points).
+        let posed = try CLI.run(["pose", "--input-size", "353", "--no-smooth", "-"], stdin: y4m)
         #expect(posed.status == 0, "\(posed.stderr)")
         let lines = posed.lines
         let times = try lines.map { try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["time"] as? Double) }
