@@ -74,7 +74,8 @@ demo: weights
 	ffmpeg -nostdin -loglevel error -ss 2 -t 10 -i "$(DEMO_CLIP)" -an -vf "scale='min(640,iw)':-2" -f yuv4mpegpipe - \
 	  | $(POSEKIT) pose --progress --overlay - --json demo/poses.jsonl - \
 	  | ffmpeg -nostdin -loglevel error -y -f yuv4mpegpipe -i - -pix_fmt yuv420p demo/overlay.mp4
-	$(POSEKIT) actions --poses demo/poses.jsonl > demo/actions.jsonl
+	ffmpeg -nostdin -loglevel error -ss 2 -t 10 -i "$(DEMO_CLIP)" -an -vf "scale='min(640,iw)':-2" -f yuv4mpegpipe - \
+	  | $(POSEKIT) actions - > demo/actions.jsonl
 	@echo "demo: wrote $(abspath demo/poses.jsonl) ($$(wc -l < demo/poses.jsonl) frames), $(abspath demo/overlay.mp4)"
 	@echo "demo: and $(abspath demo/actions.jsonl), whose summary is: $$(tail -n 1 demo/actions.jsonl)"
 
