@@ -26,6 +26,7 @@ struct PoseKit: ParsableCommand {
 
         Run `posekit help <command>` for the options and examples of each command.
         """,
+        version: PoseKitVersion.current,
         subcommands: [PoseCommand.self, ActionsCommand.self, Eval.self, Import.self, Info.self, Bench.self, TrainActionsCommand.self]
     )
 
