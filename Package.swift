@@ -85,6 +85,7 @@ let package = Package(
     products: [
         .library(name: "Tensor", targets: ["Tensor"]),
         .library(name: "FrameIO", targets: ["FrameIO"]),
+        .library(name: "PoseCore", targets: ["PoseCore"]),
         .library(name: "PoseNet", targets: ["PoseNet"]),
         .library(name: "ActionNet", targets: ["ActionNet"]),
         .executable(name: "posekit", targets: ["App"]),
@@ -101,22 +102,23 @@ let package = Package(
         .target(name: "CCPUID"),
         .target(name: "CPUFeatures", dependencies: ["CCPUID"], swiftSettings: guardSettings),
         .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: tensorSettings),
-        .target(name: "FrameIO", swiftSettings: optimise),
-        .target(name: "PoseNet", dependencies: ["Tensor"], swiftSettings: optimise),
-        .target(name: "ActionNet", dependencies: ["Tensor", "PoseNet", "COpenBLAS"], swiftSettings: optimise),
+        .target(name: "PoseCore", swiftSettings: optimise),
+        .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: optimise),
+        .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore"], swiftSettings: optimise),
+        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "COpenBLAS"], swiftSettings: optimise),
         .executableTarget(
             name: "App",
             dependencies: [
-                "CPUFeatures", "Tensor", "FrameIO", "PoseNet", "ActionNet",
+                "CPUFeatures", "Tensor", "FrameIO", "PoseCore", "PoseNet", "ActionNet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimise
         ),
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures"]),
-        .testTarget(name: "FrameIOTests", dependencies: ["FrameIO"]),
-        .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "Tensor"]),
-        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseNet"]),
+        .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore"]),
+        .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor"]),
+        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore"]),
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures"]),
     ]
 )

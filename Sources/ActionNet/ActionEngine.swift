@@ -1,5 +1,5 @@
 import Foundation
-import PoseNet
+import PoseCore
 
 /// Settings of the streaming pipeline (defaults follow Apple's action-classifier sample).
 public struct ActionEngineConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import PoseCore
 
 /// The classifier's verdict on one window.
 public struct WindowPrediction: Sendable, Equatable {
@@ -56,51 +56,58 @@ public enum ActionEvent: Sendable, Equatable {
     /// "confidence", "probabilities": {class: p}, "track"}`,
     /// `{"type": "rep", "label", "count", "frame", "time", cue fields}` (``RepetitionCue``),
     /// `{"type": "summary", "frames", "label", "seconds": {label: s}, "reps": {class: n}}`.
+    /// Numbers have at most 2 to 4 decimals, trailing zeros dropped (``JSONText/trimmedNumber(_:decimals:)``).
     public var jsonLine: String {
+        var json = JSONText(capacity: 512)
+        append(to: &json)
+        return json.text
+    }
+
+    /// Appends ``jsonLine`` (no newline) to `json`.
+    public func append(to json: inout JSONText) {
         switch self {
         case .prediction(let p):
-            let probs = ActionClass.allCases.map { "\(JSON.string($0.name)): \(JSON.number(p.probabilities[$0.rawValue], digits: 4))" }
-            return "{\"type\": \"prediction\", \"frame_start\": \(p.frameStart), \"frame_end\": \(p.frameEnd), "
-                + "\"time_start\": \(JSON.number(p.timeStart, digits: 3)), \"time_end\": \(JSON.number(p.timeEnd, digits: 3)), "
-                + "\"label\": \(JSON.string(p.label.name)), \"confidence\": \(JSON.number(p.confidence, digits: 4)), "
-                + "\"probabilities\": {\(probs.joined(separator: ", "))}, \"track\": \(p.trackID.map(String.init) ?? "null")}"
+            json.raw("{\"type\": \"prediction\", \"frame_start\": "); json.integer(p.frameStart)
+            json.raw(", \"frame_end\": "); json.integer(p.frameEnd)
+            json.raw(", \"time_start\": "); json.trimmedNumber(p.timeStart, decimals: 3)
+            json.raw(", \"time_end\": "); json.trimmedNumber(p.timeEnd, decimals: 3)
+            json.raw(", \"label\": "); json.string(p.label.name)
+            json.raw(", \"confidence\": "); json.trimmedNumber(p.confidence, decimals: 4)
+            json.raw(", \"probabilities\": {")
+            for action in ActionClass.allCases {
+                if action.rawValue > 0 { json.raw(", ") }
+                json.string(action.name); json.raw(": "); json.trimmedNumber(p.probabilities[action.rawValue], decimals: 4)
+            }
+            json.raw("}, \"track\": ")
+            if let track = p.trackID { json.integer(track) } else { json.raw("null") }
+            json.raw("}")
         case .repetition(let r):
-            return "{\"type\": \"rep\", \"label\": \(JSON.string(r.action.name)), \"count\": \(r.count), "
-                + "\"frame\": \(r.frame), \"time\": \(JSON.number(r.time, digits: 3)), \(r.cue.jsonMembers.joined(separator: ", "))}"
+            json.raw("{\"type\": \"rep\", \"label\": "); json.string(r.action.name)
+            json.raw(", \"count\": "); json.integer(r.count)
+            json.raw(", \"frame\": "); json.integer(r.frame)
+            json.raw(", \"time\": "); json.trimmedNumber(r.time, decimals: 3)
+            json.raw(", ")
+            r.cue.appendMembers(to: &json)
+            json.raw("}")
         case .summary(let s):
             let order = ActionClass.allCases.map { ActionLabel.action($0) } + [.lowConfidence, .noPerson]
-            let secs = order.compactMap { l in s.seconds[l].map { "\(JSON.string(l.name)): \(JSON.number($0, digits: 2))" } }
-            let reps = ActionClass.exercises.map { "\(JSON.string($0.name)): \(s.reps[$0] ?? 0)" }
-            return "{\"type\": \"summary\", \"frames\": \(s.frames), \"label\": \(s.label.map { JSON.string($0.name) } ?? "null"), "
-                + "\"seconds\": {\(secs.joined(separator: ", "))}, \"reps\": {\(reps.joined(separator: ", "))}}"
-        }
-    }
-}
-
-/// Minimal JSON formatting for the event lines (fixed key order, bounded digits).
-enum JSON {
-    static func number(_ x: Double, digits: Int) -> String {
-        guard x.isFinite else { return "null" }
-        var s = String(format: "%.\(digits)f", x)
-        if s.contains(".") {
-            while s.hasSuffix("0") { s.removeLast() }
-            if s.hasSuffix(".") { s.append("0") }
-        }
-        if s == "-0.0" { s = "0.0" }
-        return s
-    }
-
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            json.raw("{\"type\": \"summary\", \"frames\": "); json.integer(s.frames)
+            json.raw(", \"label\": ")
+            if let label = s.label { json.string(label.name) } else { json.raw("null") }
+            json.raw(", \"seconds\": {")
+            var first = true
+            for label in order {
+                guard let seconds = s.seconds[label] else { continue }
+                if !first { json.raw(", ") }
+                first = false
+                json.string(label.name); json.raw(": "); json.trimmedNumber(seconds, decimals: 2)
             }
+            json.raw("}, \"reps\": {")
+            for (i, action) in ActionClass.exercises.enumerated() {
+                if i > 0 { json.raw(", ") }
+                json.string(action.name); json.raw(": "); json.integer(s.reps[action] ?? 0)
+            }
+            json.raw("}}")
         }
-        return out + "\""
     }
 }

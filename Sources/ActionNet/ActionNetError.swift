@@ -1,9 +1,5 @@
-/// Errors ActionNet throws; every description is one line meant for a terminal.
+/// Errors ActionNet throws (reading pose data throws PoseCore's `PoseDataError`); every description is one line meant for a terminal.
 public enum ActionNetError: Error, CustomStringConvertible, Equatable {
-    /// A line of `posekit pose` JSON Lines input could not be understood (`line` is 1-based).
-    case malformedPoses(line: Int, reason: String)
-    /// Pose frames whose times cannot be put in order: a duplicate, or (on a stream) a step back.
-    case unorderedPoses(String)
     /// A weight file is missing, truncated or of another format.
     case badWeights(String)
     /// A configuration value is out of range.
@@ -13,8 +9,6 @@ public enum ActionNetError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .malformedPoses(let line, let reason): return "poses line \(line): \(reason)"
-        case .unorderedPoses(let s): return "poses: \(s)"
         case .badWeights(let s): return "action weights: \(s)"
         case .invalidConfiguration(let s): return "invalid configuration: \(s)"
         case .badTrainingData(let s): return "training data: \(s)"

@@ -1,5 +1,5 @@
 import Foundation
-import PoseNet
+import PoseCore
 
 /// What the repetition counters read from one pose, in units of the person's own size: lengths
 /// are divided by a reference torso (shoulder centre to hip centre, the largest of the last 3 s,

@@ -1,3 +1,4 @@
+import PoseCore
 /// Burpees: down to the floor (plank), back up, jump. The turning point is the jump: the highest
 /// point of the hips once the body is upright again after a floor phase (for a burpee finished
 /// without leaving the ground, the highest point of standing up).

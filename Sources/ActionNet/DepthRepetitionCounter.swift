@@ -1,3 +1,4 @@
+import PoseCore
 /// Squats and lunges: the hips drop and the knees bend; the turning point is the deepest point
 /// (the hips' lowest height above the ankles, in torso lengths). The zones read the hip drop as a
 /// fraction of the person's standing hip height; in a side view the knee angle confirms a

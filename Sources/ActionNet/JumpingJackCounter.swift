@@ -1,3 +1,4 @@
+import PoseCore
 /// Jumping jacks: the turning point is arms overhead and feet apart, the most open moment.
 /// Openness blends arm elevation (wrists from 1 torso below the shoulders to 0.6 above) and
 /// leg spread (ankles from 0.35 to 0.95 torso apart) equally. The zones read each part capped at

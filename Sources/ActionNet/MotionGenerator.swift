@@ -1,5 +1,5 @@
 import Foundation
-import PoseNet
+import PoseCore
 
 /// Procedural exercise motion: every class, and the `other` activities, as scripted
 /// ``FigurePose`` sequences with randomised tempo, amplitude, style and transitions.

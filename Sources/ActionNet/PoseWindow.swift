@@ -1,4 +1,4 @@
-import PoseNet
+import PoseCore
 
 /// A run of ``length`` model-rate frames the classifier labels as a whole.
 public struct PoseWindow: Sendable {

@@ -1,4 +1,4 @@
-import PoseNet
+import PoseCore
 
 /// A repetition one exercise counter found, before the classifier says whether that exercise is
 /// going on: its turning point (slot, frame, time) and the posture cue measured there.

@@ -1,4 +1,5 @@
 import Foundation
+import PoseCore
 
 /// How well one repetition was done, measured at (or, for a burpee's floor phase, before) its
 /// turning point. Lengths are in torso lengths (shoulder centre to hip centre), the person's own
@@ -23,17 +24,31 @@ public enum RepetitionCue: Sendable, Equatable {
     /// a straight-arm plank holds them about one arm length (≈ 1.1 torso) above the hands.
     public static let chestToFloorHeight = 0.35
 
-    /// The cue's fields as JSON members, in documented order (`"name": value`, null when unknown).
-    var jsonMembers: [String] {
-        func number(_ x: Double?, _ digits: Int) -> String { x.map { JSON.number($0, digits: digits) } ?? "null" }
-        func flag(_ b: Bool?) -> String { b.map { $0 ? "true" : "false" } ?? "null" }
+    /// Appends the cue's fields as JSON members, in documented order (`"name": value`, null when
+    /// unknown), separated by commas.
+    func appendMembers(to json: inout JSONText) {
+        func number(_ x: Double?, _ decimals: Int) {
+            if let x { json.trimmedNumber(x, decimals: decimals) } else { json.raw("null") }
+        }
+        func flag(_ b: Bool?) {
+            switch b {
+            case .some(true): json.raw("true")
+            case .some(false): json.raw("false")
+            case nil: json.raw("null")
+            }
+        }
         switch self {
         case .depth(let depth, let knee, let below):
-            return ["\"depth\": \(number(depth, 2))", "\"knee_angle\": \(number(knee, 0))", "\"hips_below_knees\": \(flag(below))"]
+            json.raw("\"depth\": "); number(depth, 2)
+            json.raw(", \"knee_angle\": "); number(knee, 0)
+            json.raw(", \"hips_below_knees\": "); flag(below)
         case .amplitude(let arm, let feet):
-            return ["\"arm_angle\": \(number(arm, 0))", "\"feet_apart\": \(number(feet, 2))"]
+            json.raw("\"arm_angle\": "); number(arm, 0)
+            json.raw(", \"feet_apart\": "); number(feet, 2)
         case .burpee(let chest, let toFloor, let jump):
-            return ["\"chest_height\": \(number(chest, 2))", "\"chest_to_floor\": \(flag(toFloor))", "\"jump_height\": \(number(jump, 2))"]
+            json.raw("\"chest_height\": "); number(chest, 2)
+            json.raw(", \"chest_to_floor\": "); flag(toFloor)
+            json.raw(", \"jump_height\": "); number(jump, 2)
         }
     }
 

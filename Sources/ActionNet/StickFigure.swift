@@ -1,5 +1,5 @@
 import Foundation
-import PoseNet
+import PoseCore
 
 /// Joint angles of the articulated stick figure (radians) plus whole-body placement.
 ///

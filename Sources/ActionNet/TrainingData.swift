@@ -1,5 +1,5 @@
 import Foundation
-import PoseNet
+import PoseCore
 
 /// A real clip's poses (`posekit pose` JSON Lines) with its label from `labels.json`.
 public struct LabelledClip: Sendable {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import PoseCore
 import PoseNet
 import Tensor
 

@@ -2,6 +2,7 @@ import ActionNet
 import ArgumentParser
 import Foundation
 import FrameIO
+import PoseCore
 import PoseNet
 
 /// `posekit actions`: exercise labels per sliding window, repetitions and a summary as JSON Lines.
@@ -182,7 +183,7 @@ struct ActionsCommand: ParsableCommand {
 /// Draws the followed person's pose (others faint) and a caption: label, confidence, reps, and
 /// under it the last repetition's posture cue.
 struct ActionOverlay {
-    func draw(_ status: ActionStatus, poses: [PoseNet.Pose], on image: inout RGBImage) {
+    func draw(_ status: ActionStatus, poses: [PoseCore.Pose], on image: inout RGBImage) {
         var others = PoseOverlay()
         others.palette = BodySidePalette(left: RGBColor(150, 150, 150), right: RGBColor(110, 110, 110), center: RGBColor(130, 130, 130))
         others.draw(poses.filter { $0 != status.pose }, on: &image)

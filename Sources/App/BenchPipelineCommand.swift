@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FrameIO
+import PoseCore
 import PoseNet
 import Tensor
 
@@ -85,7 +86,7 @@ struct BenchPipeline: ParsableCommand {
                                             afterNetwork: slot.readNext)
             poses += found.count
             text.reset()
-            PoseJSON.append(source: "-", frame: slot.frameIndex, width: slot.width, height: slot.height,
+            PoseJSONLinesEncoder.append(source: "-", frame: slot.frameIndex, width: slot.width, height: slot.height,
                             time: slot.time, poses: found, to: &text)
             sink.write(text.bytes)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import FrameIO
+import PoseCore
 import PoseNet
 #if canImport(Glibc)
 import Glibc

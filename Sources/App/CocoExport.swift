@@ -1,4 +1,5 @@
 import Foundation
+import PoseCore
 import PoseNet
 
 /// Collects the poses of `posekit pose --format coco` and writes them as one COCO results list

@@ -1,7 +1,7 @@
-import ActionNet
 import ArgumentParser
 import Foundation
 import FrameIO
+import PoseCore
 import PoseNet
 
 /// `posekit eval`: COCO keypoint AP of the whole pipeline on images with ground truth.

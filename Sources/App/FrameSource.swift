@@ -1,10 +1,11 @@
 import Foundation
 import FrameIO
+import PoseCore
 import PoseNet
 import Tensor
 
 /// One frame's worth of what the network needs, plus what the outputs need.
-final class FrameSlot {
+final class PreparedFrame {
     /// Network input, `[size, size, 3]` NHWC RGB in [-1, 1].
     let input: Tensor
     /// The frame as RGB (filled only when overlays are drawn).
@@ -24,7 +25,7 @@ final class FrameSlot {
 
     /// Network pixels → frame pixels, for the decoded poses.
     var transform: ImageTransform {
-        ImageTransform(scaleX: 1 / Double(scaleX), scaleY: 1 / Double(scaleY))
+        InputPlacement.inputToImage(inputPerImagePixelX: scaleX, inputPerImagePixelY: scaleY)
     }
 
     /// Reads `reader`'s current frame into this slot.
@@ -68,8 +69,8 @@ struct FrameSource {
     /// stream pausing, or a reader slower than the network): the place to flush buffered output,
     /// so nothing finished waits on the next frame. (Output sinks are not thread-safe, so this
     /// must not happen on the reader thread.)
-    func forEachFrame(realtime: Bool, whileWaiting: () -> Void = {}, _ body: (FrameSlot, Int) throws -> Void) throws {
-        let mailbox = try LatestFrameMailbox(slots: (0..<3).map { _ in try FrameSlot(inputSize: networkInput.shape[0]) },
+    func forEachFrame(realtime: Bool, whileWaiting: () -> Void = {}, _ body: (PreparedFrame, Int) throws -> Void) throws {
+        let mailbox = try LatestFrameMailbox(slots: (0..<3).map { _ in try PreparedFrame(inputSize: networkInput.shape[0]) },
                                              dropsLateFrames: realtime)
         let producer = ReaderThread(source: self, mailbox: mailbox, gated: !realtime)
         let thread = Thread { producer.run() }
@@ -120,17 +121,17 @@ private final class ReaderThread: @unchecked Sendable {
 final class LatestFrameMailbox: @unchecked Sendable {
     private let condition = NSCondition()
     private let dropsLateFrames: Bool
-    private var free: [FrameSlot]
-    private var pending: FrameSlot?
+    private var free: [PreparedFrame]
+    private var pending: PreparedFrame?
     private var droppedSinceTake = 0
     private var finished = false
     private var stopped = false
-    /// In order: the reader may read the next frame (see ``FrameSlot/readNext``).
+    /// In order: the reader may read the next frame (see ``PreparedFrame/readNext``).
     private var readAllowed = true
     private var readerWaiting = false
     private(set) var readerError: Error?
 
-    init(slots: [FrameSlot], dropsLateFrames: Bool) throws {
+    init(slots: [PreparedFrame], dropsLateFrames: Bool) throws {
         precondition(slots.count >= 3, "the mailbox needs a slot to fill, one pending and one in use")
         free = slots
         self.dropsLateFrames = dropsLateFrames
@@ -138,20 +139,20 @@ final class LatestFrameMailbox: @unchecked Sendable {
 
     var isStopped: Bool { condition.lock(); defer { condition.unlock() }; return stopped }
 
-    func firstSlot() -> FrameSlot {
+    func firstSlot() -> PreparedFrame {
         condition.lock(); defer { condition.unlock() }
         return free.removeLast()
     }
 
     /// Publishes a filled slot; returns the slot to fill next (in order: after the previous
     /// frame has been taken; nil once the consumer has stopped).
-    func publish(_ slot: FrameSlot) -> FrameSlot? {
+    func publish(_ slot: PreparedFrame) -> PreparedFrame? {
         condition.lock(); defer { condition.unlock() }
         if !dropsLateFrames {
             while pending != nil && !stopped { condition.wait() }
             if stopped { return nil }
         }
-        let next: FrameSlot
+        let next: PreparedFrame
         if let stale = pending {
             droppedSinceTake += 1
             next = stale
@@ -166,7 +167,7 @@ final class LatestFrameMailbox: @unchecked Sendable {
 
     /// The newest frame and how many were dropped before it; nil when the input has ended.
     /// `beforeWaiting` runs (unlocked, on the caller's thread) when no frame is ready yet.
-    func take(beforeWaiting: () -> Void = {}) -> (FrameSlot, Int)? {
+    func take(beforeWaiting: () -> Void = {}) -> (PreparedFrame, Int)? {
         condition.lock(); defer { condition.unlock() }
         if pending == nil && !finished {
             condition.unlock()
@@ -203,7 +204,7 @@ final class LatestFrameMailbox: @unchecked Sendable {
         return !stopped
     }
 
-    func recycle(_ slot: FrameSlot) {
+    func recycle(_ slot: PreparedFrame) {
         condition.lock(); defer { condition.unlock() }
         free.append(slot)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FrameIO
+import PoseCore
 import PoseNet
 
 /// `posekit import SOURCE -o Weights/NAME.pkw`: converts a published PoseNet model into a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CPUFeatures
 import Foundation
+import PoseCore
 import PoseNet
 import Tensor
 

@@ -1,5 +1,6 @@
 import Foundation
 import FrameIO
+import PoseCore
 import PoseNet
 import Tensor
 

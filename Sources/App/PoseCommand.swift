@@ -1,5 +1,6 @@
 import ArgumentParser
 import FrameIO
+import PoseCore
 import PoseNet
 
 /// `posekit pose`: JSON Lines of every person's pose in each image or frame.
@@ -181,7 +182,7 @@ struct PoseCommand: ParsableCommand {
                 try coco!.add(poses, input: input)
             } else {
                 text.reset()
-                PoseJSON.append(source: input, frame: slot.frameIndex, width: slot.width, height: slot.height,
+                PoseJSONLinesEncoder.append(source: input, frame: slot.frameIndex, width: slot.width, height: slot.height,
                                 time: slot.time, poses: poses, ids: ids, to: &text)
                 try text.bytes.withUnsafeBytes { try json.write($0) }
                 try json.endRecord()

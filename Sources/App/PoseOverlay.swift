@@ -1,4 +1,5 @@
 import FrameIO
+import PoseCore
 import PoseNet
 
 /// Draws pose wireframes on RGB frames: skeleton edges as lines, joints as filled circles,
@@ -8,7 +9,7 @@ struct PoseOverlay {
     var minimumKeypointScore = 0.3
     var palette = BodySidePalette.standard
 
-    func draw(_ poses: [PoseNet.Pose], on image: inout RGBImage) {
+    func draw(_ poses: [PoseCore.Pose], on image: inout RGBImage) {
         let thickness = image.suggestedLineThickness
         let radius = thickness * 1.4
         for pose in poses {

@@ -1,3 +1,4 @@
+import PoseCore
 import PoseNet
 
 /// What `posekit pose` adds to a video's per-frame poses: an identity per person (``PoseTracker``,

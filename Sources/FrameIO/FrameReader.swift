@@ -1,3 +1,4 @@
+import PoseCore
 /// One frame loop for any input `posekit` accepts: a Y4M stream or a PNM stream (one image or
 /// many), from a file, a FIFO or standard input (`"-"`), told apart by `InputFormat.sniff`.
 ///

@@ -1,14 +1,17 @@
+import PoseCore
+
 /// Writes a video frame straight into a network's input tensor: colour conversion, resize and
 /// normalisation fused in one pass, with no allocation per frame.
 ///
 /// The output is float32 **NHWC** (`[1, size, size, 3]`, RGB) with values `x · 2/255 − 1`, so
 /// black is −1 and white is +1 (PoseNet's MobileNet preprocessing).
 ///
-/// Geometry:
+/// Geometry (``InputPlacement``, PoseCore's one definition of the image ↔ input mapping):
 /// - `.letterbox`: the frame is scaled by `size / max(width, height)` keeping its aspect, placed at
 ///   the top-left, and the rest is black (−1). This equals padding the frame bottom/right to a square
 ///   with black and resizing the square, which is what the reference pipeline does.
 /// - `.stretch`: x and y are scaled independently to fill the square.
+/// ``placement``'s `inputToImage` maps the decoded keypoints back onto the frame.
 ///
 /// Resampling follows Pillow's `Image.resize(…, BILINEAR)`: a separable triangle filter that widens
 /// with the downscale factor (antialiased), weight tables computed once at init. For Y'CbCr input the
@@ -22,21 +25,22 @@
 ///     var input = [Float](repeating: 0, count: writer.outputCount)   // allocate once
 ///     while try reader.read(into: &frame) {
 ///         input.withUnsafeMutableBufferPointer { writer.write(frame, into: $0) }
-///         // keypoint (x, y) in network pixels → frame pixels: (x / writer.scaleX, y / writer.scaleY)
+///         // keypoints in network pixels → frame pixels: pose.mapped(by: writer.placement.inputToImage)
 ///     }
 ///
 /// A writer holds scratch rows, so use one writer per thread. Set `parallel` to split rows over
 /// two threads.
 public final class NetworkInputWriter {
-    public enum Geometry: Sendable, Equatable {
-        case letterbox, stretch
-    }
+    /// How the frame is fitted to the square input.
+    public typealias Geometry = InputPlacement.Fit
 
     public let sourceWidth: Int
     public let sourceHeight: Int
     /// The network input is `size × size × 3`.
     public let size: Int
     public let geometry: Geometry
+    /// Where the frame lands in the input, and the way back.
+    public let placement: InputPlacement
     /// Chroma layout expected by `write(_ frame:)` (8-bit formats only).
     public let chroma: Y4MChroma
     public let conversion: YUVToRGB.Conversion
@@ -70,11 +74,10 @@ public final class NetworkInputWriter {
         self.geometry = geometry
         self.chroma = chroma
         self.conversion = conversion
-        let side = max(sourceWidth, sourceHeight)
-        let virtualWidth = geometry == .letterbox ? side : sourceWidth
-        let virtualHeight = geometry == .letterbox ? side : sourceHeight
-        scaleX = Float(size) / Float(virtualWidth)
-        scaleY = Float(size) / Float(virtualHeight)
+        placement = InputPlacement(imageWidth: sourceWidth, imageHeight: sourceHeight, inputSize: size, fit: geometry)
+        let virtualWidth = placement.paddedWidth, virtualHeight = placement.paddedHeight
+        scaleX = placement.inputPerImagePixelX
+        scaleY = placement.inputPerImagePixelY
         let columnTaps = ResampleWeights.pillowTaps(virtualSize: virtualWidth, realSize: sourceWidth, outputSize: size)
         let rowTaps = ResampleWeights.pillowTaps(virtualSize: virtualHeight, realSize: sourceHeight, outputSize: size)
         columns = ResampleWeights(sparse: columnTaps, realSize: sourceWidth)

@@ -1,3 +1,4 @@
+import PoseCore
 import Foundation
 
 /// One plain line for any error, for people rather than debuggers: Foundation's file errors

@@ -1,3 +1,4 @@
+import PoseCore
 import Tensor
 
 /// How head tensors become poses.

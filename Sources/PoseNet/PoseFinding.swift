@@ -1,3 +1,4 @@
+import PoseCore
 import Tensor
 
 /// Anything that finds poses in a frame written into its ``input`` tensor: ``PoseDetector``

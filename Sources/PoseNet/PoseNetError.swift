@@ -1,3 +1,4 @@
+import PoseCore
 /// Errors from building or running a PoseNet model.
 public enum PoseNetError: Error, CustomStringConvertible, Equatable {
     /// Parameters that cannot describe a working network (strides, sizes, thresholds).

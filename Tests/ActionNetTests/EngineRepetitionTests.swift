@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PoseNet
+import PoseCore
 @testable import ActionNet
 
 /// Repetitions through the whole engine (tracking, resampling, windows), with a classifier that

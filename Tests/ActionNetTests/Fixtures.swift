@@ -1,5 +1,5 @@
 import Foundation
-import PoseNet
+import PoseCore
 @testable import ActionNet
 
 /// Hand-made poses for tests.

@@ -1,5 +1,6 @@
 import Testing
 @testable import ActionNet
+import PoseCore
 
 /// Backward passes against naive forward loops and central finite differences.
 struct GradientTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ActionNet
+import PoseCore
 
 /// `PoseFrameOrder`: files are sorted by time, streams must already be in order, and duplicates
 /// or times that disagree with frame numbers are refused naming the frames.
@@ -21,7 +22,7 @@ struct PoseFrameOrderTests {
     ])
     func duplicatesAreRefused(_ list: [(Int, Double)], _ message: String) {
         let frames = list.map { frame($0.0, $0.1) }
-        #expect(throws: ActionNetError.unorderedPoses(String(message.dropFirst("poses: ".count)))) { try PoseFrameOrder.sorted(frames) }
+        #expect(throws: PoseDataError.unorderedPoses(String(message.dropFirst("poses: ".count)))) { try PoseFrameOrder.sorted(frames) }
         #expect((try? PoseFrameOrder.sorted(frames.reversed())) == nil)
     }
 

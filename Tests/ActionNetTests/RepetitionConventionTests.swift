@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PoseNet
+import PoseCore
 @testable import ActionNet
 
 /// The repetition convention (README "Repetitions"): a repetition counts at its turning point,

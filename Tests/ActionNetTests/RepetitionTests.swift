@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PoseNet
+import PoseCore
 @testable import ActionNet
 
 /// Repetition counters on awkward poses, and the posture cues each repetition carries, checked

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PoseNet
+import PoseCore
 @testable import ActionNet
 
 /// `posekit pose` JSON Lines input, event encoding, and awkward streams.
@@ -42,8 +42,8 @@ struct StreamTests {
     ])
     func malformedInputIsAOneLineError(bad: String, message: String) {
         let text = line(frame: 0, poses: [Fixtures.standingPose()]) + "\n" + bad
-        #expect(throws: ActionNetError.self) { try PoseJSONLinesDecoder.decodeAll(text) }
-        do { _ = try PoseJSONLinesDecoder.decodeAll(text) } catch let e as ActionNetError {
+        #expect(throws: PoseDataError.self) { try PoseJSONLinesDecoder.decodeAll(text) }
+        do { _ = try PoseJSONLinesDecoder.decodeAll(text) } catch let e as PoseDataError {
             #expect(e.description == message)
             #expect(!e.description.contains("\n"))
         } catch { Issue.record("unexpected error \(error)") }

@@ -1,5 +1,5 @@
 import Foundation
-import PoseNet
+import PoseCore
 @testable import ActionNet
 
 /// A stick figure repeating one exercise with a known turning point, rendered into model-rate

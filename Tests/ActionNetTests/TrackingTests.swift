@@ -1,5 +1,5 @@
 import Testing
-import PoseNet
+import PoseCore
 @testable import ActionNet
 
 struct TrackingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PoseNet
+import PoseCore
 
 struct CocoResultsTests {
     @Test func resultsRoundTripAndNamesGiveImageIDs() throws {

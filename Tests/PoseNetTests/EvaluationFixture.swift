@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PoseNet
+import PoseCore
 
 /// A randomised fixture (5 images, 8 people including one crowd and one with no labelled keypoints,
 /// 17 detections with duplicates, false positives and score ties) and the statistics pycocotools

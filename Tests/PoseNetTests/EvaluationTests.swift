@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PoseNet
+import PoseCore
 
 /// A person whose 17 keypoints are labelled at (x0 + 10 k, y0 + 5 k), visibility 2.
 func person(id: Int, image: Int, x0: Double = 100, y0: Double = 100, area: Double = 10_000,

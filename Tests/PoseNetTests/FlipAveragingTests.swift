@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tensor
 @testable import PoseNet
+import PoseCore
 
 /// `--flip`: the averaged heads against a hand-written average of two plain runs.
 @Suite struct FlipAveragingTests {

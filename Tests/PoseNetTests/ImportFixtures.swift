@@ -1,6 +1,7 @@
 import Tensor
 import Foundation
 @testable import PoseNet
+import PoseCore
 
 /// Locations of the shared (never committed) weights and tools, and scratch files.
 enum SharedData {

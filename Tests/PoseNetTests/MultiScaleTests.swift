@@ -1,6 +1,7 @@
 import Tensor
 import Testing
 @testable import PoseNet
+import PoseCore
 
 struct MultiScaleTests {
     /// Bilinear resampling reproduces a linear function exactly: the align-corners geometry

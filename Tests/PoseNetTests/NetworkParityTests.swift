@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tensor
 @testable import PoseNet
+import PoseCore
 
 /// The network against the float64 numpy reference heads in `shared/reference/`, for both
 /// weight sets, input sizes 257/353/513 and output strides 8 and 16.

@@ -1,5 +1,6 @@
 import Testing
 @testable import PoseNet
+import PoseCore
 
 /// A person as 17 keypoints on a 3-wide grid filling a `width × 2·width` box with its top-left
 /// corner at (x, y): enough shape for box IoU and keypoint similarity.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PoseNet
+import PoseCore
 
 /// A deterministic normal noise source (xorshift + Box-Muller), so the tests are reproducible.
 struct NoiseSource {

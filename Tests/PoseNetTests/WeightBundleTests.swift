@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tensor
 @testable import PoseNet
+import PoseCore
 
 /// The `.pkw` container: round trips, integrity checks, fp16 handling, helpers.
 @Suite struct WeightBundleTests {

@@ -1,3 +1,4 @@
+import PoseCore
 import Dispatch
 
 /// Timing of the multi-person decoder on a synthetic frame.

@@ -1,3 +1,4 @@
+import PoseCore
 /// Keypoint positions and scores of one pose while it is being decoded, in ``BodyPart`` order,
 /// model-input pixels.
 struct DecodedKeypoints {

@@ -1,3 +1,4 @@
+import PoseCore
 /// A read-only HWC view of one head: `view[y, x, c]` with no bounds checks.
 ///
 /// Only built by ``PoseNetOutput/withHeads(_:)``, whose initialiser has validated the shape;

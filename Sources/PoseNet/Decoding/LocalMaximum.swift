@@ -1,3 +1,4 @@
+import PoseCore
 extension DecodingHeads {
     /// Whether `score`, the heatmap value of `part` at `cell`, is a maximum of the
     /// `(2r + 1) × (2r + 1)` window around `cell` (clipped to the grid).

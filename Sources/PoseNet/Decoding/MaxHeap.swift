@@ -1,3 +1,4 @@
+import PoseCore
 /// A binary max-heap keyed by a `Float` score: the priority queue root candidates come out of.
 ///
 /// The layout follows TF.js PoseNet's `MaxHeap` exactly (a 0-based array where the parent of `k`

@@ -1,3 +1,4 @@
+import PoseCore
 /// Decodes every person in a frame (TF.js `decodeMultiplePoses`, the PersonLab greedy decoder).
 ///
 /// 1. Collect local heatmap maxima scoring at least ``MultiPoseParameters/partScoreThreshold``

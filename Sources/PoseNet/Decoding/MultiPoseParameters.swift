@@ -1,3 +1,4 @@
+import PoseCore
 /// Settings of the multi-person decoder. The defaults are TF.js PoseNet's, under which the decoder
 /// reproduces TF.js `decodeMultiplePoses` exactly.
 ///

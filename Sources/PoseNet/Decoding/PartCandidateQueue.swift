@@ -1,3 +1,4 @@
+import PoseCore
 /// A root candidate: keypoint `part` peaking at grid `cell` with heatmap value `score`.
 struct PartCandidate {
     var score: Float

@@ -1,3 +1,4 @@
+import PoseCore
 /// Why a set of head tensors or decoder parameters was rejected.
 ///
 /// Every case carries a one-line description of what was wrong and what was expected,

@@ -1,3 +1,4 @@
+import PoseCore
 /// Part-based non-maximum suppression between poses (PersonLab / TF.js).
 ///
 /// Two detections of the same person share keypoints, so "is keypoint `k` of the new pose within

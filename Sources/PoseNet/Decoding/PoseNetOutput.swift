@@ -1,3 +1,4 @@
+import PoseCore
 import Tensor
 
 /// The four head tensors of a PoseNet forward pass, ready for decoding.

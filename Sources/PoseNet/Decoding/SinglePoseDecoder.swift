@@ -1,3 +1,4 @@
+import PoseCore
 /// Decodes one person (TF.js `decodeSinglePose`): each keypoint independently at the heatmap cell
 /// where it scores highest, refined by its short-range offset there.
 ///

@@ -1,3 +1,4 @@
+import PoseCore
 extension DecodingHeads {
     /// Finds keypoint `target` from the already placed `source` along tree edge `edge`
     /// (TF.js `traverseToTargetKeypoint`).

@@ -1,3 +1,4 @@
+import PoseCore
 import Foundation
 
 /// COCO-format person-keypoint ground truth (`images`, `annotations`, `categories`), as read by

@@ -1,3 +1,4 @@
+import PoseCore
 import Foundation
 
 /// The COCO keypoint results format, the JSON list pycocotools' `COCO.loadRes` takes:

@@ -1,3 +1,4 @@
+import PoseCore
 /// Per-image greedy matching of detections to ground truth (pycocotools `evaluateImg`).
 struct ImageMatching {
     /// Scores of the image's detections, highest first (at most `maxDetections`).

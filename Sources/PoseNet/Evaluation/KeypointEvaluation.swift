@@ -1,3 +1,4 @@
+import PoseCore
 /// COCO keypoint detection metrics, computed exactly as pycocotools `COCOeval(iouType="keypoints")`.
 ///
 /// Values are in 0...1, or -1 where pycocotools prints -1 (no ground truth in that area range).

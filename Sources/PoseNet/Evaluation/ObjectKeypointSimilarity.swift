@@ -1,3 +1,4 @@
+import PoseCore
 import Foundation
 
 /// COCO object keypoint similarity (OKS), the keypoint analogue of box IoU.

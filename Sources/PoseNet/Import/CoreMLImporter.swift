@@ -1,3 +1,4 @@
+import PoseCore
 import Tensor
 /// Imports PoseNet weights from a Core ML `.mlmodel` (the NeuralNetwork specification).
 ///

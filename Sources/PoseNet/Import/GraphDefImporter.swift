@@ -1,3 +1,4 @@
+import PoseCore
 import Tensor
 /// Imports PoseNet weights from a frozen TensorFlow GraphDef (`.pb`), such as the one
 /// rwightman/posenet-python's converter makes from the TF.js checkpoint.

@@ -1,3 +1,4 @@
+import PoseCore
 import Tensor
 /// A PoseNet weight set read from a foreign model file, in canonical names, shapes and
 /// layouts (``PoseNetWeightNames``), before it is written as a `.pkw` bundle.

@@ -1,3 +1,4 @@
+import PoseCore
 /// SHA-256 (FIPS 180-4), used to record which source file a bundle was imported from.
 ///
 /// A straightforward implementation: imports hash a few megabytes once, so clarity wins over

@@ -1,3 +1,4 @@
+import PoseCore
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import PoseCore
 import Tensor
 
 /// Horizontal-flip test-time augmentation: run the network on the frame and on its mirror image,

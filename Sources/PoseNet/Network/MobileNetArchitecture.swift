@@ -1,3 +1,4 @@
+import PoseCore
 /// The MobileNetV1 backbone's layer plan for one output stride.
 ///
 /// Block 0 is a full 3×3 convolution; blocks 1–13 are depthwise 3×3 + pointwise 1×1, each

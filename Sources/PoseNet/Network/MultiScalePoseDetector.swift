@@ -1,3 +1,4 @@
+import PoseCore
 import Tensor
 
 /// Multi-scale test-time augmentation: the same frame at several input sizes, heads resampled

@@ -1,3 +1,4 @@
+import PoseCore
 import Dispatch
 import Tensor
 #if canImport(Glibc)

@@ -2,7 +2,8 @@
 /// `original = input × scale + offset`, per axis.
 ///
 /// The decoders work in the pixels of the square image the network saw; this undoes the resize
-/// (and any padding) so callers get keypoints on their own image.
+/// (and any padding) so callers get keypoints on their own image. ``InputPlacement`` makes the
+/// one for a frame.
 public struct ImageTransform: Sendable, Equatable {
     public var scaleX: Double
     public var scaleY: Double
@@ -18,19 +19,15 @@ public struct ImageTransform: Sendable, Equatable {
     public static let identity = ImageTransform(scaleX: 1, scaleY: 1)
 
     /// For an image padded bottom/right with black to a `max(width, height)` square and resized to
-    /// `inputSize × inputSize`, as the reference pipeline does: one scale, `side / inputSize`,
-    /// for both axes and no offset (the padding is after the image).
+    /// `inputSize × inputSize`, as the reference pipeline does (``InputPlacement/Fit/letterbox``).
     public static func letterbox(originalWidth: Int, originalHeight: Int, inputSize: Int) -> ImageTransform {
-        let scale = Double(max(originalWidth, originalHeight)) / Double(inputSize)
-        return ImageTransform(scaleX: scale, scaleY: scale)
+        InputPlacement(imageWidth: originalWidth, imageHeight: originalHeight, inputSize: inputSize, fit: .letterbox).inputToImage
     }
 
-    /// For an image resized to `inputWidth × inputHeight` without keeping its aspect ratio:
-    /// separate x and y scales.
-    public static func stretch(originalWidth: Int, originalHeight: Int,
-                               inputWidth: Int, inputHeight: Int) -> ImageTransform {
-        ImageTransform(scaleX: Double(originalWidth) / Double(inputWidth),
-                       scaleY: Double(originalHeight) / Double(inputHeight))
+    /// For an image resized to `inputSize × inputSize` without keeping its aspect ratio
+    /// (``InputPlacement/Fit/stretch``).
+    public static func stretch(originalWidth: Int, originalHeight: Int, inputSize: Int) -> ImageTransform {
+        InputPlacement(imageWidth: originalWidth, imageHeight: originalHeight, inputSize: inputSize, fit: .stretch).inputToImage
     }
 
     /// `point` (model-input pixels) in original-image pixels.

@@ -1,4 +1,4 @@
-import PoseNet
+import Foundation
 
 /// Picks the person to analyse: the largest box (Apple's rule), with hysteresis.
 ///

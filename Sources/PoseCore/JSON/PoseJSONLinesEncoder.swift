@@ -1,6 +1,5 @@
-import PoseNet
-
-/// The JSON Lines record `posekit pose` writes for each image or frame (schema in README.md):
+/// Writes the JSON Lines record `posekit pose` writes for each image or frame (schema in README.md);
+/// ``PoseJSONLinesDecoder`` reads it back:
 ///
 ///     {"source": "clip.y4m", "frame": 0, "width": 640, "height": 480, "time": 0.000,
 ///      "poses": [{"id": 1, "score": 0.9123, "box": [x0, y0, x1, y1],
@@ -9,9 +8,16 @@ import PoseNet
 /// Coordinates have two decimals (1/100 pixel), scores four; `time` is omitted for images and
 /// for streams without a frame rate; `id` (the person's identity, ``PoseStream``) is present
 /// for video only.
-enum PoseJSON {
-    static func append(
-        source: String, frame: Int, width: Int, height: Int, time: Double?, poses: [PoseNet.Pose],
+///
+///     var json = JSONText()
+///     PoseJSONLinesEncoder.append(source: "photo.ppm", frame: 0, width: 640, height: 480,
+///                                 time: nil, poses: poses, to: &json)
+///     FileHandle.standardOutput.write(Data(json.bytes))   // one line, newline included
+public enum PoseJSONLinesEncoder {
+    /// Appends one line (with its newline) for a frame: `poses` in image pixels, best first;
+    /// `ids` (the same count as `poses`) the people's track identities, or nil for a still image.
+    public static func append(
+        source: String, frame: Int, width: Int, height: Int, time: Double?, poses: [Pose],
         ids: [Int]? = nil, to json: inout JSONText
     ) {
         json.raw("{\"source\": "); json.string(source)
@@ -44,5 +50,11 @@ enum PoseJSON {
         }
         json.raw("]}")
         json.newline()
+    }
+
+    /// Appends the line for `frame` (its `source`, or `"-"` when it has none).
+    public static func append(_ frame: PoseFrame, ids: [Int]? = nil, to json: inout JSONText) {
+        append(source: frame.source ?? "-", frame: frame.frame, width: frame.width, height: frame.height,
+               time: frame.time, poses: frame.poses, ids: ids, to: &json)
     }
 }

@@ -16,7 +16,7 @@ public struct PoseFrameOrder {
     public mutating func admit(_ frame: PoseFrame) throws -> PoseFrame {
         if let previous {
             if frame.time < previous.time {
-                throw ActionNetError.unorderedPoses(
+                throw PoseDataError.unorderedPoses(
                     "frame \(frame.frame) (time \(Self.seconds(frame.time))) comes after frame \(previous.frame) "
                     + "(time \(Self.seconds(previous.time))) but is earlier; a stream must be in time order "
                     + "(give a file to have it sorted)")
@@ -40,14 +40,14 @@ public struct PoseFrameOrder {
     /// with a larger frame number.
     private static func checkSuccession(_ earlier: PoseFrame, _ later: PoseFrame) throws {
         if later.frame == earlier.frame {
-            throw ActionNetError.unorderedPoses("frame \(later.frame) appears twice")
+            throw PoseDataError.unorderedPoses("frame \(later.frame) appears twice")
         }
         if later.time == earlier.time {
-            throw ActionNetError.unorderedPoses(
+            throw PoseDataError.unorderedPoses(
                 "frames \(earlier.frame) and \(later.frame) have the same time \(seconds(later.time))")
         }
         if later.frame < earlier.frame {
-            throw ActionNetError.unorderedPoses(
+            throw PoseDataError.unorderedPoses(
                 "frame \(later.frame) has a later time (\(seconds(later.time))) than frame \(earlier.frame) "
                 + "(\(seconds(earlier.time))); frame numbers and times disagree")
         }

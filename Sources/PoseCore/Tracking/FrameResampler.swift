@@ -1,4 +1,4 @@
-import PoseNet
+import Foundation
 
 /// One frame at the model's frame rate: the nearest input frame's prominent pose, or none.
 public struct ResampledFrame: Sendable {
@@ -12,6 +12,10 @@ public struct ResampledFrame: Sendable {
     public var pose: Pose?
     /// The prominent person's track ID when `pose` is set.
     public var trackID: Int?
+
+    public init(slot: Int, time: Double, sourceFrame: Int, pose: Pose?, trackID: Int?) {
+        self.slot = slot; self.time = time; self.sourceFrame = sourceFrame; self.pose = pose; self.trackID = trackID
+    }
 }
 
 /// Resamples a stream at any (even variable) frame rate to the model's rate by timestamp.
@@ -32,7 +36,7 @@ public struct FrameResampler: Sendable {
     private var previous: (frame: Int, time: Double, pose: TrackedPose?)?
 
     public init(fps: Double) throws {
-        guard fps.isFinite, fps >= 1, fps <= 1000 else { throw ActionNetError.invalidConfiguration("model fps \(fps) not in 1...1000") }
+        guard fps.isFinite, fps >= 1, fps <= 1000 else { throw PoseDataError.invalidConfiguration("model fps \(fps) not in 1...1000") }
         self.fps = fps
     }
 

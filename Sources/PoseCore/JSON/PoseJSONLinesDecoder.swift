@@ -1,5 +1,4 @@
 import Foundation
-import PoseNet
 
 /// Reads the `posekit pose` JSON Lines format, one frame per line:
 ///
@@ -12,7 +11,7 @@ import PoseNet
 /// Keypoints are matched by `part` name (any order; all 17 must be present). `box` and `source`
 /// are optional; a missing `time` becomes `frame / defaultFPS`; a missing `frame` becomes the
 /// line's index among frames. Blank lines are skipped. Anything else malformed throws
-/// ``ActionNetError/malformedPoses(line:reason:)`` with a one-line reason, including a negative
+/// ``PoseDataError/malformedPoses(line:reason:)`` with a one-line reason, including a negative
 /// or non-finite `time`. Putting frames in time order is ``PoseFrameOrder``'s job.
 public struct PoseJSONLinesDecoder {
     /// Frame rate used to derive `time` when a line has none.
@@ -28,7 +27,7 @@ public struct PoseJSONLinesDecoder {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return nil }
         let n = lineNumber
-        func fail(_ reason: String) -> ActionNetError { .malformedPoses(line: n, reason: reason) }
+        func fail(_ reason: String) -> PoseDataError { .malformedPoses(line: n, reason: reason) }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed])

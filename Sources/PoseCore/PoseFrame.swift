@@ -1,6 +1,6 @@
-import PoseNet
+import Foundation
 
-/// One input frame's poses: what `posekit pose` writes per line and what ``ActionEngine`` consumes.
+/// One input frame's poses: what `posekit pose` writes per line and what the action engine consumes.
 public struct PoseFrame: Sendable {
     /// Index of the frame in its source stream (0-based).
     public var frame: Int
