@@ -106,18 +106,23 @@ let package = Package(
         .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: optimise),
         .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore"], swiftSettings: optimise),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "COpenBLAS"], swiftSettings: optimise),
+        // Tools: linked by the `posekit` command and the tests, never by a runtime target.
+        .target(name: "PoseNetImport", dependencies: ["PoseNet", "Tensor"], swiftSettings: optimise),
+        .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimise),
+        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet"], swiftSettings: optimise),
         .executableTarget(
             name: "App",
             dependencies: [
                 "CPUFeatures", "Tensor", "FrameIO", "PoseCore", "PoseNet", "ActionNet",
+                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimise
         ),
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
-        .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures"]),
+        .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore"]),
-        .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor"]),
+        .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks"]),
         .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore"]),
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures"]),
     ]

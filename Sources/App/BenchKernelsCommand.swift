@@ -1,6 +1,8 @@
+import KernelBenchmarks
 import ArgumentParser
 import COpenBLAS
 import Foundation
+import PoseNet
 import Tensor
 
 /// `posekit bench kernels`: throughput of the Tensor kernels at the layer shapes of
@@ -50,31 +52,51 @@ struct KernelBenchmark {
     let runs: Int
     let naive: Bool
 
-    /// MobileNetV1-0.75 at 513×513, OS 16 (see shared/README.md): block strides
-    /// [2,1,2,1,2,1,2,1,1,1,1,1,1,1], widths 24, 48, 96, 96, 192, 192, 384 × 8; after block 6 the
-    /// accumulated stride is 16 and no stride-2 block follows, so every depthwise has dilation 1.
-    struct Pointwise { let size: Int, cin: Int, cout: Int, count: Int }
-    struct Depthwise { let size: Int, channels: Int, stride: Int, dilation: Int, count: Int }
-    static let pointwiseLayers = [
-        Pointwise(size: 257, cin: 24, cout: 48, count: 1),
-        Pointwise(size: 129, cin: 48, cout: 96, count: 1),
-        Pointwise(size: 129, cin: 96, cout: 96, count: 1),
-        Pointwise(size: 65, cin: 96, cout: 192, count: 1),
-        Pointwise(size: 65, cin: 192, cout: 192, count: 1),
-        Pointwise(size: 33, cin: 192, cout: 384, count: 1),
-        Pointwise(size: 33, cin: 384, cout: 384, count: 7),
-        Pointwise(size: 33, cin: 384, cout: 115, count: 1),  // the 4 heads (17+34+32+32) as one GEMM
-    ]
-    static let depthwiseLayers = [
-        Depthwise(size: 257, channels: 24, stride: 1, dilation: 1, count: 1),
-        Depthwise(size: 257, channels: 48, stride: 2, dilation: 1, count: 1),
-        Depthwise(size: 129, channels: 96, stride: 1, dilation: 1, count: 1),
-        Depthwise(size: 129, channels: 96, stride: 2, dilation: 1, count: 1),
-        Depthwise(size: 65, channels: 192, stride: 1, dilation: 1, count: 1),
-        Depthwise(size: 65, channels: 192, stride: 2, dilation: 1, count: 1),
-        Depthwise(size: 33, channels: 384, stride: 1, dilation: 1, count: 7),
-        Depthwise(size: 33, channels: 384, stride: 1, dilation: 2, count: 0),  // output stride 8 variant
-    ]
+    /// MobileNetV1-0.75 at 513×513, OS 16, from ``MobileNetArchitecture`` (the model's own layer
+    /// facts): block strides [2,1,2,1,2,1,2,1,1,1,1,1,1,1], widths 24, 48, 96, 96, 192, 192, 384 × 8;
+    /// after block 6 the accumulated stride is 16 and no stride-2 block follows, so every
+    /// depthwise has dilation 1. Consecutive blocks of the same shape are one row with a count.
+    struct Pointwise: Equatable { let size: Int, cin: Int, cout: Int; var count: Int }
+    struct Depthwise: Equatable { let size: Int, channels: Int, stride: Int, dilation: Int; var count: Int }
+    static let blockShapes: [MobileNetArchitecture.BlockShape] = {
+        let channels = MobileNetArchitecture.blockChannels(widthMultiplier: 0.75)
+        // The strides and output stride are constants that always plan.
+        let architecture = try! MobileNetArchitecture(blockStrides: MobileNetArchitecture.blockStrides(blockChannels: channels),
+                                                      outputStride: 16)
+        return architecture.blockShapes(inputSize: 513, blockChannels: channels)
+    }()
+    static let pointwiseLayers: [Pointwise] = {
+        var layers: [Pointwise] = []
+        for block in blockShapes.dropFirst() {
+            let layer = Pointwise(size: block.outputSide, cin: block.inputChannels, cout: block.outputChannels, count: 1)
+            if let last = layers.last, last.size == layer.size, last.cin == layer.cin, last.cout == layer.cout {
+                layers[layers.count - 1].count += 1
+            } else {
+                layers.append(layer)
+            }
+        }
+        let last = blockShapes[blockShapes.count - 1]
+        // The 4 heads (17+34+32+32) run as one GEMM.
+        layers.append(Pointwise(size: last.outputSide, cin: last.outputChannels, cout: MobileNetArchitecture.headChannelTotal, count: 1))
+        return layers
+    }()
+    static let depthwiseLayers: [Depthwise] = {
+        var layers: [Depthwise] = []
+        for block in blockShapes.dropFirst() {
+            let layer = Depthwise(size: block.inputSide, channels: block.inputChannels, stride: block.stride,
+                                  dilation: block.dilation, count: 1)
+            if let last = layers.last, last.size == layer.size, last.channels == layer.channels,
+               last.stride == layer.stride, last.dilation == layer.dilation {
+                layers[layers.count - 1].count += 1
+            } else {
+                layers.append(layer)
+            }
+        }
+        // The output stride 8 variant: the last layer dilated by 2 (timed, not in the network total).
+        let last = layers[layers.count - 1]
+        layers.append(Depthwise(size: last.size, channels: last.channels, stride: 1, dilation: 2, count: 0))
+        return layers
+    }()
 
     func time(_ body: () throws -> Void) rethrows -> Double {
         try Benchmark.measure(warmup: 2, runs: runs, minimumSeconds: 0.2, body).median
@@ -210,7 +232,7 @@ struct KernelBenchmark {
             let w = try Self.random([1, 1, layer.cin, layer.cout], seed: 2)
             let y = try Tensor(zeros: [layer.size, layer.size, layer.cout])
             let naiveSeconds = try Benchmark.measure(warmup: 0, runs: 1) {
-                _ = try Reference.convolution(x, weights: w, bias: nil, stride: 1, dilation: 1, padding: .same, activation: .relu6)
+                _ = try NaiveKernels.convolution(x, weights: w, bias: nil, stride: 1, dilation: 1, padding: .same, activation: .relu6)
             }.median
             var speedups: [String: Double] = [:]
             for t in threadCounts {
@@ -235,7 +257,7 @@ struct KernelBenchmark {
         var naiveSeconds: Double?
         if naive {
             naiveSeconds = try Benchmark.measure(warmup: 0, runs: 1) {
-                _ = try Reference.convolution(x, weights: w, bias: b, stride: 2, dilation: 1, padding: .same, activation: .relu6)
+                _ = try NaiveKernels.convolution(x, weights: w, bias: b, stride: 2, dilation: 1, padding: .same, activation: .relu6)
             }.median
         }
         var rows: [[String: Any]] = []
@@ -272,7 +294,7 @@ struct KernelBenchmark {
             var naiveSeconds: Double?
             if naive {
                 naiveSeconds = try Benchmark.measure(warmup: 0, runs: 1) {
-                    _ = try Reference.depthwise(x, weights: w, bias: b, stride: layer.stride, dilation: layer.dilation,
+                    _ = try NaiveKernels.depthwise(x, weights: w, bias: b, stride: layer.stride, dilation: layer.dilation,
                                                 padding: .same, activation: .relu6)
                 }.median
             }

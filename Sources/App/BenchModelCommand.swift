@@ -1,3 +1,4 @@
+import KernelBenchmarks
 import ArgumentParser
 import CPUFeatures
 import Foundation

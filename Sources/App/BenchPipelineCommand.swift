@@ -1,3 +1,4 @@
+import KernelBenchmarks
 import ArgumentParser
 import Foundation
 import FrameIO

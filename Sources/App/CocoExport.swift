@@ -1,3 +1,4 @@
+import PoseEvaluation
 import Foundation
 import PoseCore
 import PoseNet

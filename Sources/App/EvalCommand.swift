@@ -1,3 +1,4 @@
+import PoseEvaluation
 import ArgumentParser
 import Foundation
 import FrameIO

@@ -1,3 +1,4 @@
+import PoseNetImport
 import ArgumentParser
 import Foundation
 import FrameIO

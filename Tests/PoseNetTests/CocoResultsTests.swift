@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PoseNet
+@testable import PoseEvaluation
 import PoseCore
 
 struct CocoResultsTests {

@@ -1,3 +1,4 @@
+import KernelBenchmarks
 import Foundation
 import Testing
 import Tensor

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PoseNet
+@testable import PoseEvaluation
 import PoseCore
 
 /// A person whose 17 keypoints are labelled at (x0 + 10 k, y0 + 5 k), visibility 2.

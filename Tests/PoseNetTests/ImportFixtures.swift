@@ -1,6 +1,7 @@
 import Tensor
 import Foundation
 @testable import PoseNet
+@testable import PoseNetImport
 import PoseCore
 
 /// Locations of the shared (never committed) weights and tools, and scratch files.
@@ -100,7 +101,7 @@ struct CoreMLFixture {
             return Conv(name: name, output: name + "_out", cout: cout, kernelChannels: kc, groups: groups, k: k, stride: stride,
                         weights: w, gamma: g, beta: b, mean: m, variance: v, bnName: bn, bnOutput: out)
         }
-        let strides = PoseNetWeightNames.blockStridesNarrow
+        let strides = MobileNetArchitecture.strides050And075
         convs.append(conv("MobilenetV1/Conv2D:0", cout: blockChannels[0], kc: 3, groups: 1, k: 3, stride: strides[0], bn: "bn0", out: "bn0_out"))
         for block in 1..<14 {
             let c = blockChannels[block - 1]

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tensor
 @testable import PoseNet
+@testable import PoseNetImport
 import PoseCore
 
 /// Importing the real shared PoseNet models, cross-checked against the numpy reference readers.

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import Tensor
 @testable import PoseNet
+@testable import PoseNetImport
 import PoseCore
 
 /// The `.pkw` container: round trips, integrity checks, fp16 handling, helpers.
 @Suite struct WeightBundleTests {
     static func sampleManifest() -> WeightManifest {
-        WeightManifest(family: PoseNetWeightNames.family, widthMultiplier: 0.5, blockStrides: PoseNetWeightNames.blockStridesNarrow,
+        WeightManifest(family: PoseNetWeightNames.family, widthMultiplier: 0.5, blockStrides: MobileNetArchitecture.strides050And075,
                        outputStride: 16, outputStrideIsFromSource: false, preprocessing: .posenetMobileNet,
                        source: .init(fileName: "test.pb", sha256: String(repeating: "ab", count: 32), format: "tensorflow-graphdef"),
                        license: .init(spdx: "Apache-2.0", attribution: "test attribution"))

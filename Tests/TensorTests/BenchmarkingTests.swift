@@ -1,3 +1,4 @@
+import KernelBenchmarks
 import Testing
 @testable import Tensor
 

@@ -1,3 +1,4 @@
+import KernelBenchmarks
 import Testing
 @testable import Tensor
 
@@ -19,7 +20,7 @@ import Testing
         let b = randomTensor([s.3], &rng)
         for activation in allActivations {
             for bias in [b, nil] as [Tensor?] {
-                let want = try Reference.convolution(x, weights: w, bias: bias, stride: 1, dilation: 1,
+                let want = try NaiveKernels.convolution(x, weights: w, bias: bias, stride: 1, dilation: 1,
                                                      padding: .same, activation: activation)
                 for threads in [1, 2, 3] {
                     let got = try Convolution.pointwise(x, weights: w, bias: bias, activation: activation, threads: threads)
@@ -40,7 +41,7 @@ import Testing
     @Test func acceptsMatrixWeightsAndRowBands() throws {
         var rng = SeededGenerator(seed: 7)
         let x = randomTensor([10, 6, 12], &rng), w = randomTensor([12, 20], &rng), b = randomTensor([20], &rng)
-        let want = try Reference.convolution(x, weights: try w.reshaped([1, 1, 12, 20]), bias: b,
+        let want = try NaiveKernels.convolution(x, weights: try w.reshaped([1, 1, 12, 20]), bias: b,
                                              stride: 1, dilation: 1, padding: .same, activation: .relu6)
         // Band by band into slices of one preallocated output, as a fused network would.
         let out = try Tensor(zeros: [10, 6, 20])
@@ -103,7 +104,7 @@ import Testing
         let b = randomTensor([c.cout], &rng)
         let workspace = ConvolutionWorkspace()
         for activation in allActivations {
-            let want = try Reference.convolution(x, weights: w, bias: b, stride: c.stride, dilation: c.dilation,
+            let want = try NaiveKernels.convolution(x, weights: w, bias: b, stride: c.stride, dilation: c.dilation,
                                                  padding: c.padding, activation: activation)
             for threads in [1, 2] {
                 let got = try Convolution.general(x, weights: w, bias: b, stride: c.stride, dilation: c.dilation,
@@ -133,7 +134,7 @@ import Testing
             try Convolution.general(x, weights: w, bias: nil, stride: 2, into: out, workspace: workspace, threads: 2)
         }
         #expect(workspace.capacity == reserved)
-        let want = try Reference.convolution(x, weights: w, bias: nil, stride: 2, dilation: 1, padding: .same, activation: .none)
+        let want = try NaiveKernels.convolution(x, weights: w, bias: nil, stride: 2, dilation: 1, padding: .same, activation: .none)
         expectClose(out, want, "reused workspace")
     }
 

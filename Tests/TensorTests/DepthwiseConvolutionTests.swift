@@ -1,3 +1,4 @@
+import KernelBenchmarks
 import Testing
 @testable import Tensor
 
@@ -19,7 +20,7 @@ import Testing
                 var paddings: [Padding] = [.same]
                 if min(h, w) >= 2 * dilation + 1 { paddings.append(.valid) }
                 for padding in paddings {
-                    let want = try Reference.depthwise(x, weights: k, bias: bias, stride: stride, dilation: dilation,
+                    let want = try NaiveKernels.depthwise(x, weights: k, bias: bias, stride: stride, dilation: dilation,
                                                        padding: padding, activation: activation)
                     for threads in [1, 2] {
                         let got = try Convolution.depthwise3x3(x, weights: k, bias: bias, stride: stride, dilation: dilation,
@@ -35,7 +36,7 @@ import Testing
         var rng = SeededGenerator(seed: 11)
         let x = randomTensor([13, 9, 20], &rng), k = randomTensor([3, 3, 20, 1], &rng), b = randomTensor([20], &rng)
         let flat = try k.reshaped([3, 3, 20])
-        let want = try Reference.depthwise(x, weights: flat, bias: b, stride: 2, dilation: 1, padding: .same, activation: .relu6)
+        let want = try NaiveKernels.depthwise(x, weights: flat, bias: b, stride: 2, dilation: 1, padding: .same, activation: .relu6)
         let out = try Tensor(zeros: [7, 5, 20])
         for band in [0..<1, 1..<4, 4..<7] {
             try Convolution.depthwise3x3(x, weights: k, bias: b, stride: 2, activation: .relu6,

@@ -1,3 +1,4 @@
+import KernelBenchmarks
 import Testing
 @testable import Tensor
 
@@ -8,7 +9,7 @@ import Testing
         let t = try bytes.withUnsafeBytes { try HalfPrecision.tensor(fromLittleEndianHalves: $0, shape: [65536]) }
         let got = t.scalars
         for bits in 0...UInt16.max {
-            let want = Reference.halfToFloat(bits), value = got[Int(bits)]
+            let want = NaiveKernels.halfToFloat(bits), value = got[Int(bits)]
             if want.isNaN { #expect(value.isNaN, "fp16 \(bits)") } else { #expect(value == want, "fp16 \(bits)") }
             if !want.isNaN && value != want { break }
         }
@@ -22,12 +23,12 @@ import Testing
         var rng = SeededGenerator(seed: 5)
         for shape in [[1], [33, 33, 17], [3, 1, 5]] {
             let x = randomTensor(shape, &rng, in: -20...20)
-            expectClose(try Activations.sigmoid(x), try Reference.sigmoid(x), "sigmoid \(shape)")
+            expectClose(try Activations.sigmoid(x), try NaiveKernels.sigmoid(x), "sigmoid \(shape)")
         }
         let extremes = try Tensor(shape: [4], values: [-1000, 1000, 0, -.greatestFiniteMagnitude])
         #expect(try Activations.sigmoid(extremes).scalars == [0, 1, 0.5, 0])
         let x = randomTensor([4, 4], &rng)
-        let want = try Reference.sigmoid(x)
+        let want = try NaiveKernels.sigmoid(x)
         try Activations.sigmoid(x, into: x)  // in place
         expectClose(x, want, "sigmoid in place")
         #expect(throws: TensorError.self) { try Activations.sigmoid(x, into: try Tensor(zeros: [4, 5])) }
@@ -37,11 +38,11 @@ import Testing
         var rng = SeededGenerator(seed: 6)
         for shape in [[1], [7], [5, 3], [2, 3, 17], [4, 1]] {
             let x = randomTensor(shape, &rng, in: -30...30)
-            expectClose(try Activations.softmax(x), try Reference.softmax(x), "softmax \(shape)")
+            expectClose(try Activations.softmax(x), try NaiveKernels.softmax(x), "softmax \(shape)")
         }
         // Logits that would overflow e^x without the max shift.
         let big = try Tensor(shape: [3], values: [1000, 1000, 999])
-        expectClose(try Activations.softmax(big), try Reference.softmax(big), "softmax large logits")
+        expectClose(try Activations.softmax(big), try NaiveKernels.softmax(big), "softmax large logits")
         #expect(throws: TensorError.self) { try Activations.softmax(big, into: try Tensor(zeros: [4])) }
     }
 
@@ -53,7 +54,7 @@ import Testing
     func bilinearMatchesReference(_ s: (Int, Int, Int, Int, Int)) throws {
         var rng = SeededGenerator(seed: UInt64(s.0 * 100 + s.1 * 10 + s.2))
         let x = randomTensor([s.0, s.1, s.2], &rng, in: 0...255)
-        let want = try Reference.resizeBilinear(x, height: s.3, width: s.4)
+        let want = try NaiveKernels.resizeBilinear(x, height: s.3, width: s.4)
         for threads in [1, 2] {
             expectClose(try Resize.bilinear(x, height: s.3, width: s.4, threads: threads), want, "resize \(s) t\(threads)")
         }

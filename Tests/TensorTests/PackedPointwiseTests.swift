@@ -1,3 +1,4 @@
+import KernelBenchmarks
 import CPUFeatures
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ import Testing
     func writesOnlyItsOwnRowBand(_ kernel: GEMMKernel) throws {
         var rng = SeededGenerator(seed: 11)
         let x = randomTensor([10, 6, 12], &rng), w = randomTensor([12, 20], &rng), b = randomTensor([20], &rng)
-        let want = try Reference.convolution(x, weights: try w.reshaped([1, 1, 12, 20]), bias: b,
+        let want = try NaiveKernels.convolution(x, weights: try w.reshaped([1, 1, 12, 20]), bias: b,
                                              stride: 1, dilation: 1, padding: .same, activation: .relu6)
         let packed = try PackedPointwiseWeights(weights: w, bias: b, kernel: kernel)
         let out = try Tensor(zeros: [10, 6, 20])
@@ -56,7 +57,7 @@ import Testing
         for gemm in GEMMKernel.allCases {
         let packed = try PackedPointwiseWeights(weights: try w.reshaped([kernel * kernel * s.2, s.3]), bias: b, kernel: gemm)
         for padding in [Padding.same, .valid] {
-            guard let want = try? Reference.convolution(x, weights: w, bias: b, stride: stride, dilation: dilation,
+            guard let want = try? NaiveKernels.convolution(x, weights: w, bias: b, stride: stride, dilation: dilation,
                                                         padding: padding, activation: .relu6) else { continue }
             for threads in [1, 2] {
                 let got = try Tensor(shape: want.shape, values: Array(repeating: .nan, count: want.count))

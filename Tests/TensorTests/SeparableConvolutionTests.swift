@@ -1,3 +1,4 @@
+import KernelBenchmarks
 import Testing
 @testable import Tensor
 
@@ -16,9 +17,9 @@ import Testing
         let workspace = ConvolutionWorkspace()
         for kernel in GEMMKernel.allCases { for activation in allActivations {
             let packed = try PackedPointwiseWeights(weights: pw, bias: pwb, kernel: kernel)
-            let mid = try Reference.convolution(x, weights: try dw.reshaped([3, 3, 1, s.2]), bias: dwb, stride: s.4,
+            let mid = try NaiveKernels.convolution(x, weights: try dw.reshaped([3, 3, 1, s.2]), bias: dwb, stride: s.4,
                                                 dilation: s.5, padding: .same, activation: activation, groups: s.2)
-            let want = try Reference.convolution(mid, weights: pw, bias: pwb, stride: 1, dilation: 1,
+            let want = try NaiveKernels.convolution(mid, weights: pw, bias: pwb, stride: 1, dilation: 1,
                                                  padding: .same, activation: activation)
             for threads in [1, 2, 3] {
                 let got = try Tensor(shape: want.shape, values: Array(repeating: .nan, count: want.count))

@@ -49,10 +49,6 @@ public final class PoseNetModel: @unchecked Sendable {
     var flipScratch: [Tensor] = []
     private let workspace = ConvolutionWorkspace()  // im2col rows of block 0, depthwise bands of the separable blocks
 
-    /// Number of channels of each head, in the order they are packed into one GEMM.
-    static let headChannels = [17, 34, 32, 32]
-    static let headNames = ["heatmap_2", "offset_2", "displacement_fwd_2", "displacement_bwd_2"]
-
     /// One step of the forward pass: block 0 (full 3×3 convolution), or a block 1...13 whose
     /// depthwise and pointwise layers run fused band by band (``Convolution/separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:threads:)``).
     private struct Layer {
@@ -97,9 +93,9 @@ public final class PoseNetModel: @unchecked Sendable {
         }
 
         // Infer the architecture from block 12's pointwise shape when not given.
-        let last = try named("MobilenetV1/Conv2d_12_pointwise/weights", rank: 4)
-        let strides = blockStrides ?? (last.shape[3] == 2 * last.shape[2]
-            ? MobileNetArchitecture.strides100 : MobileNetArchitecture.strides050And075)
+        let last = try named(PoseNetWeightNames.pointwiseWeights(12), rank: 4)
+        let strides = blockStrides ?? MobileNetArchitecture.blockStrides(
+            blockChannels: [Int](repeating: 0, count: 11) + [last.shape[2], last.shape[3], 0])
         architecture = try MobileNetArchitecture(blockStrides: strides, outputStride: outputStride)
         self.inputSize = inputSize
         self.outputStride = outputStride
@@ -113,33 +109,33 @@ public final class PoseNetModel: @unchecked Sendable {
         var h = inputSize, w = inputSize, c = 3
         func down(_ n: Int, _ s: Int) -> Int { (n + s - 1) / s }
 
-        let w0 = try named("MobilenetV1/Conv2d_0/weights", rank: 4)
+        let w0 = try named(PoseNetWeightNames.firstConvWeights, rank: 4)
         guard w0.shape[0] == 3, w0.shape[1] == 3, w0.shape[2] == 3 else {
-            throw PoseNetError.badWeights("MobilenetV1/Conv2d_0/weights has shape \(w0.shape), expected [3, 3, 3, C]")
+            throw PoseNetError.badWeights("\(PoseNetWeightNames.firstConvWeights) has shape \(w0.shape), expected [3, 3, 3, C]")
         }
-        let b0 = try vector("MobilenetV1/Conv2d_0/biases", count: w0.shape[3])
+        let b0 = try vector(PoseNetWeightNames.firstConvBiases, count: w0.shape[3])
         let block0 = architecture.blocks[0]
         plans.append(Plan(kind: .full3x3, weights: w0, bias: b0, stride: block0.stride, dilation: block0.dilation,
                           inShape: [h, w, c], outShape: [down(h, block0.stride), down(w, block0.stride), w0.shape[3]]))
         h = down(h, block0.stride); w = down(w, block0.stride); c = w0.shape[3]
 
-        for i in 1...13 {
+        for i in 1..<MobileNetArchitecture.blockCount {
             let block = architecture.blocks[i]
-            let dw = try named("MobilenetV1/Conv2d_\(i)_depthwise/depthwise_weights", rank: 4)
+            let dw = try named(PoseNetWeightNames.depthwiseWeights(i), rank: 4)
             guard dw.shape == [3, 3, c, 1] else {
-                throw PoseNetError.badWeights("MobilenetV1/Conv2d_\(i)_depthwise/depthwise_weights has shape \(dw.shape), expected [3, 3, \(c), 1]")
+                throw PoseNetError.badWeights("\(PoseNetWeightNames.depthwiseWeights(i)) has shape \(dw.shape), expected [3, 3, \(c), 1]")
             }
-            let dwb = try vector("MobilenetV1/Conv2d_\(i)_depthwise/biases", count: c)
+            let dwb = try vector(PoseNetWeightNames.depthwiseBiases(i), count: c)
             let ho = down(h, block.stride), wo = down(w, block.stride)
             plans.append(Plan(kind: .depthwise, weights: try dw.reshaped([3, 3, c]), bias: dwb,
                               stride: block.stride, dilation: block.dilation, inShape: [h, w, c], outShape: [ho, wo, c]))
             h = ho; w = wo
-            let pw = try named("MobilenetV1/Conv2d_\(i)_pointwise/weights", rank: 4)
+            let pw = try named(PoseNetWeightNames.pointwiseWeights(i), rank: 4)
             guard pw.shape[0] == 1, pw.shape[1] == 1, pw.shape[2] == c else {
-                throw PoseNetError.badWeights("MobilenetV1/Conv2d_\(i)_pointwise/weights has shape \(pw.shape), expected [1, 1, \(c), Cout]")
+                throw PoseNetError.badWeights("\(PoseNetWeightNames.pointwiseWeights(i)) has shape \(pw.shape), expected [1, 1, \(c), Cout]")
             }
             let cout = pw.shape[3]
-            let pwb = try vector("MobilenetV1/Conv2d_\(i)_pointwise/biases", count: cout)
+            let pwb = try vector(PoseNetWeightNames.pointwiseBiases(i), count: cout)
             plans.append(Plan(kind: .pointwise, weights: try pw.reshaped([c, cout]), bias: pwb, stride: 1, dilation: 1,
                               inShape: [h, w, c], outShape: [h, w, cout]))
             c = cout
@@ -148,16 +144,16 @@ public final class PoseNetModel: @unchecked Sendable {
         outputWidth = w
 
         // The four heads share their input, so they run as one GEMM with the weights side by side.
-        let headTotal = PoseNetModel.headChannels.reduce(0, +)
+        let headTotal = MobileNetArchitecture.headChannelTotal
         let packedWeights = try Tensor(zeros: [c, headTotal])
         let packedBias = try Tensor(zeros: [headTotal])
         var column = 0
-        for (name, channels) in zip(PoseNetModel.headNames, PoseNetModel.headChannels) {
-            let hw = try named("MobilenetV1/\(name)/weights", rank: 4)
+        for (name, channels) in MobileNetArchitecture.heads {
+            let hw = try named(PoseNetWeightNames.headWeights(name), rank: 4)
             guard hw.shape == [1, 1, c, channels] else {
-                throw PoseNetError.badWeights("MobilenetV1/\(name)/weights has shape \(hw.shape), expected [1, 1, \(c), \(channels)]")
+                throw PoseNetError.badWeights("\(PoseNetWeightNames.headWeights(name)) has shape \(hw.shape), expected [1, 1, \(c), \(channels)]")
             }
-            let hb = try vector("MobilenetV1/\(name)/biases", count: channels)
+            let hb = try vector(PoseNetWeightNames.headBiases(name), count: channels)
             hw.withUnsafeBufferPointer { src in
                 packedWeights.withUnsafeMutableBufferPointer { dst in
                     for row in 0..<c {
@@ -292,7 +288,7 @@ public final class PoseNetModel: @unchecked Sendable {
     /// the heatmap (small: 33×33×115 floats at 513).
     private func splitHeads() {
         let cells = outputHeight * outputWidth
-        let total = PoseNetModel.headChannels.reduce(0, +)
+        let total = MobileNetArchitecture.headChannelTotal
         headOutput.withUnsafeBufferPointer { packed in
             heatmapScores.withUnsafeMutableBufferPointer { heat in
                 offsets.withUnsafeMutableBufferPointer { off in

@@ -10,7 +10,7 @@ extension HalfPrecision {
 
     /// Whether every value survives a round trip through binary16 unchanged, i.e. storing the
     /// tensor as fp16 loses nothing.
-    static func isExactlyRepresentable(_ values: [Float]) -> Bool {
+    package static func isExactlyRepresentable(_ values: [Float]) -> Bool {
         values.allSatisfy { Float(Float16($0)) == $0 || $0.isNaN }
     }
 }

@@ -16,20 +16,15 @@
 ///
 /// Canonical order is block 0 (weights, biases), then per block depthwise weights, depthwise
 /// biases, pointwise weights, pointwise biases, then the four heads (weights, biases) in the
-/// order above: 62 tensors for the 14-block network.
+/// order above: 62 tensors for the 14-block network. Block count, strides, widths and heads are
+/// ``MobileNetArchitecture``'s; this type only names the tensors.
 public enum PoseNetWeightNames {
     /// Manifest ``WeightManifest/family`` of PoseNet on a MobileNetV1 backbone.
     public static let family = "posenet-mobilenet-v1"
-    /// Number of backbone blocks (block 0 plus 13 depthwise-separable blocks).
-    public static let blockCount = 14
-    /// Head scopes, in canonical order.
-    public static let heads = ["heatmap_2", "offset_2", "displacement_fwd_2", "displacement_bwd_2"]
-    /// Output channels of each head: 17 keypoints, 2×17 offsets, 2×16 edges forward and backward.
-    public static let headChannels = [17, 34, 32, 32]
-    /// Block strides of the width 0.50 / 0.75 PoseNet checkpoints (no 4th stride-2 block).
-    public static let blockStridesNarrow = [2, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1]
-    /// Block strides of the width 1.0 checkpoints (stride 2 again at block 12).
-    public static let blockStridesFull = [2, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 2, 1]
+    /// Number of backbone blocks (``MobileNetArchitecture/blockCount``).
+    public static var blockCount: Int { MobileNetArchitecture.blockCount }
+    /// Head scopes, in canonical order (``MobileNetArchitecture/heads``).
+    public static var heads: [String] { MobileNetArchitecture.heads.map(\.name) }
 
     public static let firstConvWeights = "MobilenetV1/Conv2d_0/weights"
     public static let firstConvBiases = "MobilenetV1/Conv2d_0/biases"
@@ -62,7 +57,7 @@ public enum PoseNetWeightNames {
             out.append(Slot(name: pointwiseBiases(block), shape: [cout], layout: .c))
         }
         let last = blockChannels[blockCount - 1]
-        for (head, channels) in zip(heads, headChannels) {
+        for (head, channels) in MobileNetArchitecture.heads {
             out.append(Slot(name: headWeights(head), shape: [1, 1, last, channels], layout: .hwio))
             out.append(Slot(name: headBiases(head), shape: [channels], layout: .c))
         }
@@ -72,15 +67,5 @@ public enum PoseNetWeightNames {
     /// Canonical tensor names in order (62 names).
     public static func canonicalOrder() -> [String] {
         slots(blockChannels: [Int](repeating: 1, count: blockCount)).map(\.name)
-    }
-
-    /// MobileNetV1 width multiplier from the first conv's channel count (`32 × width`).
-    public static func widthMultiplier(firstConvChannels c0: Int) -> Double { Double(c0) / 32 }
-
-    /// Architecture block strides for a backbone with these block widths: the full-width
-    /// networks double their channels (and stride 2) at block 12, the narrow PoseNet
-    /// checkpoints keep the block-11 width and stride 1 there.
-    public static func blockStrides(blockChannels: [Int]) -> [Int] {
-        blockChannels[12] == 2 * blockChannels[11] ? blockStridesFull : blockStridesNarrow
     }
 }

@@ -20,8 +20,8 @@
 /// The manifest's tensor offsets are relative to `dataOffset` and 64-byte aligned; since
 /// `dataOffset` is 64-aligned and `mmap` returns page-aligned memory, every tensor starts on a
 /// cache line in memory too.
-struct WeightBundleHeader: Equatable {
-    static let magic: [UInt8] = Array("PKWEIGHT".utf8)
+package struct WeightBundleHeader: Equatable {
+    package static let magic: [UInt8] = Array("PKWEIGHT".utf8)
     static let currentVersion: UInt32 = 1
     static let size = 64
     static let checksumKindFNV1a64Words: UInt32 = 1

@@ -154,7 +154,7 @@ public struct WeightManifest: Codable, Sendable, Equatable {
 
         /// The product of `shape`, or `nil` when an axis is not positive or the product exceeds
         /// ``maxElements`` (checked step by step, so hostile shapes cannot overflow).
-        static func checkedElementCount(_ shape: [Int]) -> Int? {
+        package static func checkedElementCount(_ shape: [Int]) -> Int? {
             guard !shape.isEmpty else { return nil }
             var n = 1
             for d in shape {

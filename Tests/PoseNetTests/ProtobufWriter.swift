@@ -1,4 +1,4 @@
-import PoseCore
+@testable import PoseNetImport
 /// A minimal protobuf wire-format *writer*, the mirror of ``ProtobufMessage``.
 ///
 /// PoseKit never writes Core ML or TensorFlow files for users; this exists so tests can craft

@@ -1,3 +1,4 @@
+import PoseNet
 import PoseCore
 /// A minimal reader for the protocol buffers *wire format*: enough to walk Core ML and
 /// TensorFlow files without generated code.

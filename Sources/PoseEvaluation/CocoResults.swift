@@ -1,3 +1,4 @@
+import PoseNet
 import PoseCore
 import Foundation
 

@@ -1,3 +1,4 @@
+import PoseNet
 import PoseCore
 /// Interpolated precision at the 101 recall points and final recall, per OKS threshold, over all
 /// images of one area range (pycocotools `accumulate`). `-1` marks "undefined" (no person to find).

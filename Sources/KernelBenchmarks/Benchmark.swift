@@ -1,3 +1,4 @@
+import Tensor
 import Foundation
 
 /// Timing helpers shared by PoseKit's benchmarks (`posekit bench ...`).

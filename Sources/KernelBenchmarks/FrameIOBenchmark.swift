@@ -1,3 +1,4 @@
+import FrameIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import PoseNet
 import PoseCore
 /// SHA-256 (FIPS 180-4), used to record which source file a bundle was imported from.
 ///

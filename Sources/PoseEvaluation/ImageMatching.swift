@@ -1,3 +1,4 @@
+import PoseNet
 import PoseCore
 /// Per-image greedy matching of detections to ground truth (pycocotools `evaluateImg`).
 struct ImageMatching {

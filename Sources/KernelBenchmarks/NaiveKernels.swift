@@ -1,10 +1,11 @@
+import Tensor
 import Foundation
 
 /// Naive reference kernels: plain nested loops written straight from the definitions, sharing
 /// no code with the optimised kernels (not even ``ConvolutionGeometry``). Tests compare every
 /// kernel with these; `posekit bench kernels` reports speed-ups over them. Slow on purpose —
 /// never use them on a hot path.
-public enum Reference {
+public enum NaiveKernels {
     /// TF SAME / VALID output size and leading padding along one axis, from the definition.
     static func axis(_ size: Int, kernel: Int, stride: Int, dilation: Int, padding: Padding) -> (out: Int, padBefore: Int) {
         let span = (kernel - 1) * dilation + 1
@@ -27,7 +28,7 @@ public enum Reference {
     ) throws -> Tensor {
         let (h, w, cin) = (input.shape[0], input.shape[1], input.shape[2])
         let (kh, kw, groupIn, cout) = (weights.shape[0], weights.shape[1], weights.shape[2], weights.shape[3])
-        precondition(cin == groupIn * groups && cout % groups == 0, "Reference.convolution: channels do not split into \(groups) groups")
+        precondition(cin == groupIn * groups && cout % groups == 0, "NaiveKernels.convolution: channels do not split into \(groups) groups")
         let groupOut = cout / groups
         let (oh, top) = axis(h, kernel: kh, stride: stride, dilation: dilation, padding: padding)
         let (ow, left) = axis(w, kernel: kw, stride: stride, dilation: dilation, padding: padding)

@@ -1,3 +1,4 @@
+import PoseNet
 import PoseCore
 import Tensor
 /// Imports PoseNet weights from a frozen TensorFlow GraphDef (`.pb`), such as the one
@@ -57,8 +58,8 @@ enum GraphDefImporter {
         let (ordered, channels) = try ImportedWeights.canonical(tensors, file: file)
         let manifest = WeightManifest(
             family: PoseNetWeightNames.family,
-            widthMultiplier: PoseNetWeightNames.widthMultiplier(firstConvChannels: channels[0]),
-            blockStrides: PoseNetWeightNames.blockStrides(blockChannels: channels),
+            widthMultiplier: MobileNetArchitecture.widthMultiplier(firstConvChannels: channels[0]),
+            blockStrides: MobileNetArchitecture.blockStrides(blockChannels: channels),
             outputStride: 16,
             outputStrideIsFromSource: false,
             preprocessing: .posenetMobileNet,

@@ -1,3 +1,4 @@
+import PoseNet
 import PoseCore
 /// One detected person submitted for evaluation: pycocotools' keypoint result
 /// `{"image_id", "keypoints", "score"}`, positions in original image pixels.

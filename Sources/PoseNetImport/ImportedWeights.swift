@@ -1,3 +1,4 @@
+import PoseNet
 import PoseCore
 import Tensor
 /// A PoseNet weight set read from a foreign model file, in canonical names, shapes and

@@ -1,3 +1,4 @@
+import PoseNet
 import PoseCore
 /// COCO keypoint detection metrics, computed exactly as pycocotools `COCOeval(iouType="keypoints")`.
 ///

@@ -1,3 +1,4 @@
+import PoseNet
 import PoseCore
 /// Why a model file could not be imported. Every description is one line naming the file.
 public enum ImportError: Error, CustomStringConvertible, Equatable {

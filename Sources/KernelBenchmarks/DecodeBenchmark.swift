@@ -1,4 +1,6 @@
 import PoseCore
+import PoseNet
+import Tensor
 import Dispatch
 
 /// Timing of the multi-person decoder on a synthetic frame.

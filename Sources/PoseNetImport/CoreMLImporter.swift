@@ -1,3 +1,4 @@
+import PoseNet
 import PoseCore
 import Tensor
 /// Imports PoseNet weights from a Core ML `.mlmodel` (the NeuralNetwork specification).
@@ -164,7 +165,7 @@ enum CoreMLImporter {
                     cursor += 1
                 }
                 guard seenHeads.insert(head).inserted else { throw unsupported(headLayer, "second \(head) head") }
-                let expected = PoseNetWeightNames.headChannels[PoseNetWeightNames.heads.firstIndex(of: head)!]
+                let expected = MobileNetArchitecture.heads.first(where: { $0.name == head })!.channels
                 guard headConv.outputChannels == expected else {
                     throw unsupported(headLayer, "\(head) head has \(headConv.outputChannels) output channels, expected \(expected)")
                 }
@@ -183,7 +184,7 @@ enum CoreMLImporter {
             }
             let manifest = WeightManifest(
                 family: PoseNetWeightNames.family,
-                widthMultiplier: PoseNetWeightNames.widthMultiplier(firstConvChannels: blockChannels[0]),
+                widthMultiplier: MobileNetArchitecture.widthMultiplier(firstConvChannels: blockChannels[0]),
                 blockStrides: strides,
                 outputStride: outputStride,
                 outputStrideIsFromSource: true,

@@ -1,15 +1,16 @@
 import PoseCore
+import PoseNet
 import Foundation
 import Tensor
 
 /// Hand-built head tensors for benchmarks and tests.
-enum SyntheticHeads {
+public enum SyntheticHeads {
     /// `people` standing figures on a `gridSize²` grid at stride 16, laid out on a lattice so that
-    /// no two share a keypoint neighbourhood. Every cell's offsets and displacements point at the
+    /// no two share a keypoint neighborhood. Every cell's offsets and displacements point at the
     /// corresponding keypoint of the person whose keypoint is nearest, like a trained network's.
     ///
     /// - Returns: the heads and each person's 17 keypoints in model-input pixels.
-    static func crowd(gridSize: Int, people: Int) throws -> (output: PoseNetOutput, people: [[Point]]) {
+    public static func crowd(gridSize: Int, people: Int) throws -> (output: PoseNetOutput, people: [[Point]]) {
         let stride = 16.0
         // A figure 4 cells wide and 8 tall, keypoints relative to its top-left corner (in cells).
         let figure: [(x: Double, y: Double)] = [

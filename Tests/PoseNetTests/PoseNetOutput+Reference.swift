@@ -1,4 +1,4 @@
-import PoseCore
+import PoseNet
 import Foundation
 import Tensor
 
