@@ -150,7 +150,7 @@ struct ActionsCommand: ParsableCommand {
                            overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
         let reader = try FrameReader(source: try ByteSource(path: input))
         let outputs = [sink, overlayOutput?.sink].compactMap { $0 }
-        let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
+        let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry, scaling: detector.inputScaling,
                                  wantsRGB: overlayOutput != nil)
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
         try source.forEachFrame(realtime: false, whileWaiting: { for output in outputs { try? output.flush() } }) { slot, _ in

@@ -78,7 +78,7 @@ struct BenchPipeline: ParsableCommand {
     func runOnce(_ stream: [UInt8], _ detector: PoseDetector) throws -> (Double, Int) {
         let start = MonotonicClock.now()
         let reader = try FrameReader(source: ByteSource(bytes: stream))
-        let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: .letterbox, wantsRGB: false)
+        let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: .letterbox, scaling: detector.inputScaling, wantsRGB: false)
         let sink = NullSink()
         var text = JSONText()
         var poses = 0

@@ -89,7 +89,7 @@ struct Eval: ParsableCommand {
             for path in images {
                 let id = try imageID(path)
                 let reader = try FrameReader(path: path)
-                let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry, wantsRGB: false)
+                let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry, scaling: detector.inputScaling, wantsRGB: false)
                 try source.forEachFrame(realtime: false) { slot, _ in
                     detections += try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height)).map { KeypointDetection(imageID: id, pose: $0) }
                 }

@@ -29,13 +29,13 @@ final class PreparedFrame {
     }
 
     /// Reads `reader`'s current frame into this slot.
-    func fill(from reader: FrameReader, geometry: NetworkInputWriter.Geometry, wantsRGB: Bool) {
+    func fill(from reader: FrameReader, geometry: NetworkInputWriter.Geometry, scaling: InputScaling, wantsRGB: Bool) {
         frameIndex = reader.frameIndex
         time = reader.timestamp
         width = reader.width
         height = reader.height
         let scales = input.withUnsafeMutableBufferPointer {
-            reader.writeNetworkInput(size: input.shape[0], geometry: geometry, into: $0)
+            reader.writeNetworkInput(size: input.shape[0], geometry: geometry, scaling: scaling, into: $0)
         }
         scaleX = scales.scaleX
         scaleY = scales.scaleY
@@ -59,6 +59,8 @@ struct FrameSource {
     /// The network's input tensor, `[size, size, 3]`: holds the delivered frame when `body` runs.
     let networkInput: Tensor
     let geometry: NetworkInputWriter.Geometry
+    /// Pixel values → network input values (the model's, from its weight bundle).
+    let scaling: InputScaling
     let wantsRGB: Bool
 
     /// Calls `body(slot, droppedSinceLastCall)` for each delivered frame. Errors from the input
@@ -104,7 +106,7 @@ private final class ReaderThread: @unchecked Sendable {
         do {
             var slot = mailbox.firstSlot()
             while gated ? mailbox.waitUntilReadAllowed() : !mailbox.isStopped, try source.reader.advance() {
-                slot.fill(from: source.reader, geometry: source.geometry, wantsRGB: source.wantsRGB)
+                slot.fill(from: source.reader, geometry: source.geometry, scaling: source.scaling, wantsRGB: source.wantsRGB)
                 guard let next = mailbox.publish(slot) else { break }
                 slot = next
             }

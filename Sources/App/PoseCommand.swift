@@ -167,7 +167,7 @@ struct PoseCommand: ParsableCommand {
         if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
         if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
         var stream = isVideo ? PoseStream(smoothing: smooth ?? true) : nil
-        let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry,
+        let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry, scaling: detector.inputScaling,
                                  wantsRGB: overlay != nil)
         var text = JSONText()
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).

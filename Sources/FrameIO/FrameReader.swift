@@ -50,7 +50,7 @@ public final class FrameReader {
     private var writer: (key: NetworkInputKey, writer: NetworkInputWriter)?
 
     private struct NetworkInputKey: Hashable {
-        var width: Int, height: Int, size: Int, letterbox: Bool, fromRGB: Bool
+        var width: Int, height: Int, size: Int, letterbox: Bool, fromRGB: Bool, scaling: InputScaling
     }
 
     /// Opens `path` (`"-"` = standard input) and reads the stream header if it is Y4M.
@@ -114,17 +114,20 @@ public final class FrameReader {
     /// fused from Y'CbCr when the input is 8-bit Y4M. Returns the scale from frame to network pixels.
     @discardableResult
     public func writeNetworkInput(size: Int, geometry: NetworkInputWriter.Geometry = .letterbox,
+                                  scaling: InputScaling = .minusOneToOne,
                                   into output: UnsafeMutableBufferPointer<Float>) -> (scaleX: Float, scaleY: Float) {
         precondition(size > 0, "FrameReader.writeNetworkInput: size must be positive, got \(size)")
         let fused = y4m != nil && yuv.format.chroma.bitDepth == 8 && !yuv.format.chroma.hasAlpha
-        let key = NetworkInputKey(width: width, height: height, size: size, letterbox: geometry == .letterbox, fromRGB: !fused)
+        let key = NetworkInputKey(width: width, height: height, size: size, letterbox: geometry == .letterbox, fromRGB: !fused,
+                                  scaling: scaling)
         let writer: NetworkInputWriter
         if let planned = self.writer, planned.key == key {
             writer = planned.writer
         } else {
             // Sizes come from a validated frame, `size` is positive and the chroma 8-bit: cannot fail.
             writer = try! NetworkInputWriter(sourceWidth: width, sourceHeight: height, size: size, geometry: geometry,
-                                             chroma: fused ? yuv.format.chroma : .c444, conversion: conversion)
+                                             chroma: fused ? yuv.format.chroma : .c444, conversion: conversion,
+                                             scaling: scaling)
             self.writer = (key, writer)
         }
         writer.parallel = parallel

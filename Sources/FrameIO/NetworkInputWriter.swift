@@ -1,14 +1,15 @@
 import PoseCore
 
-/// Writes a video frame straight into a network's input tensor: colour conversion, resize and
-/// normalisation fused in one pass, with no allocation per frame.
+/// Writes a video frame straight into a network's input tensor: color conversion, resize and
+/// input scaling fused in one pass, with no allocation per frame.
 ///
-/// The output is float32 **NHWC** (`[1, size, size, 3]`, RGB) with values `x · 2/255 − 1`, so
-/// black is −1 and white is +1 (PoseNet's MobileNet preprocessing).
+/// The output is float32 **NHWC** (`[1, size, size, 3]`, RGB) with values `x · scale + bias[c]`
+/// (``InputScaling``, from the model's weight bundle; PoseNet: `x · 2/255 − 1`, so black is −1
+/// and white is +1).
 ///
 /// Geometry (``InputPlacement``, PoseCore's one definition of the image ↔ input mapping):
 /// - `.letterbox`: the frame is scaled by `size / max(width, height)` keeping its aspect, placed at
-///   the top-left, and the rest is black (−1). This equals padding the frame bottom/right to a square
+///   the top-left, and the rest is black (`bias`). This equals padding the frame bottom/right to a square
 ///   with black and resizing the square, which is what the reference pipeline does.
 /// - `.stretch`: x and y are scaled independently to fill the square.
 /// ``placement``'s `inputToImage` maps the decoded keypoints back onto the frame.
@@ -44,6 +45,8 @@ public final class NetworkInputWriter {
     /// Chroma layout expected by `write(_ frame:)` (8-bit formats only).
     public let chroma: Y4MChroma
     public let conversion: YUVToRGB.Conversion
+    /// Pixel values → network input values.
+    public let scaling: InputScaling
     /// Network pixels per source pixel along x and y (equal for letterbox).
     public let scaleX: Float
     public let scaleY: Float
@@ -61,7 +64,8 @@ public final class NetworkInputWriter {
     /// Plans the resize for frames of `sourceWidth × sourceHeight` (tables built here, once).
     /// Throws `.invalidArgument` for empty sizes or a chroma format deeper than 8 bits.
     public init(sourceWidth: Int, sourceHeight: Int, size: Int, geometry: Geometry = .letterbox,
-                chroma: Y4MChroma = .c420mpeg2, conversion: YUVToRGB.Conversion = .bt601Limited) throws {
+                chroma: Y4MChroma = .c420mpeg2, conversion: YUVToRGB.Conversion = .bt601Limited,
+                scaling: InputScaling = .minusOneToOne) throws {
         guard sourceWidth > 0, sourceHeight > 0, size > 0 else {
             throw FrameIOError.invalidArgument("NetworkInputWriter: empty size \(sourceWidth)x\(sourceHeight) → \(size)")
         }
@@ -74,6 +78,7 @@ public final class NetworkInputWriter {
         self.geometry = geometry
         self.chroma = chroma
         self.conversion = conversion
+        self.scaling = scaling
         placement = InputPlacement(imageWidth: sourceWidth, imageHeight: sourceHeight, inputSize: size, fit: geometry)
         let virtualWidth = placement.paddedWidth, virtualHeight = placement.paddedHeight
         scaleX = placement.inputPerImagePixelX
@@ -100,7 +105,7 @@ public final class NetworkInputWriter {
 
     // MARK: Y'CbCr frames
 
-    /// Converts, resizes and normalises `frame` into `output` (`outputCount` floats, NHWC).
+    /// Converts, resizes and scales `frame` into `output` (`outputCount` floats, NHWC).
     public func write(_ frame: YUVFrame, into output: UnsafeMutableBufferPointer<Float>) {
         precondition(frame.width == sourceWidth && frame.height == sourceHeight && frame.format.chroma == chroma,
                      "NetworkInputWriter planned for \(sourceWidth)x\(sourceHeight) \(chroma), got \(frame.width)x\(frame.height) \(frame.format.chroma)")
@@ -147,8 +152,9 @@ public final class NetworkInputWriter {
                               accV: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>) {
         let out = output + oy * size * 3
         let activeX = columns.activeCount
+        let scale = scaling.scale, biasR = scaling.bias[0], biasG = scaling.bias[1], biasB = scaling.bias[2]
         guard oy < rows.activeCount else {
-            for i in 0..<(size * 3) { out[i] = -1 }
+            Self.fillPadding(out, pixels: 0..<size, biasR: biasR, biasG: biasG, biasB: biasB)
             return
         }
         Self.vertical(yT, stride: size, table: rows, row: oy, count: activeX, into: accY)
@@ -168,22 +174,29 @@ public final class NetworkInputWriter {
                 let l = (accY[x] + pad * padY - c.yOffset) * c.yScale
                 let u = mono ? 0 : accU[x] + pad * 128 - 128
                 let v = mono ? 0 : accV[x] + pad * 128 - 128
-                out[3 * x] = Self.normalise(l + c.crToR * v)
-                out[3 * x + 1] = Self.normalise(l - c.cbToG * u - c.crToG * v)
-                out[3 * x + 2] = Self.normalise(l + c.cbToB * u)
+                out[3 * x] = Self.scaled(l + c.crToR * v, scale, biasR)
+                out[3 * x + 1] = Self.scaled(l - c.cbToG * u - c.crToG * v, scale, biasG)
+                out[3 * x + 2] = Self.scaled(l + c.cbToB * u, scale, biasB)
             }
         }
-        for i in (3 * activeX)..<(3 * size) { out[i] = -1 }
+        Self.fillPadding(out, pixels: activeX..<size, biasR: biasR, biasG: biasG, biasB: biasB)
     }
 
+    /// A channel value clamped to 0…255, then scaled: `v · scale + bias`.
     @inline(__always)
-    static func normalise(_ v: Float) -> Float {
-        min(max(v, 0), 255) * (2 / 255) - 1
+    static func scaled(_ v: Float, _ scale: Float, _ bias: Float) -> Float {
+        min(max(v, 0), 255) * scale + bias
+    }
+
+    /// Black padding (0 · scale + bias) for `pixels` of an output row.
+    @inline(__always)
+    static func fillPadding(_ out: UnsafeMutablePointer<Float>, pixels: Range<Int>, biasR: Float, biasG: Float, biasB: Float) {
+        for x in pixels { out[3 * x] = biasR; out[3 * x + 1] = biasG; out[3 * x + 2] = biasB }
     }
 
     // MARK: RGB images
 
-    /// Resizes and normalises `image` into `output` (`outputCount` floats, NHWC). Rounds to 8 bits
+    /// Resizes and scales `image` into `output` (`outputCount` floats, NHWC). Rounds to 8 bits
     /// after each pass exactly where Pillow does, so the result matches `Image.resize` closely.
     public func write(_ image: RGBImage, into output: UnsafeMutableBufferPointer<Float>) {
         precondition(image.width == sourceWidth && image.height == sourceHeight,
@@ -197,19 +210,24 @@ public final class NetworkInputWriter {
                 RowSplit.run(chunks) { part in
                     self.horizontalRGB(px, rows: RowSplit.range(part, of: chunks, count: self.sourceHeight), into: t)
                 }
+                let scale = scaling.scale, biasR = scaling.bias[0], biasG = scaling.bias[1], biasB = scaling.bias[2]
                 RowSplit.run(chunks) { part in
                     withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * size) { acc in
                         for oy in RowSplit.range(part, of: chunks, count: size) {
                             let out = output.baseAddress! + oy * size * 3
                             guard oy < rows.activeCount else {
-                                for i in 0..<(size * 3) { out[i] = -1 }
+                                Self.fillPadding(out, pixels: 0..<size, biasR: biasR, biasG: biasG, biasB: biasB)
                                 continue
                             }
-                            let active = 3 * columns.activeCount
-                            Self.vertical(t, stride: 3 * size, table: rows, row: oy, count: active, into: acc.baseAddress!)
+                            let activeX = columns.activeCount
+                            Self.vertical(t, stride: 3 * size, table: rows, row: oy, count: 3 * activeX, into: acc.baseAddress!)
                             // Black padding is 0, so it adds nothing: no padding term needed.
-                            for i in 0..<active { out[i] = Self.roundToByte(acc[i]) * (2 / 255) - 1 }
-                            for i in active..<(3 * size) { out[i] = -1 }
+                            for x in 0..<activeX {
+                                out[3 * x] = Self.roundToByte(acc[3 * x]) * scale + biasR
+                                out[3 * x + 1] = Self.roundToByte(acc[3 * x + 1]) * scale + biasG
+                                out[3 * x + 2] = Self.roundToByte(acc[3 * x + 2]) * scale + biasB
+                            }
+                            Self.fillPadding(out, pixels: activeX..<size, biasR: biasR, biasG: biasG, biasB: biasB)
                         }
                     }
                 }

@@ -31,6 +31,8 @@ public final class PoseDetector: PoseFinding, @unchecked Sendable {
 
     /// The model's input tensor.
     public var input: Tensor { model.input }
+    /// The model's input scaling.
+    public var inputScaling: InputScaling { model.inputScaling }
 
     public init(model: PoseNetModel, decoding: PoseDecoding = PoseDecoding()) {
         self.model = model

@@ -4,8 +4,10 @@ import Tensor
 /// Anything that finds poses in a frame written into its ``input`` tensor: ``PoseDetector``
 /// (one network pass, or two with flip averaging) and ``MultiScalePoseDetector`` (the accuracy preset).
 public protocol PoseFinding: AnyObject {
-    /// The network input to fill, `[size, size, 3]` NHWC RGB in [-1, 1].
+    /// The network input to fill, `[size, size, 3]` NHWC RGB scaled by ``inputScaling``.
     var input: Tensor { get }
+    /// How 0…255 pixel values become ``input`` values (the weight bundle's `preprocessing`).
+    var inputScaling: InputScaling { get }
     /// Runs on ``input`` and decodes; `transform` maps input pixels to the caller's image pixels;
     /// with `imageSize`, keypoints are clamped into the image. Poses are sorted best first.
     /// `afterNetwork` is called once the network passes are done (``input`` may be refilled from

@@ -2,9 +2,9 @@ import Foundation
 
 /// Output nonlinearities applied to whole tensors (network heads), as opposed to the fused
 /// per-layer ``Activation`` epilogues.
-public enum Activations {}
+public enum TensorNonlinearities {}
 
-extension Activations {
+extension TensorNonlinearities {
     /// `output = 1 / (1 + e^(-input))`, element by element. `output` may be `input` (in place).
     ///
     /// Saturates cleanly: large negative inputs give 0 (e^x overflows to ∞), large positive 1.

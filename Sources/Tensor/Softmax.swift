@@ -1,6 +1,6 @@
 import Foundation
 
-extension Activations {
+extension TensorNonlinearities {
     /// Softmax over the last axis: each run of `shape.last` values becomes
     /// `e^(x - max) / Σ e^(x - max)` (the max is subtracted so large logits cannot overflow).
     /// `output` may be `input` (in place).

@@ -81,12 +81,36 @@ struct StreamTests {
     }
 
     @Test func severalPeopleFollowTheLargest() {
-        let events = Fixtures.run(Fixtures.engine(confidence: 0), frames(120) { i in
-            [Fixtures.standingPose(cx: 100, torso: 30), Fixtures.standingPose(cx: 400, torso: 70), Fixtures.standingPose(cx: 600, torso: 20)]
-        })
+        // Three people; the largest (x = 400) is neither first in the list nor the first to appear:
+        // the small one (x = 100) is alone for the first 10 frames, the largest joins at frame 10,
+        // the smallest (x = 600) at frame 20. The engine must switch to the largest and stay there.
+        let small = Fixtures.standingPose(cx: 100, torso: 30)
+        let largest = Fixtures.standingPose(cx: 400, torso: 70)
+        let smallest = Fixtures.standingPose(cx: 600, torso: 20)
+        let input = frames(120) { i in [small] + (i >= 20 ? [smallest] : []) + (i >= 10 ? [largest] : []) }
+        let engine = Fixtures.engine(confidence: 0)
+        var events: [ActionEvent] = []
+        var followedX: [Double?] = []
+        var followedTrack: [Int?] = []
+        for frame in input {
+            events += engine.process(frame)
+            followedX.append(engine.status.pose?[.nose].position.x)
+            followedTrack.append(engine.status.trackID)
+        }
+        events += engine.finish()
+        // Before the largest person appears, the only person is followed.
+        #expect(followedX[0..<10].allSatisfy { $0 == small[.nose].position.x })
+        // The selector switches after 0.5 s (15 frames) of a clearly larger person; from then on the
+        // followed pose is the largest person's, under one track.
+        #expect(followedX[30...].allSatisfy { $0 == largest[.nose].position.x }, "followed x: \(followedX)")
+        let largestTrack = followedTrack[119]
+        #expect(largestTrack != nil && followedTrack[30...].allSatisfy { $0 == largestTrack })
+        #expect(largestTrack != followedTrack[0])
+        // Windows name the followed track: every window that starts after the switch is the largest person's.
         let preds = Fixtures.predictions(events)
         #expect(!preds.isEmpty)
-        #expect(Set(preds.compactMap(\.trackID)).count == 1)
+        #expect(preds.contains { $0.frameStart >= 30 })
+        #expect(preds.filter { $0.frameStart >= 30 }.allSatisfy { $0.trackID == largestTrack })
         #expect(preds.allSatisfy { $0.label != .noPerson })
     }
 

@@ -23,27 +23,27 @@ import Testing
         var rng = SeededGenerator(seed: 5)
         for shape in [[1], [33, 33, 17], [3, 1, 5]] {
             let x = randomTensor(shape, &rng, in: -20...20)
-            expectClose(try Activations.sigmoid(x), try NaiveKernels.sigmoid(x), "sigmoid \(shape)")
+            expectClose(try TensorNonlinearities.sigmoid(x), try NaiveKernels.sigmoid(x), "sigmoid \(shape)")
         }
         let extremes = try Tensor(shape: [4], values: [-1000, 1000, 0, -.greatestFiniteMagnitude])
-        #expect(try Activations.sigmoid(extremes).scalars == [0, 1, 0.5, 0])
+        #expect(try TensorNonlinearities.sigmoid(extremes).scalars == [0, 1, 0.5, 0])
         let x = randomTensor([4, 4], &rng)
         let want = try NaiveKernels.sigmoid(x)
-        try Activations.sigmoid(x, into: x)  // in place
+        try TensorNonlinearities.sigmoid(x, into: x)  // in place
         expectClose(x, want, "sigmoid in place")
-        #expect(throws: TensorError.self) { try Activations.sigmoid(x, into: try Tensor(zeros: [4, 5])) }
+        #expect(throws: TensorError.self) { try TensorNonlinearities.sigmoid(x, into: try Tensor(zeros: [4, 5])) }
     }
 
     @Test func softmaxMatchesReference() throws {
         var rng = SeededGenerator(seed: 6)
         for shape in [[1], [7], [5, 3], [2, 3, 17], [4, 1]] {
             let x = randomTensor(shape, &rng, in: -30...30)
-            expectClose(try Activations.softmax(x), try NaiveKernels.softmax(x), "softmax \(shape)")
+            expectClose(try TensorNonlinearities.softmax(x), try NaiveKernels.softmax(x), "softmax \(shape)")
         }
         // Logits that would overflow e^x without the max shift.
         let big = try Tensor(shape: [3], values: [1000, 1000, 999])
-        expectClose(try Activations.softmax(big), try NaiveKernels.softmax(big), "softmax large logits")
-        #expect(throws: TensorError.self) { try Activations.softmax(big, into: try Tensor(zeros: [4])) }
+        expectClose(try TensorNonlinearities.softmax(big), try NaiveKernels.softmax(big), "softmax large logits")
+        #expect(throws: TensorError.self) { try TensorNonlinearities.softmax(big, into: try Tensor(zeros: [4])) }
     }
 
     @Test(arguments: [

@@ -22,6 +22,8 @@ public final class MultiScalePoseDetector: PoseFinding, @unchecked Sendable {
     private let resampled: [Tensor]
 
     public var input: Tensor { models[0].input }
+    /// The largest model's input scaling (every scale is resampled from that input).
+    public var inputScaling: InputScaling { models[0].inputScaling }
 
     /// - Throws: ``PoseNetError`` when the models do not share an output stride, are not ordered
     ///   largest first, or a size is not `stride · k + 1` (so grid cells sit on input pixels).

@@ -11,7 +11,8 @@ import Glibc
 /// largest layer, plus the head outputs), so ``run()`` allocates nothing: write a frame into
 /// ``input`` and call ``run()`` as often as you like.
 ///
-/// Layouts: ``input`` is `[inputSize, inputSize, 3]` NHWC RGB scaled to `[-1, 1]` (`x·2/255 − 1`);
+/// Layouts: ``input`` is `[inputSize, inputSize, 3]` NHWC RGB scaled by ``inputScaling`` (from the
+/// bundle's manifest; PoseNet: `x·2/255 − 1`, so `[-1, 1]`);
 /// the heads are `[outputHeight, outputWidth, C]` with C = 17 (heatmap, after sigmoid),
 /// 34 (offsets: ch k = dy, k+17 = dx, input pixels), 32 + 32 (displacements: ch e = dy, e+16 = dx).
 ///
@@ -28,8 +29,10 @@ public final class PoseNetModel: @unchecked Sendable {
     /// Floating-point operations of one forward pass (2 per multiply-add).
     public let flops: Int
 
-    /// The network input, `[inputSize, inputSize, 3]`, RGB in `[-1, 1]`. Fill it, then ``run()``.
+    /// The network input, `[inputSize, inputSize, 3]`, RGB scaled by ``inputScaling``. Fill it, then ``run()``.
     public let input: Tensor
+    /// How 0…255 pixel values become ``input`` values (the manifest's `preprocessing`).
+    public let inputScaling: InputScaling
     /// Heatmap scores after sigmoid, `[H, W, 17]`; rewritten by every ``run()``.
     public let heatmapScores: Tensor
     /// Short-range offsets, `[H, W, 34]`.
@@ -73,9 +76,10 @@ public final class PoseNetModel: @unchecked Sendable {
     ///   - inputSize: side of the square input (16k+1 aligns the grid: 257, 353, 513).
     ///   - outputStride: 8, 16 or 32.
     ///   - threads: cores for the kernels.
+    ///   - inputScaling: how pixel values become input values (a bundle's manifest records it).
     public init(
         weights lookup: (String) throws -> Tensor, blockStrides: [Int]? = nil,
-        inputSize: Int, outputStride: Int, threads: Int
+        inputSize: Int, outputStride: Int, threads: Int, inputScaling: InputScaling = .minusOneToOne
     ) throws {
         guard inputSize >= 17 && inputSize <= 4097 else {
             throw PoseNetError.invalidConfiguration("input size must be within 17...4097, got \(inputSize)")
@@ -100,6 +104,7 @@ public final class PoseNetModel: @unchecked Sendable {
         self.inputSize = inputSize
         self.outputStride = outputStride
         self.threads = threads
+        self.inputScaling = inputScaling
 
         // Plan shapes layer by layer, then size the ping-pong buffers for the largest one.
         enum PlanKind { case full3x3, depthwise, pointwise }
