@@ -1,16 +1,23 @@
 // swift-tools-version: 6.0
 //
 // PoseKit: pose and action inference in pure Swift on Linux.
-// Targets, bottom-up:
-//   COpenBLAS  system library (cblas.h, pkg-config `openblas`, Debian `libopenblas-dev`)
-//   CCPUID     the x86 CPUID / XGETBV instructions (C: Swift has no inline assembly); empty elsewhere
+// Targets, bottom-up (ARCHITECTURE.md: the data flow and what each may import).
+// Runtime (the library products; a client that only runs models links these):
+//   COpenBLAS   system library (cblas.h, pkg-config `openblas`, Debian `libopenblas-dev`)
+//   CCPUID      the x86 CPUID / XGETBV instructions (C: Swift has no inline assembly); empty elsewhere
 //   CPUFeatures the host's vector features, the build's requirements, the CPU guard (always baseline)
-//   Tensor     float32 NHWC tensors and the kernels (GEMM-backed convolutions, depthwise, activations)
-//   FrameIO    PNM / Y4M readers and writers, colour conversion, wireframe overlays
-//   PoseNet    weight bundles, importers, the MobileNetV1 PoseNet network, pose decoders, identity
-//              tracking and One-Euro smoothing (used by `pose` and by ActionNet), evaluation
-//   ActionNet  prominent-person choice, sliding windows, temporal-convolution action classifier, repetition counting
-//   App        the `posekit` command
+//   Tensor      float32 NHWC tensors and the kernels (GEMM-backed convolutions, depthwise, activations)
+//   PoseCore    the pose vocabulary: poses, body parts, skeleton, image <-> network-input mapping and
+//               scaling, JSON Lines writer and reader, tracking, smoothing, prominent person, resampling
+//   FrameIO     PNM / Y4M readers and writers, color conversion, network-input writer, wireframe overlays
+//   PoseNet     weight bundles, MobileNetV1 facts and the PoseNet network, pose decoders
+//   ActionNet   sliding windows, temporal-convolution action classifier, repetition counting (not PoseNet)
+// Tools (linked by the command and the tests only):
+//   PoseNetImport     Core ML / TensorFlow weight importers
+//   PoseEvaluation    COCO keypoint evaluation and results
+//   KernelBenchmarks  naive reference kernels, timing helpers, synthetic heads, benchmarks
+// Command:
+//   App         the `posekit` command
 import Foundation
 import PackageDescription
 
