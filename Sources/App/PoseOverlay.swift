@@ -32,7 +32,7 @@ struct PoseOverlay {
         switch side {
         case .left: return palette.left
         case .right: return palette.right
-        case .centre: return palette.center
+        case .center: return palette.center
         }
     }
 }

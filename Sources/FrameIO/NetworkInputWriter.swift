@@ -90,7 +90,7 @@ public final class NetworkInputWriter {
         let format = YUVFormat(width: sourceWidth, height: sourceHeight, chroma: chroma)
         let (chromaWidth, chromaHeight) = format.planeSize(1)
         let (dx, dy) = chroma.decimation
-        // Chroma siting, as in YUVToRGB: centred horizontally only for 420jpeg, vertically for 4:2:0 but PAL DV.
+        // Chroma siting, as in YUVToRGB: centered horizontally only for 420jpeg, vertically for 4:2:0 but PAL DV.
         let offsetX: Float = chroma.subsampling == .s420 && chroma.siting == .center ? Float(dx - 1) / 2 : 0
         let offsetY: Float = chroma.subsampling == .s420 && chroma.siting != .topLeft ? 0.5 : 0
         chromaColumns = ResampleWeights.composed(lumaTaps: columnTaps, chromaCount: chromaWidth, decimation: dx, offset: offsetX)
@@ -132,7 +132,7 @@ public final class NetworkInputWriter {
                                         table: chromaColumns, into: vT!, stride: size)
                     }
                 }
-                // 2. Vertical pass, padding and colour conversion, one output row at a time.
+                // 2. Vertical pass, padding and color conversion, one output row at a time.
                 RowSplit.run(chunks) { part in
                     withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * size) { rowBuffer in
                         let accY = rowBuffer.baseAddress!, accU = accY + size, accV = accU + size

@@ -2,7 +2,7 @@ import Tensor
 import Foundation
 
 /// Naive reference kernels: plain nested loops written straight from the definitions, sharing
-/// no code with the optimised kernels (not even ``ConvolutionGeometry``). Tests compare every
+/// no code with the optimized kernels (not even ``ConvolutionGeometry``). Tests compare every
 /// kernel with these; `posekit bench kernels` reports speed-ups over them. Slow on purpose —
 /// never use them on a hot path.
 public enum NaiveKernels {
@@ -87,7 +87,7 @@ public enum NaiveKernels {
         return try Tensor(shape: input.shape, values: y)
     }
 
-    /// Bilinear resize with half-pixel centres (see ``Resize/bilinear(_:into:threads:)``), in Double.
+    /// Bilinear resize with half-pixel centers (see ``Resize/bilinear(_:into:threads:)``), in Double.
     public static func resizeBilinear(_ input: Tensor, height oh: Int, width ow: Int) throws -> Tensor {
         let (h, w, c) = (input.shape[0], input.shape[1], input.shape[2])
         let x = input.scalars

@@ -38,12 +38,12 @@ public enum BodyPart: Int, CaseIterable, Sendable, Codable, CustomStringConverti
         self = part
     }
 
-    /// Which side of the body the part is on; drawing colours parts by side.
+    /// Which side of the body the part is on; drawing colors parts by side.
     public var side: BodySide {
         let n = name
         if n.hasPrefix("left") { return .left }
         if n.hasPrefix("right") { return .right }
-        return .centre
+        return .center
     }
 
     public var description: String { name }
@@ -73,4 +73,4 @@ public enum BodyPart: Int, CaseIterable, Sendable, Codable, CustomStringConverti
 }
 
 /// Left, right or neither (the nose).
-public enum BodySide: Sendable { case left, right, centre }
+public enum BodySide: Sendable { case left, right, center }

@@ -29,7 +29,7 @@ struct PoseFrameOrderTests {
     @Test func aStreamMustBeInOrder() throws {
         var order = PoseFrameOrder()
         for i in 0..<3 { _ = try order.admit(frame(i, Double(i))) }
-        #expect(throws: ActionNetError.self) { _ = try order.admit(frame(1, 1)) }
+        #expect(throws: PoseDataError.self) { _ = try order.admit(frame(1, 1)) }
         var other = PoseFrameOrder()
         _ = try other.admit(frame(5, 5))
         do {

@@ -1,4 +1,4 @@
-import KernelBenchmarks
+@testable import KernelBenchmarks
 import Testing
 @testable import Tensor
 

@@ -47,7 +47,7 @@ public struct PoseTracker: Sendable {
         var id: Int
         var box: BoundingBox
         var pose: Pose
-        /// Box-centre velocity, pixels per second.
+        /// Box-center velocity, pixels per second.
         var velocityX = 0.0, velocityY = 0.0
         var lastSeen: Double
         var matches = 1
@@ -132,7 +132,7 @@ extension PoseTracker.Track {
         if dt > 0 {
             let vx = ((newBox.minX + newBox.maxX) - (box.minX + box.maxX)) / (2 * dt)
             let vy = ((newBox.minY + newBox.maxY) - (box.minY + box.maxY)) / (2 * dt)
-            // The first step sets the velocity; later ones average (box centres jitter).
+            // The first step sets the velocity; later ones average (box centers jitter).
             let weight = matches == 1 ? 1.0 : 0.5
             velocityX += weight * (vx - velocityX)
             velocityY += weight * (vy - velocityY)
