@@ -103,11 +103,13 @@ let package = Package(
         .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: tensorSettings),
         .target(name: "FrameIO", swiftSettings: optimise),
         .target(name: "PoseNet", dependencies: ["Tensor"], swiftSettings: optimise),
-        .target(name: "ActionNet", dependencies: ["Tensor", "PoseNet", "COpenBLAS"], swiftSettings: optimise),
+        .target(name: "ActionNet", dependencies: ["Tensor", "PoseNet"], swiftSettings: optimise),
+        // Tools: training the action classifier (synthetic motion, real clips, backward pass, Adam).
+        .target(name: "ActionTraining", dependencies: ["ActionNet", "PoseNet", "Tensor", "COpenBLAS"], swiftSettings: optimise),
         .executableTarget(
             name: "App",
             dependencies: [
-                "CPUFeatures", "Tensor", "FrameIO", "PoseNet", "ActionNet",
+                "CPUFeatures", "Tensor", "FrameIO", "PoseNet", "ActionNet", "ActionTraining",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimise
@@ -116,7 +118,8 @@ let package = Package(
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO"]),
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "Tensor"]),
-        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseNet"]),
+        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseNet", "ActionTraining"]),
+        .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "Tensor"]),
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures"]),
     ]
 )

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PoseNet
 @testable import ActionNet
+@testable import ActionTraining
 
 /// `posekit pose` JSON Lines input, event encoding, and awkward streams.
 struct StreamTests {
