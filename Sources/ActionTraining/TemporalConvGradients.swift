@@ -11,7 +11,7 @@ import COpenBLAS
 /// starting at time `t·stride − padding`, zero outside.
 extension TemporalConv {
     /// im2col: `patches[(b·Tout + t), (j·Cin + c)] = x[b, t·stride + j − padding, c]`.
-    func im2col(_ x: UnsafePointer<Float>, batch: Int, time: Int, patches: UnsafeMutablePointer<Float>) {
+    @_spi(Training) public func im2col(_ x: UnsafePointer<Float>, batch: Int, time: Int, patches: UnsafeMutablePointer<Float>) {
         let tOut = outputLength(time), cin = inputChannels
         for b in 0..<batch {
             for t in 0..<tOut {
@@ -30,7 +30,7 @@ extension TemporalConv {
     }
 
     /// `y[B·Tout, Cout] = patches · W + bias`.
-    func forward(patches: UnsafePointer<Float>, rows: Int, parameters: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>) {
+    @_spi(Training) public func forward(patches: UnsafePointer<Float>, rows: Int, parameters: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>) {
         let bias = parameters + offset + weightCount
         for r in 0..<rows { (y + r * outputChannels).update(from: bias, count: outputChannels) }
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(outputChannels), Int32(patchSize),
@@ -39,7 +39,7 @@ extension TemporalConv {
 
     /// Accumulates `dW += patchesᵀ·dy`, `db += Σ dy`; when `dx` is given, writes
     /// `dx = col2im(dy·Wᵀ)` using `patchGradients` as scratch.
-    func backward(patches: UnsafePointer<Float>, dy: UnsafePointer<Float>, batch: Int, time: Int,
+    @_spi(Training) public func backward(patches: UnsafePointer<Float>, dy: UnsafePointer<Float>, batch: Int, time: Int,
                   parameters: UnsafePointer<Float>, gradients: UnsafeMutablePointer<Float>,
                   patchGradients: UnsafeMutablePointer<Float>?, dx: UnsafeMutablePointer<Float>?) {
         let tOut = outputLength(time), rows = batch * tOut

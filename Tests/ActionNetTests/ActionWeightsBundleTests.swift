@@ -49,7 +49,7 @@ struct ActionWeightsBundleTests {
         try ActionWeightsFile.encode(old, fps: oldHeader.fps, windowStride: oldHeader.windowStride, training: oldHeader.training).write(to: converted)
         let (new, newHeader) = try ActionWeightsFile.load(contentsOf: converted)
         #expect(new.parameterValues == net.parameterValues && newHeader == oldHeader)
-        let window = (0..<(60 * 51)).map { Float(($0 * 37) % 101) / 50 - 1 }
+        let window: [Float] = (0..<(60 * 51)).map { (i: Int) -> Float in Float((i * 37) % 101) / 50 - 1 }
         #expect(new.probabilities(features: window) == old.probabilities(features: window))
         // Damage to the old format is still refused.
         #expect(throws: ActionNetError.self) { try ActionWeightsFile.decodeLegacy(data.dropLast(4)) }

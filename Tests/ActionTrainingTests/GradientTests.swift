@@ -1,7 +1,7 @@
 import Testing
 import Tensor
-@testable import ActionNet
-@testable import ActionTraining
+@_spi(Training) @testable import ActionNet
+@_spi(Training) @testable import ActionTraining
 
 /// Backward passes against naive forward loops and central finite differences.
 struct GradientTests {

@@ -90,14 +90,15 @@ import Testing
     /// PoseKit's), loads as is and converts with `posekit import`; both give the same `actions` output.
     @Test func legacyActionWeightsLoadAndConvert() throws {
         let architecture = #"{"channels1":2,"channels2":3,"classes":5,"inputChannels":51,"kernel":3,"windowLength":60}"#
-        let count = (3 * 51 * 2 + 2) + 2 * (3 * 2 * 2 + 2) + (3 * 2 * 3 + 3) + 2 * (3 * 3 * 3 + 3) + (3 * 5 + 5)
+        let layerSizes: [Int] = [3 * 51 * 2 + 2, 3 * 2 * 2 + 2, 3 * 2 * 2 + 2, 3 * 2 * 3 + 3, 3 * 3 * 3 + 3, 3 * 3 * 3 + 3, 3 * 5 + 5]
+        let count = layerSizes.reduce(0, +)
         let header = #"{"architecture":\#(architecture),"classes":["jumping_jacks","lunges","burpees","squats","other"],"fps":30,"parameters":\#(count),"training":{"seed":"7"},"window_stride":10}"#
         var bytes = Array("PKACTN01".utf8)
         withUnsafeBytes(of: UInt32(header.utf8.count).littleEndian) { bytes += $0 }
         bytes += Array(header.utf8)
         while bytes.count % 4 != 0 { bytes.append(0) }
         for i in 0..<count {
-            let value = Float((i * 7919) % 201 - 100) / 400   // deterministic, in [-0.25, 0.25]
+            let value: Float = Float((i * 7919) % 201 - 100) / 400   // deterministic, in [-0.25, 0.25]
             withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 }
         }
         let dir = try Self.scratch()
@@ -113,10 +114,11 @@ import Testing
         var frames: [String] = []
         for f in 0..<90 {
             let dip = 40 * sin(Double(f) / 10)
-            let keypoints = (0..<17).map { k in
+            let keypoints: [String] = (0..<17).map { (k: Int) -> String in
                 let names = ["nose", "leftEye", "rightEye", "leftEar", "rightEar", "leftShoulder", "rightShoulder", "leftElbow",
                              "rightElbow", "leftWrist", "rightWrist", "leftHip", "rightHip", "leftKnee", "rightKnee", "leftAnkle", "rightAnkle"]
-                let y = 100 + Double(k) * 20 + (k >= 11 && k < 15 ? dip : 0)
+                let lift: Double = k >= 11 && k < 15 ? dip : 0
+                let y: Double = 100 + Double(k) * 20 + lift
                 return #"{"part": "\#(names[k])", "x": \#(300 + (k % 2 == 0 ? 30 : -30)), "y": \#(y), "score": 0.9}"#
             }
             frames.append(#"{"frame": \#(f), "time": \#(Double(f) / 30), "width": 640, "height": 480, "poses": [{"score": 0.9, "keypoints": [\#(keypoints.joined(separator: ", "))]}]}"#)
