@@ -16,6 +16,7 @@
 //   PoseNetImport     Core ML / TensorFlow weight importers
 //   PoseEvaluation    COCO keypoint evaluation and results
 //   KernelBenchmarks  naive reference kernels, timing helpers, synthetic heads, benchmarks
+//   ActionTraining    the action classifier's training: synthetic motion, real clips, backward pass, Adam
 // Command:
 //   App         the `posekit` command
 import Foundation
@@ -112,16 +113,18 @@ let package = Package(
         .target(name: "PoseCore", swiftSettings: optimise),
         .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: optimise),
         .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore"], swiftSettings: optimise),
-        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "COpenBLAS"], swiftSettings: optimise),
+        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore"], swiftSettings: optimise),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         .target(name: "PoseNetImport", dependencies: ["PoseNet", "Tensor"], swiftSettings: optimise),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimise),
         .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet"], swiftSettings: optimise),
+        // Training the action classifier (synthetic motion, real clips, backward pass, Adam).
+        .target(name: "ActionTraining", dependencies: ["ActionNet", "PoseCore", "Tensor", "COpenBLAS"], swiftSettings: optimise),
         .executableTarget(
             name: "App",
             dependencies: [
                 "CPUFeatures", "Tensor", "FrameIO", "PoseCore", "PoseNet", "ActionNet",
-                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks",
+                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimise
@@ -130,7 +133,8 @@ let package = Package(
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore"]),
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks"]),
-        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore"]),
+        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore", "ActionTraining"]),
+        .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures"]),
     ]
 )

@@ -1,80 +1,65 @@
-import COpenBLAS
+import Tensor
 
-/// A 1-D convolution over time, computed as im2col + one `cblas_sgemm` for the whole batch.
+/// One temporal convolution layer of ``TemporalConvNet``: kernel `k` over time, stride `s`,
+/// `Cin → Cout` channels, zero padding `(k − 1) / 2` on both sides, so `⌈T / s⌉` output steps.
 ///
-/// Layouts: activations **NTC** (`[batch, time, channels]`, channel fastest); weights **KIO**
-/// (`[kernel, inputChannels, outputChannels]`), so the im2col row of output step `t` is the
-/// `kernel × inputChannels` input patch starting at time `t·stride − padding`, zero outside.
-/// Padding is `(kernel − 1) / 2` on both sides, so output length is `⌈time / stride⌉`.
-struct TemporalConv {
-    let inputChannels: Int
-    let outputChannels: Int
-    let kernel: Int
-    let stride: Int
+/// It runs as a 2-D convolution on Tensor's kernels: a window `[T, Cin]` is the NHWC image
+/// `[1, T, Cin]` (height 1, width = time; Tensor drops the batch axis `N = 1`) and the weights are
+/// HWIO `[1, k, Cin, Cout]`. The weights live inside the network's flat parameter vector as KIO
+/// `[k, Cin, Cout]` (the same bytes as HWIO with `H = 1`), followed by the `Cout` biases;
+/// ``weights`` and ``bias`` are views of that vector, so updating the parameters updates the layer.
+///
+/// Tensor's "SAME" padding puts the odd extra pixel after the input (TensorFlow's rule), whereas
+/// this layer pads `(k − 1) / 2` before it as well as after; so the network keeps every activation
+/// in a buffer with `padding` zero steps on both sides (``paddedInput(time:)``) and runs a
+/// "VALID" convolution over it: `⌊(T + k − 1 − k) / s⌋ + 1 = ⌈T / s⌉` outputs.
+@_spi(Training) public struct TemporalConv: Sendable {
+    public let inputChannels: Int
+    public let outputChannels: Int
+    public let kernel: Int
+    public let stride: Int
     /// Where the weights (`kernel·in·out`) and then the biases (`out`) start in the parameter vector.
-    let offset: Int
+    public let offset: Int
+    /// HWIO `[1, kernel, inputChannels, outputChannels]`, a view of the parameter vector.
+    public let weights: Tensor
+    /// `[outputChannels]`, a view of the parameter vector.
+    public let bias: Tensor
 
-    var padding: Int { (kernel - 1) / 2 }
-    var weightCount: Int { kernel * inputChannels * outputChannels }
-    var parameterCount: Int { weightCount + outputChannels }
-    var patchSize: Int { kernel * inputChannels }
-    func outputLength(_ time: Int) -> Int { (time + stride - 1) / stride }
-
-    /// im2col: `cols[(b·Tout + t), (j·Cin + c)] = x[b, t·stride + j − padding, c]`.
-    func im2col(_ x: UnsafePointer<Float>, batch: Int, time: Int, cols: UnsafeMutablePointer<Float>) {
-        let tOut = outputLength(time), cin = inputChannels
-        for b in 0..<batch {
-            for t in 0..<tOut {
-                let row = cols + (b * tOut + t) * patchSize
-                for j in 0..<kernel {
-                    let ti = t * stride + j - padding
-                    let dst = row + j * cin
-                    if ti < 0 || ti >= time {
-                        dst.update(repeating: 0, count: cin)
-                    } else {
-                        dst.update(from: x + (b * time + ti) * cin, count: cin)
-                    }
-                }
-            }
-        }
+    /// A layer whose weights are views of `parameters` (a flat `[n]` tensor) at `offset`.
+    init(inputChannels: Int, outputChannels: Int, kernel: Int, stride: Int, offset: Int, parameters: Tensor) throws {
+        self.inputChannels = inputChannels
+        self.outputChannels = outputChannels
+        self.kernel = kernel
+        self.stride = stride
+        self.offset = offset
+        let weightCount = kernel * inputChannels * outputChannels
+        weights = try parameters.slice(offset..<(offset + weightCount)).reshaped([1, kernel, inputChannels, outputChannels])
+        bias = try parameters.slice((offset + weightCount)..<(offset + weightCount + outputChannels))
     }
 
-    /// `y[B·Tout, Cout] = cols · W + bias`.
-    func forward(cols: UnsafePointer<Float>, rows: Int, parameters: UnsafePointer<Float>, y: UnsafeMutablePointer<Float>) {
-        let bias = parameters + offset + weightCount
-        for r in 0..<rows { (y + r * outputChannels).update(from: bias, count: outputChannels) }
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(outputChannels), Int32(patchSize),
-                    1, cols, Int32(patchSize), parameters + offset, Int32(outputChannels), 1, y, Int32(outputChannels))
+    public var padding: Int { (kernel - 1) / 2 }
+    public var weightCount: Int { kernel * inputChannels * outputChannels }
+    public var parameterCount: Int { weightCount + outputChannels }
+    /// Length of one im2col row: `kernel × inputChannels`.
+    public var patchSize: Int { kernel * inputChannels }
+    public func outputLength(_ time: Int) -> Int { (time + stride - 1) / stride }
+
+    /// A zeroed NHWC `[1, time + 2·padding, inputChannels]` buffer this layer reads; write the
+    /// `time` input steps into its ``interior(of:time:)``, the border stays zero.
+    func paddedInput(time: Int) throws -> Tensor {
+        try Tensor(zeros: [1, time + 2 * padding, inputChannels])
     }
 
-    /// Accumulates `dW += colsᵀ·dy`, `db += Σ dy`; when `dx` is given, writes
-    /// `dx = col2im(dy·Wᵀ)` using `dcols` as scratch.
-    func backward(cols: UnsafePointer<Float>, dy: UnsafePointer<Float>, batch: Int, time: Int,
-                  parameters: UnsafePointer<Float>, gradients: UnsafeMutablePointer<Float>,
-                  dcols: UnsafeMutablePointer<Float>?, dx: UnsafeMutablePointer<Float>?) {
-        let tOut = outputLength(time), rows = batch * tOut
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, Int32(patchSize), Int32(outputChannels), Int32(rows),
-                    1, cols, Int32(patchSize), dy, Int32(outputChannels), 1, gradients + offset, Int32(outputChannels))
-        let db = gradients + offset + weightCount
-        for r in 0..<rows {
-            let row = dy + r * outputChannels
-            for c in 0..<outputChannels { db[c] += row[c] }
-        }
-        guard let dx, let dcols else { return }
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(patchSize), Int32(outputChannels),
-                    1, dy, Int32(outputChannels), parameters + offset, Int32(outputChannels), 0, dcols, Int32(patchSize))
-        let cin = inputChannels
-        dx.update(repeating: 0, count: batch * time * cin)
-        for b in 0..<batch {
-            for t in 0..<tOut {
-                let row = dcols + (b * tOut + t) * patchSize
-                for j in 0..<kernel {
-                    let ti = t * stride + j - padding
-                    if ti < 0 || ti >= time { continue }
-                    let dst = dx + (b * time + ti) * cin, src = row + j * cin
-                    for c in 0..<cin { dst[c] += src[c] }
-                }
-            }
-        }
+    /// The `[1, time, channels]` view of a padded buffer without its zero border.
+    static func interior(of padded: Tensor, padding: Int, time: Int) throws -> Tensor {
+        let channels = padded.shape[2]
+        return try padded.reshaped([padded.shape[1], channels]).slice(padding..<(padding + time)).reshaped([1, time, channels])
+    }
+
+    /// `output = activation(conv(input) + bias)` with `input` NHWC `[1, time + 2·padding, Cin]`
+    /// (zero border included) and `output` `[1, ⌈time / stride⌉, Cout]`.
+    func forward(paddedInput: Tensor, activation: Activation, into output: Tensor, workspace: ConvolutionWorkspace, threads: Int) throws {
+        try Convolution.general(paddedInput, weights: weights, bias: bias, stride: stride, padding: .valid,
+                                activation: activation, into: output, workspace: workspace, threads: threads)
     }
 }

@@ -1,23 +1,28 @@
-import PoseNetImport
+import ActionNet
 import ArgumentParser
 import Foundation
 import FrameIO
 import PoseCore
 import PoseNet
 
-/// `posekit import SOURCE -o Weights/NAME.pkw`: converts a published PoseNet model into a
-/// PoseKit weight bundle.
+/// `posekit import SOURCE -o Weights/NAME.pkw`: converts a published PoseNet model, or an
+/// ActionNet weight file of the earlier `PKACTN01` format, into a PoseKit weight bundle.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import PoseNet weights (Core ML .mlmodel or TensorFlow frozen .pb) into a PoseKit bundle.",
+        abstract: "Import PoseNet weights (Core ML .mlmodel or TensorFlow frozen .pb), or an old ActionNet file, into a PoseKit bundle.",
         discussion: """
             The format is detected from the file's content. Core ML batchnorm layers are folded into \
             the convolutions; fp16 weights stay fp16 unless --dtype says otherwise. The bundle records \
-            the source file's name and SHA-256 and the weights' licence and attribution.
+            the source file's name and SHA-256 and the weights' licence and attribution. An ActionNet \
+            weight file of the earlier format (PKACTN01) is converted to a bundle with the same parameters.
+
+            EXAMPLES
+              posekit import ../shared/weights/posenet-mobilenet075-s16-coreml/PoseNetMobileNet075S16FP16.mlmodel -o Weights/mobilenet075.pkw
+              posekit import old-actionnet.pkw -o Weights/actionnet.pkw
             """)
 
-    @Argument(help: "The model file to import (.mlmodel or frozen .pb).")
+    @Argument(help: "The model file to import (.mlmodel, frozen .pb, or a PKACTN01 ActionNet file).")
     var source: String
 
     @Option(name: .shortAndLong, help: "Where to write the bundle, e.g. Weights/mobilenet075.pkw.")
@@ -34,6 +39,11 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let start = DispatchTime.now()
+        let prefix = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: source)).read(upToCount: 8)) ?? nil
+        if let prefix, ActionWeightsFile.isLegacy(prefix) {
+            try convertActionWeights(start: start)
+            return
+        }
         let imported = try CLIError.reading(source) { try WeightImporter.importModel(at: URL(fileURLWithPath: source)) }
         let writer = try imported.bundleWriter(storage: ImportedWeights.StoragePolicy(rawValue: dtype)!)
         let bytes = try writer.encoded()
@@ -46,5 +56,19 @@ struct Import: ParsableCommand {
         print("imported \(m.source.fileName) (\(m.source.format)) → \(output): width \(m.widthMultiplier), "
             + "\(m.tensors.count) tensors, \(m.parameterCount) parameters, \(m.dtypes.map(\.rawValue).joined(separator: "+")), "
             + "\(size) bytes in \(String(format: "%.0f", milliseconds)) ms")
+    }
+
+    /// Rewrites a `PKACTN01` ActionNet file as a bundle (same parameters, same settings).
+    private func convertActionWeights(start: DispatchTime) throws {
+        let (net, header) = try CLIError.reading(source) {
+            try ActionWeightsFile.decodeLegacy(Data(contentsOf: URL(fileURLWithPath: source)))
+        }
+        let bytes = [UInt8](try ActionWeightsFile.encode(net, fps: header.fps, windowStride: header.windowStride, training: header.training))
+        try CLIError.creatingParent(of: output)
+        let file = try OutputFile(path: output)
+        try OutputFile.committing([file]) { try file.sink.write(bytes) }
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+        print("converted \(URL(fileURLWithPath: source).lastPathComponent) (ActionNet PKACTN01) → \(output): "
+            + "\(net.parameterCount) parameters, fp32, \(bytes.count) bytes in \(String(format: "%.0f", milliseconds)) ms")
     }
 }

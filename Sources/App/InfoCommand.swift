@@ -1,3 +1,4 @@
+import ActionNet
 import ArgumentParser
 import CPUFeatures
 import Foundation
@@ -10,7 +11,7 @@ import Tensor
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Describe a PoseKit weight bundle (network, tensors, source, licence) and this build.",
+        abstract: "Describe a PoseKit weight bundle (PoseNet or ActionNet: network, tensors, source, licence) and this build.",
         discussion: """
             The last lines describe the binary: the instruction set it was compiled for \
             (portable, or tuned with POSEKIT_TARGET_CPU), the vector features of this CPU and the \
@@ -19,11 +20,12 @@ struct Info: ParsableCommand {
             EXAMPLES
               posekit info
               posekit info mobilenet050 --tensors
+              posekit info actionnet
               posekit info --build
               POSEKIT_GEMM=packed posekit info --build
             """)
 
-    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050).")
+    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050, actionnet).")
     var model: String = ModelLocator.defaultModel
 
     @Flag(help: "Also list every tensor with its dtype, shape and layout.")
@@ -62,16 +64,31 @@ struct Info: ParsableCommand {
         }
         let bytesByType = Dictionary(grouping: m.tensors, by: \.dtype).mapValues { $0.reduce(0) { $0 + $1.elementCount } }
         let dtypes = m.dtypes.map { "\($0.rawValue) (\(bytesByType[$0] ?? 0) parameters)" }.joined(separator: ", ")
-        let bias = m.preprocessing.bias.map { String(format: "%g", $0) }.joined(separator: ", ")
+        print("\(url.path)  (\(bundle.fileSize) bytes, mapped and checksum verified in \(String(format: "%.2f", openMilliseconds)) ms)")
+        switch m.kind {
+        case PoseNetSection.kind:
+            let bias = m.preprocessing.bias.map { String(format: "%g", $0) }.joined(separator: ", ")
+            print("""
+                  family        \(m.family), width multiplier \(m.widthMultiplier)
+                  block strides \(m.blockStrides.map(String.init).joined(separator: " "))
+                  output stride \(m.outputStride)\(m.outputStrideIsFromSource ? " (as exported)" : " (default; the source does not fix it)")
+                  input         \(m.preprocessing.colorOrder) × \(String(format: "%.9g", m.preprocessing.scale)) + [\(bias)]
+                """)
+        case ActionWeightsFile.kind:
+            let (_, header) = try CLIError.reading(url.path) { try ActionWeightsFile.load(bundle: bundle) }
+            let a = header.architecture
+            print("""
+                  network       actionnet: temporal convolutions, kernel \(a.kernel), channels \(a.inputChannels) → \(a.channels1) → \(a.channels2) → \(a.classes)
+                  window        \(a.windowLength) frames at \(String(format: "%g", header.fps)) frames/s, a window every \(header.windowStride) frames
+                  classes       \(header.classes.joined(separator: ", "))
+                """)
+        default:
+            print("  kind          \(m.kind) (not a network this PoseKit runs)")
+        }
         print("""
-            \(url.path)  (\(bundle.fileSize) bytes, mapped and checksum verified in \(String(format: "%.2f", openMilliseconds)) ms)
-              family        \(m.family), width multiplier \(m.widthMultiplier)
-              block strides \(m.blockStrides.map(String.init).joined(separator: " "))
-              output stride \(m.outputStride)\(m.outputStrideIsFromSource ? " (as exported)" : " (default; the source does not fix it)")
-              input         \(m.preprocessing.colorOrder) × \(String(format: "%.9g", m.preprocessing.scale)) + [\(bias)]
               tensors       \(m.tensors.count), \(m.parameterCount) parameters
               dtype         \(dtypes)
-              source        \(m.source.fileName) (\(m.source.format)), sha256 \(m.source.sha256)
+              source        \(m.source.fileName) (\(m.source.format))\(m.source.sha256.isEmpty ? "" : ", sha256 \(m.source.sha256)")
               licence       \(m.license.spdx)
               attribution   \(m.license.attribution)
             """)

@@ -27,7 +27,7 @@ struct PoseKit: ParsableCommand {
         Run `posekit help <command>` for the options and examples of each command.
         """,
         version: PoseKitVersion.current,
-        subcommands: [PoseCommand.self, ActionsCommand.self, Eval.self, Import.self, Info.self, Bench.self, TrainActionsCommand.self]
+        subcommands: [PoseCommand.self, ActionsCommand.self, Eval.self, Import.self, Info.self, WeightsCommand.self, Bench.self, TrainActionsCommand.self]
     )
 
     static func main() {

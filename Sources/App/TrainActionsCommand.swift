@@ -1,4 +1,5 @@
 import ActionNet
+import ActionTraining
 import ArgumentParser
 import Foundation
 import FrameIO

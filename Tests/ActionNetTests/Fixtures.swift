@@ -1,6 +1,7 @@
 import Foundation
 import PoseCore
 @testable import ActionNet
+@testable import ActionTraining
 
 /// Hand-made poses for tests.
 enum Fixtures {
@@ -28,7 +29,7 @@ enum Fixtures {
         var a = TemporalConvNet.Architecture()
         a.channels1 = 8; a.channels2 = 8
         let net = try! TemporalConvNet(architecture: a)
-        net.initialise(seed: seed)
+        net.initialize(seed: seed)
         return net
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PoseCore
 @testable import ActionNet
+@testable import ActionTraining
 
 /// The repetition convention (README "Repetitions"): a repetition counts at its turning point,
 /// only if the turning point is reached within the input, and carries the turning point's time.

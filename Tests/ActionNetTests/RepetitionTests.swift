@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PoseCore
 @testable import ActionNet
+@testable import ActionTraining
 
 /// Repetition counters on awkward poses, and the posture cues each repetition carries, checked
 /// against the stick figure's own 3-D geometry.

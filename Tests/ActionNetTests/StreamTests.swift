@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import PoseCore
 @testable import ActionNet
+@testable import ActionTraining
 
 /// `posekit pose` JSON Lines input, event encoding, and awkward streams.
 struct StreamTests {
@@ -139,15 +140,15 @@ struct StreamTests {
         #expect(events.count < 100)
     }
 
-    @Test func weightFileRoundTripsAndRejectsDamage() throws {
+    @Test func legacyWeightFileRoundTripsAndRejectsDamage() throws {
         let net = Fixtures.randomNet(seed: 21)
-        let data = try ActionWeightsFile.encode(net, fps: 30, windowStride: 10, training: ["seed": "1"])
-        let (back, header) = try ActionWeightsFile.decode(data)
+        let data = try ActionWeightsFile.encodeLegacy(net, fps: 30, windowStride: 10, training: ["seed": "1"])
+        let (back, header) = try ActionWeightsFile.decodeLegacy(data)
         #expect(back.parameterValues == net.parameterValues)
         #expect(header.architecture == net.architecture && header.windowStride == 10 && header.training["seed"] == "1")
-        #expect(throws: ActionNetError.self) { try ActionWeightsFile.decode(data.dropLast(4)) }
+        #expect(throws: ActionNetError.self) { try ActionWeightsFile.decodeLegacy(data.dropLast(4)) }
         var bad = data; bad[0] = 0x41
-        #expect(throws: ActionNetError.self) { try ActionWeightsFile.decode(bad) }
-        #expect(throws: ActionNetError.self) { try ActionWeightsFile.decode(Data()) }
+        #expect(throws: ActionNetError.self) { try ActionWeightsFile.decodeLegacy(bad) }
+        #expect(throws: ActionNetError.self) { try ActionWeightsFile.decodeLegacy(Data()) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PoseCore
 @testable import ActionNet
+@testable import ActionTraining
 
 /// A stick figure repeating one exercise with a known turning point, rendered into model-rate
 /// frames over any stretch of time: for tests of the repetition convention.

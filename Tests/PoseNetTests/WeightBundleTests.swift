@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tensor
+@testable import Tensor
 @testable import PoseNet
 @testable import PoseNetImport
 import PoseCore
@@ -120,10 +120,10 @@ import PoseCore
         #expect(throws: WeightBundleError.notABundle(file: notBundle.path)) { try WeightBundle(contentsOf: notBundle) }
 
         bytes = try writer.encoded()
-        bytes[8] = 2  // format version 2
+        bytes[8] = 3  // format version 3
         let future = try Self.write(bytes)
-        #expect(throws: WeightBundleError.unsupportedVersion(file: future.path, version: 2, supported: 1)) { try WeightBundle(contentsOf: future) }
-        #expect(WeightBundleError.unsupportedVersion(file: "f", version: 2, supported: 1).description.contains("version 2"))
+        #expect(throws: WeightBundleError.unsupportedVersion(file: future.path, version: 3, supported: 2)) { try WeightBundle(contentsOf: future) }
+        #expect(WeightBundleError.unsupportedVersion(file: "f", version: 3, supported: 2).description.contains("version 3"))
 
         let missing = URL(fileURLWithPath: "/nonexistent/weights.pkw")
         #expect(throws: WeightBundleError.self) { try WeightBundle(contentsOf: missing) }
@@ -207,29 +207,74 @@ import PoseCore
 
     // MARK: model locator
 
-    @Test func locatorFindsNamesInTheEnvironmentDirectoryAndExplainsMisses() throws {
-        let dir = try SharedData.scratchDirectory()
+    @Test func locatorSearchesTheEnvironmentThenTheUserThenTheCheckoutAndExplainsMisses() throws {
         let (writer, _) = try Self.sampleWriter()
-        try writer.write(to: dir.appendingPathComponent("mobilenet050.pkw"))
+        let envDir = try SharedData.scratchDirectory(), home = try SharedData.scratchDirectory()
+        let checkout = try SharedData.scratchDirectory().appendingPathComponent("Weights")
+        let userDir = home.appendingPathComponent(".local/share/posekit/weights")
+        try writer.write(to: envDir.appendingPathComponent("mobilenet050.pkw"))
+        try writer.write(to: userDir.appendingPathComponent("mobilenet050.pkw"))
+        try writer.write(to: userDir.appendingPathComponent("mobilenet075.pkw"))
+        try writer.write(to: checkout.appendingPathComponent("mobilenet075.pkw"))
+        try writer.write(to: checkout.appendingPathComponent("actionnet.pkw"))
         let elsewhere = try SharedData.scratchDirectory().path
-        let found = try ModelLocator.resolve("mobilenet050", environment: ["POSEKIT_WEIGHTS_DIR": dir.path], currentDirectory: elsewhere)
-        #expect(found.path == dir.appendingPathComponent("mobilenet050.pkw").standardizedFileURL.path)
+        let env = ["POSEKIT_WEIGHTS_DIR": envDir.path, "HOME": home.path]
+        func resolve(_ name: String, _ environment: [String: String], cwd: String = elsewhere) throws -> String {
+            try ModelLocator.resolve(name, environment: environment, currentDirectory: cwd, checkoutWeights: checkout.path).path
+        }
+        #expect(try resolve("mobilenet050", env) == envDir.appendingPathComponent("mobilenet050.pkw").path)
+        #expect(try resolve("mobilenet075", env) == userDir.appendingPathComponent("mobilenet075.pkw").path)
+        #expect(try resolve("actionnet", env) == checkout.appendingPathComponent("actionnet.pkw").path)
+        #expect(try resolve("mobilenet050", ["HOME": home.path]) == userDir.appendingPathComponent("mobilenet050.pkw").path)
+        // XDG_DATA_HOME replaces ~/.local/share; a relative one is ignored (the XDG rule).
+        let xdg = try SharedData.scratchDirectory()
+        try writer.write(to: xdg.appendingPathComponent("posekit/weights/mobilenet075.pkw"))
+        #expect(try resolve("mobilenet075", ["HOME": home.path, "XDG_DATA_HOME": xdg.path]) == xdg.appendingPathComponent("posekit/weights/mobilenet075.pkw").path)
+        #expect(ModelLocator.userDirectory(environment: ["HOME": home.path, "XDG_DATA_HOME": "relative"]) == userDir.path)
+        #expect(ModelLocator.userDirectory(environment: [:]) == nil)
         // A path is used as is.
-        let direct = try ModelLocator.resolve(found.path, environment: [:], currentDirectory: elsewhere)
-        #expect(direct.path == found.path)
-        // A name found in the current directory's Weights/ folder.
-        let cwd = try SharedData.scratchDirectory()
-        try writer.write(to: cwd.appendingPathComponent("Weights/custom-model.pkw"))
-        let inCwd = try ModelLocator.resolve("custom-model", environment: [:], currentDirectory: cwd.path)
-        #expect(inCwd.path == cwd.appendingPathComponent("Weights/custom-model.pkw").standardizedFileURL.path)
+        let found = try resolve("mobilenet050", env)
+        #expect(try resolve(found, [:]) == found)
+        // Never the current directory (a client's own package root and its Weights/ folder).
+        let client = try SharedData.scratchDirectory()
+        try writer.write(to: client.appendingPathComponent("Weights/custom-model.pkw"))
+        try writer.write(to: client.appendingPathComponent("custom-model.pkw").deletingLastPathComponent().appendingPathComponent("Package.swift"))
+        #expect(throws: ModelLocator.NotFound.self) { try resolve("custom-model", [:], cwd: client.path) }
         do {
-            _ = try ModelLocator.resolve("mobilenet999", environment: ["POSEKIT_WEIGHTS_DIR": dir.path], currentDirectory: elsewhere)
+            _ = try resolve("mobilenet999", env)
             Issue.record("a missing model resolved")
         } catch let error as ModelLocator.NotFound {
-            #expect(error.description.contains("make weights"))
-            #expect(error.description.contains(dir.path))
+            #expect(error.description.contains("run `posekit weights install`"))
+            #expect(error.description.contains(envDir.path) && error.description.contains(userDir.path) && error.description.contains(checkout.path))
             #expect(!error.description.contains("\n"))
         }
-        #expect(throws: ModelLocator.NotFound.self) { try ModelLocator.resolve("/no/such/file.pkw", environment: [:], currentDirectory: elsewhere) }
+        #expect(throws: ModelLocator.NotFound.self) { try resolve("/no/such/file.pkw", [:]) }
+        // The checkout's Weights/ is derived from where the library was compiled: this checkout.
+        let root = try #require(ModelLocator.packageRoot())
+        #expect(FileManager.default.fileExists(atPath: root + "/Sources/Tensor/Bundle/ModelLocator.swift"))
+        #expect(ModelLocator.checkoutWeightsDirectory == root + "/Weights")
+    }
+
+    /// A bundle written before the generic manifest (format version 1: PoseNet fields at the top
+    /// level) still opens, as kind `posenet` with the same settings.
+    @Test func formatVersion1PoseNetBundlesStillOpen() throws {
+        let manifest = Self.sampleManifest()
+        let legacyJSON = """
+            {"family":"posenet-mobilenet-v1","widthMultiplier":0.5,"blockStrides":\(manifest.blockStrides),"outputStride":16,\
+            "outputStrideIsFromSource":false,"preprocessing":{"colorOrder":"RGB","scale":\(2.0 / 255.0),"bias":[-1,-1,-1]},\
+            "source":{"fileName":"test.pb","sha256":"\(manifest.source.sha256)","format":"tensorflow-graphdef","notes":{}},\
+            "license":{"spdx":"Apache-2.0","attribution":"test attribution"},\
+            "tensors":[{"name":"b","dtype":"fp32","shape":[2],"layout":"C","offset":0,"byteCount":8}]}
+            """
+        var bytes = try Self.signed(manifestBytes: Array(legacyJSON.utf8), data: [0, 0, 128, 63, 0, 0, 0, 64])
+        bytes[8] = 1
+        let url = try Self.write(bytes)
+        let bundle = try WeightBundle(contentsOf: url)
+        #expect(bundle.manifest.kind == "posenet" && bundle.manifest.name == "test.pb")
+        #expect(bundle.manifest.posenet == manifest.posenet)
+        #expect(bundle.manifest.preprocessing == .posenetMobileNet)
+        #expect(try bundle.tensor(named: "b").scalars == [1, 2])
+        try bundle.requireKind("posenet")
+        #expect(throws: WeightBundleError.wrongKind(file: url.path, kind: "posenet", expected: "actionnet")) { try bundle.requireKind("actionnet") }
     }
 }

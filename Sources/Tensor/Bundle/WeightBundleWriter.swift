@@ -1,4 +1,3 @@
-import Tensor
 import Foundation
 
 /// Builds a `.pkw` weight bundle: add tensors in order, then ``write(to:)``.

@@ -1,4 +1,5 @@
 import Foundation
+import ActionNet
 import PoseCore
 
 /// Joint angles of the articulated stick figure (radians) plus whole-body placement.

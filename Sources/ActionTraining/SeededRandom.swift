@@ -1,24 +1,5 @@
 import Foundation
 
-/// A fixed-size, zero-initialised float buffer owned by a class, so activations and gradients can
-/// be handed to BLAS as raw pointers without array copy-on-write or exclusivity checks.
-final class FloatBuffer: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<Float>
-    let count: Int
-
-    init(_ count: Int) {
-        self.count = max(count, 1)
-        pointer = .allocate(capacity: self.count)
-        pointer.initialize(repeating: 0, count: self.count)
-    }
-
-    deinit { pointer.deallocate() }
-
-    func zero() { pointer.update(repeating: 0, count: count) }
-
-    var array: [Float] { Array(UnsafeBufferPointer(start: pointer, count: count)) }
-}
-
 /// Deterministic random numbers (SplitMix64): the same seed gives the same data and weights on
 /// every machine, which `posekit train-actions` promises.
 public struct SeededRandom: RandomNumberGenerator, Sendable {

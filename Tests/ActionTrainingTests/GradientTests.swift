@@ -1,5 +1,7 @@
 import Testing
-@testable import ActionNet
+import Tensor
+@_spi(Training) @testable import ActionNet
+@_spi(Training) @testable import ActionTraining
 import PoseCore
 
 /// Backward passes against naive forward loops and central finite differences.
@@ -24,25 +26,31 @@ struct GradientTests {
 
     func random(_ n: Int, _ rng: inout SeededRandom) -> [Float] { (0..<n).map { _ in Float(rng.gaussian()) } }
 
+    /// A layer whose weights sit at `offset` of a parameter vector of `count` scalars.
+    func layer(_ cin: Int, _ cout: Int, kernel: Int, stride: Int, offset: Int, count: Int) throws -> TemporalConv {
+        try TemporalConv(inputChannels: cin, outputChannels: cout, kernel: kernel, stride: stride, offset: offset,
+                         parameters: Tensor(zeros: [count]))
+    }
+
     @Test(arguments: [(1, 1), (3, 1), (5, 2), (9, 2)])
-    func convolutionForwardMatchesNaiveLoops(kernel: Int, stride: Int) {
+    func convolutionForwardMatchesNaiveLoops(kernel: Int, stride: Int) throws {
         var rng = SeededRandom(seed: UInt64(kernel * 10 + stride))
-        let conv = TemporalConv(inputChannels: 3, outputChannels: 4, kernel: kernel, stride: stride, offset: 2)
+        let conv = try layer(3, 4, kernel: kernel, stride: stride, offset: 2, count: kernel * 12 + 4 + 2)
         let batch = 2, time = 11
         let params = random(conv.parameterCount + 2, &rng), x = random(batch * time * 3, &rng)
         let rows = batch * conv.outputLength(time)
         var cols = [Float](repeating: 0, count: rows * conv.patchSize), y = [Float](repeating: 0, count: rows * 4)
-        conv.im2col(x, batch: batch, time: time, cols: &cols)
-        conv.forward(cols: cols, rows: rows, parameters: params, y: &y)
+        conv.im2col(x, batch: batch, time: time, patches: &cols)
+        conv.forward(patches: cols, rows: rows, parameters: params, y: &y)
         let reference = naiveConv(x, batch: batch, time: time, conv: conv, parameters: params)
         for i in y.indices { #expect(abs(y[i] - reference[i]) < 1e-4) }
     }
 
     /// Loss L = Σ r ⊙ conv(x) for a fixed random r, so ∂L/∂y = r.
     @Test(arguments: [(3, 1), (5, 2)])
-    func convolutionBackwardMatchesFiniteDifferences(kernel: Int, stride: Int) {
+    func convolutionBackwardMatchesFiniteDifferences(kernel: Int, stride: Int) throws {
         var rng = SeededRandom(seed: 99)
-        let conv = TemporalConv(inputChannels: 3, outputChannels: 2, kernel: kernel, stride: stride, offset: 0)
+        let conv = try layer(3, 2, kernel: kernel, stride: stride, offset: 0, count: kernel * 6 + 2)
         let batch = 2, time = 7, rows = batch * conv.outputLength(time)
         let params = random(conv.parameterCount, &rng), x = random(batch * time * 3, &rng)
         let r = random(rows * 2, &rng)
@@ -50,9 +58,9 @@ struct GradientTests {
             zip(naiveConv(x, batch: batch, time: time, conv: conv, parameters: p), r).reduce(0) { $0 + Double($1.0) * Double($1.1) }
         }
         var cols = [Float](repeating: 0, count: rows * conv.patchSize), dcols = cols
-        conv.im2col(x, batch: batch, time: time, cols: &cols)
+        conv.im2col(x, batch: batch, time: time, patches: &cols)
         var grads = [Float](repeating: 0, count: conv.parameterCount), dx = [Float](repeating: 0, count: x.count)
-        conv.backward(cols: cols, dy: r, batch: batch, time: time, parameters: params, gradients: &grads, dcols: &dcols, dx: &dx)
+        conv.backward(patches: cols, dy: r, batch: batch, time: time, parameters: params, gradients: &grads, patchGradients: &dcols, dx: &dx)
         // Central differences over every weight, bias and input.
         func numeric(input: Bool, _ i: Int) -> Double {
             let eps: Float = 1e-2
@@ -77,25 +85,25 @@ struct GradientTests {
         var a = TemporalConvNet.Architecture()
         a.windowLength = 12; a.channels1 = 4; a.channels2 = 6; a.kernel = 3
         let net = try TemporalConvNet(architecture: a)
-        net.initialise(seed: 11)
+        net.initialize(seed: 11)
         // Non-zero biases so every ReLU has some units on and some off.
         var rng = SeededRandom(seed: 12)
         var p = net.parameterValues
         for i in p.indices { p[i] += Float(0.05 * rng.gaussian()) }
         net.parameterValues = p
         let batch = 3
-        let w = net.workspace(batch: batch)
+        let pass = TrainingPass(net, batch: batch)
         let input = random(batch * 12 * 51, &rng)
         let labels = [0, 3, 4], weights: [Float] = [1, 0.5, 2]
         func loss() -> Double {
-            input.withUnsafeBufferPointer { w.input.pointer.update(from: $0.baseAddress!, count: input.count) }
-            net.forward(w)
-            return Double(net.crossEntropy(w, labels: labels, weights: weights))
+            input.withUnsafeBufferPointer { pass.windows.floats.update(from: $0.baseAddress!, count: input.count) }
+            pass.forward()
+            return Double(pass.crossEntropy(labels: labels, weights: weights))
         }
         _ = loss()
-        net.gradients.zero()
-        net.backward(w)
-        let analytic = net.gradients.array
+        pass.gradients.zero()
+        pass.backward()
+        let analytic = Array(pass.gradients.buffer)
         func numeric(_ i: Int, _ eps: Float) -> Double {
             var q = net.parameterValues
             let keep = q[i]

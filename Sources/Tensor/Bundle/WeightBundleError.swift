@@ -15,6 +15,8 @@ public enum WeightBundleError: Error, CustomStringConvertible, Equatable {
     case checksumMismatch(file: String, stored: UInt64, computed: UInt64)
     /// The header or manifest is inconsistent (bad JSON, offsets out of range, ...).
     case corrupt(file: String, detail: String)
+    /// The bundle holds weights for another network (its manifest's `kind`).
+    case wrongKind(file: String, kind: String, expected: String)
     /// No tensor of that name in the bundle.
     case missingTensor(file: String, name: String)
     /// A tensor handed to ``WeightBundleWriter`` is inconsistent (values vs. shape, duplicates).
@@ -27,13 +29,15 @@ public enum WeightBundleError: Error, CustomStringConvertible, Equatable {
         case .notABundle(let file):
             return "\(file): not a PoseKit weight bundle (no PKWEIGHT magic); import models with `posekit import`"
         case .unsupportedVersion(let file, let version, let supported):
-            return "\(file): weight bundle format version \(version) is not supported (this PoseKit reads version \(supported)); re-import the model"
+            return "\(file): weight bundle format version \(version) is not supported (this PoseKit reads versions 1 to \(supported)); re-import the model"
         case .truncated(let file, let detail):
             return "\(file): truncated weight bundle: \(detail)"
         case .checksumMismatch(let file, let stored, let computed):
             return "\(file): checksum mismatch (stored \(hex(stored)), computed \(hex(computed))): the file is corrupt; re-import it"
         case .corrupt(let file, let detail):
             return "\(file): corrupt weight bundle: \(detail)"
+        case .wrongKind(let file, let kind, let expected):
+            return "\(file): holds \(kind) weights, not \(expected) weights"
         case .missingTensor(let file, let name):
             return "\(file): no tensor named '\(name)'"
         case .invalidTensor(let name, let detail):

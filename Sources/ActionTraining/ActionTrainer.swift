@@ -1,3 +1,4 @@
+import ActionNet
 import COpenBLAS
 import Foundation
 
@@ -82,11 +83,11 @@ public enum ActionTrainer {
         log("training windows: \(data.count) (" + ActionClass.allCases.map { "\($0.name) \(perClass[$0.rawValue])" }.joined(separator: ", ") + ")")
 
         let net = try TemporalConvNet(architecture: c.architecture)
-        net.initialise(seed: c.seed &+ 7)
-        let adam = AdamOptimiser(parameterCount: net.parameterCount, learningRate: c.learningRate, weightDecay: c.weightDecay)
+        net.initialize(seed: c.seed &+ 7)
+        let adam = AdamOptimizer(parameterCount: net.parameterCount, learningRate: c.learningRate, weightDecay: c.weightDecay)
         let stride = length * c.architecture.inputChannels
         let batch = c.batchSize
-        let w = net.workspace(batch: batch)
+        let pass = TrainingPass(net, batch: batch)
         var order = Array(0..<data.count)
         let steps = c.epochs * (data.count / batch)
         var step = 0
@@ -98,31 +99,31 @@ public enum ActionTrainer {
                 data.features.withUnsafeBufferPointer { src in
                     for n in 0..<batch {
                         let idx = order[b * batch + n]
-                        (w.input.pointer + n * stride).update(from: src.baseAddress! + idx * stride, count: stride)
+                        (pass.windows.floats + n * stride).update(from: src.baseAddress! + idx * stride, count: stride)
                         labels[n] = data.labels[idx]; weights[n] = data.weights[idx]
                     }
                 }
                 // Feature noise: small per-window scale and offset so normalisation error is tolerated.
                 for n in 0..<batch {
                     let s = Float(rng.uniform(0.9...1.1)), ox = Float(rng.uniform(-0.15...0.15)), oy = Float(rng.uniform(-0.15...0.15))
-                    let p = w.input.pointer + n * stride
+                    let p = pass.windows.floats + n * stride
                     for t in 0..<length { for k in 0..<17 {
                         let i = t * 51 + 3 * k
                         if p[i + 2] != 0 { p[i] = p[i] * s + ox; p[i + 1] = p[i + 1] * s + oy }
                     } }
                 }
-                net.forward(w)
-                lossSum += net.crossEntropy(w, labels: labels, weights: weights)
+                pass.forward()
+                lossSum += pass.crossEntropy(labels: labels, weights: weights)
                 for n in 0..<batch {
-                    let lp = w.logits.pointer + n * ActionClass.count
+                    let lp = pass.logits.floats + n * ActionClass.count
                     if (0..<ActionClass.count).max(by: { lp[$0] < lp[$1] }) == labels[n] { correct += 1 }
                 }
                 seen += batch
-                net.gradients.zero()
-                net.backward(w)
+                pass.gradients.zero()
+                pass.backward()
                 // Cosine learning-rate decay.
                 adam.learningRate = c.learningRate * Float(0.5 * (1 + cos(Double.pi * Double(step) / Double(max(steps, 1)))))
-                adam.update(net.parameters, net.gradients)
+                adam.update(pass.parameters, pass.gradients.floats, count: net.parameterCount)
                 step += 1
             }
             log(String(format: "epoch %d: loss %.4f, train accuracy %.3f", epoch + 1, lossSum / Float(max(data.count / batch, 1)), Double(correct) / Double(max(seen, 1))))

@@ -7,7 +7,7 @@
 /// ```
 /// offset size field
 ///      0    8 magic            "PKWEIGHT"
-///      8    4 formatVersion    1
+///      8    4 formatVersion    2 (1: PoseNet-only manifest, still read)
 ///     12    4 headerSize       64
 ///     16    8 manifestLength   bytes of UTF-8 JSON manifest, starting at byte 64
 ///     24    8 dataOffset       start of the tensor data section = align64(64 + manifestLength)
@@ -20,9 +20,13 @@
 /// The manifest's tensor offsets are relative to `dataOffset` and 64-byte aligned; since
 /// `dataOffset` is 64-aligned and `mmap` returns page-aligned memory, every tensor starts on a
 /// cache line in memory too.
-package struct WeightBundleHeader: Equatable {
-    package static let magic: [UInt8] = Array("PKWEIGHT".utf8)
-    static let currentVersion: UInt32 = 1
+public struct WeightBundleHeader: Equatable, Sendable {
+    /// The first 8 bytes of every bundle.
+    public static let magic: [UInt8] = Array("PKWEIGHT".utf8)
+    /// The version this PoseKit writes: a generic manifest with a per-network section.
+    static let currentVersion: UInt32 = 2
+    /// Versions this PoseKit reads.
+    static let readableVersions: ClosedRange<UInt32> = 1...2
     static let size = 64
     static let checksumKindFNV1a64Words: UInt32 = 1
     /// Alignment of the data section and of every tensor in it.
@@ -66,7 +70,7 @@ package struct WeightBundleHeader: Equatable {
             T(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: T.self))
         }
         let version: UInt32 = get(8, UInt32.self)
-        guard version == currentVersion else {
+        guard readableVersions.contains(version) else {
             throw WeightBundleError.unsupportedVersion(file: file, version: Int(version), supported: Int(currentVersion))
         }
         let headerSize: UInt32 = get(12, UInt32.self)

@@ -1,5 +1,4 @@
 import Foundation
-import Tensor
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,9 +15,12 @@ import Darwin
 ///
 /// ```swift
 /// let bundle = try WeightBundle(contentsOf: ModelLocator.resolve("mobilenet075"))
-/// print(bundle.manifest.widthMultiplier)                       // 0.75
+/// try bundle.requireKind("posenet")                               // a PoseNet bundle
 /// let w = try bundle.tensor(named: "MobilenetV1/Conv2d_0/weights") // fp32, HWIO [3,3,3,24]
 /// ```
+///
+/// The container is the same for every network (PoseNet, ActionNet): the manifest's ``WeightManifest/kind``
+/// says which network the weights are for, and its network section holds that network's settings.
 ///
 /// A bundle is immutable and safe to share between threads.
 public final class WeightBundle: @unchecked Sendable {
@@ -142,8 +144,31 @@ public final class WeightBundle: @unchecked Sendable {
         return index
     }
 
-    /// First line of an error's description (decoding errors can be long).
+    /// Throws ``WeightBundleError/wrongKind(file:kind:expected:)`` unless the bundle holds
+    /// weights for the network `kind` (e.g. `"posenet"`, `"actionnet"`).
+    public func requireKind(_ kind: String) throws {
+        guard manifest.kind == kind else { throw WeightBundleError.wrongKind(file: url.path, kind: manifest.kind, expected: kind) }
+    }
+
+    /// One line for an error: a JSON decoding error says what is missing where; others their first line.
     static func oneLine(_ error: Error) -> String {
-        PlainErrorMessage.describe(error)
+        if let decoding = error as? DecodingError {
+            switch decoding {
+            case let .keyNotFound(key, context):
+                return "\"\(key.stringValue)\" is missing" + where_(context)
+            case let .typeMismatch(type, context), let .valueNotFound(type, context):
+                return "expected \(type)" + where_(context)
+            case let .dataCorrupted(context):
+                return "not valid JSON" + where_(context)
+            @unknown default:
+                break
+            }
+        }
+        return String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    private static func where_(_ context: DecodingError.Context) -> String {
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return path.isEmpty ? "" : " at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)"
     }
 }

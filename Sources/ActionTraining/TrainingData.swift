@@ -1,4 +1,5 @@
 import Foundation
+import ActionNet
 import PoseCore
 
 /// A real clip's poses (`posekit pose` JSON Lines) with its label from `labels.json`.

@@ -11,11 +11,12 @@
 /// Multiplying by the odd FNV prime is a bijection modulo 2⁶⁴, so changing any single word
 /// (in particular any single byte or bit) always changes the checksum. It guards against
 /// corruption and truncation, not against deliberate tampering.
-enum WeightChecksum {
+public enum WeightChecksum {
     static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
     static let prime: UInt64 = 0x0000_0100_0000_01b3
 
-    static func fnv1a64Words(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    /// The checksum of `bytes`.
+    public static func fnv1a64Words(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h = offsetBasis
         let wordCount = bytes.count / 8
         if let base = bytes.baseAddress {

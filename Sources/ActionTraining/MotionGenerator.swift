@@ -1,4 +1,5 @@
 import Foundation
+import ActionNet
 import PoseCore
 
 /// Procedural exercise motion: every class, and the `other` activities, as scripted
