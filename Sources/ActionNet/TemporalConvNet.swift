@@ -167,7 +167,7 @@ public final class TemporalConvNet: @unchecked Sendable {
             }
         }
         try Convolution.pointwise(b.pooled, weights: denseWeights, bias: denseBias, into: b.logits, threads: 1)
-        try Activations.softmax(b.logits, into: b.probabilities)
+        try TensorNonlinearities.softmax(b.logits, into: b.probabilities)
         return (b.logits.scalars, b.probabilities.scalars)
     }
 

@@ -1,4 +1,5 @@
 import ActionNet
+import PoseNetImport
 import ArgumentParser
 import Foundation
 import FrameIO

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FrameIO
 import PoseNet
+import PoseNetImport
 import Tensor
 
 /// `posekit weights install|list`: puts the weights where every PoseKit client finds them (the
