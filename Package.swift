@@ -102,7 +102,7 @@ let package = Package(
         .target(name: "CPUFeatures", dependencies: ["CCPUID"], swiftSettings: guardSettings),
         .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: tensorSettings),
         .target(name: "FrameIO", swiftSettings: optimise),
-        .target(name: "PoseNet", dependencies: ["Tensor"], swiftSettings: optimise),
+        .target(name: "PoseNet", dependencies: ["Tensor", "FrameIO"], swiftSettings: optimise),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseNet", "COpenBLAS"], swiftSettings: optimise),
         .executableTarget(
             name: "App",
@@ -115,8 +115,8 @@ let package = Package(
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO"]),
-        .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "Tensor"]),
-        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseNet"]),
+        .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "Tensor", "FrameIO"]),
+        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseNet", "FrameIO"]),
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures"]),
     ]
 )
