@@ -7,7 +7,8 @@
 //   CPUFeatures the host's vector features, the build's requirements, the CPU guard (always baseline)
 //   Tensor     float32 NHWC tensors and the kernels (GEMM-backed convolutions, depthwise, activations)
 //   FrameIO    PNM / Y4M readers and writers, colour conversion, wireframe overlays
-//   PoseNet    weight bundles, importers, the MobileNetV1 PoseNet network, pose decoders, identity
+//   PoseNet    weight bundles, importers, the MobileNetV1 PoseNet network, pose decoders, the one-call
+//              detector and its async streams (reads frames through FrameIO), identity
 //              tracking and One-Euro smoothing (used by `pose` and by ActionNet), evaluation
 //   ActionNet  prominent-person choice, sliding windows, temporal-convolution action classifier, repetition counting
 //   App        the `posekit` command

@@ -3,7 +3,8 @@
 # main.swift and its second Package.swift of a fresh client package beside this checkout
 # (`../posekit`, a path dependency), built with no PoseKit environment variables and run on a
 # shared image. Its first pose's nose must lie within 2 px of `posekit pose`'s.
-# docs/GettingStarted.md must show the same Package.swift and main.swift (its first two `swift` blocks), and its video example (third block) is built beside it and run on 3 frames.
+# docs/GettingStarted.md must show the same Package.swift and main.swift (its first two `swift`
+# blocks); its video example (third block) is built beside them and run on 3 frames.
 #   scripts/readme-library-check.sh [SHARED_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

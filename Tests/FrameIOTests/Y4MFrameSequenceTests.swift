@@ -56,8 +56,9 @@ struct Y4MFrameSequenceTests {
     @Test func throwsAfterTheCompleteFrames() async throws {
         var bytes = try Self.makeY4M(width: 16, height: 16, count: 3)
         bytes.removeLast(100)   // the third frame is cut short
+        let truncated = Data(bytes)
         let pipe = Pipe()
-        let writer = Thread { pipe.fileHandleForWriting.write(Data(bytes)); try? pipe.fileHandleForWriting.close() }
+        let writer = Thread { pipe.fileHandleForWriting.write(truncated); try? pipe.fileHandleForWriting.close() }
         writer.start()
         var delivered = 0
         var caught: FrameIOError?
