@@ -59,9 +59,11 @@ test-portable: setup weights
 	$(PORTABLE) $(SWIFT) test $(TEST_FLAGS) $(PORTABLE_TEST_SCRATCH) --filter '$(PORTABLE_SUITES)'
 
 # PoseKit as a versioned dependency: the default manifest has no unsafe flags, and a client package
-# that depends on this checkout by git URL and version builds and runs a forward pass.
+# that depends on this checkout by git URL and version builds and runs a forward pass. Then the
+# README's "Use as a library" code, built against this checkout by path, finds posekit's nose.
 package-check: weights
 	scripts/client-package-check.sh $(SHARED)
+	scripts/readme-library-check.sh $(SHARED)
 
 bench: weights
 	$(POSEKIT) bench kernels

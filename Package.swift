@@ -10,7 +10,8 @@
 //   PoseCore    the pose vocabulary: poses, body parts, skeleton, image <-> network-input mapping and
 //               scaling, JSON Lines writer and reader, tracking, smoothing, prominent person, resampling
 //   FrameIO     PNM / Y4M readers and writers, color conversion, network-input writer, wireframe overlays
-//   PoseNet     weight bundles, MobileNetV1 facts and the PoseNet network, pose decoders
+//   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector and
+//               its async streams (reads frames through FrameIO)
 //   ActionNet   sliding windows, temporal-convolution action classifier, repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
 //   PoseNetImport     Core ML / TensorFlow weight importers
@@ -112,7 +113,7 @@ let package = Package(
         .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: tensorSettings),
         .target(name: "PoseCore", swiftSettings: optimise),
         .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: optimise),
-        .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore"], swiftSettings: optimise),
+        .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO"], swiftSettings: optimise),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore"], swiftSettings: optimise),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         .target(name: "PoseNetImport", dependencies: ["PoseNet", "Tensor"], swiftSettings: optimise),
@@ -132,8 +133,8 @@ let package = Package(
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore"]),
-        .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks"]),
-        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore", "ActionTraining"]),
+        .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO"]),
+        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore", "ActionTraining", "PoseNet", "FrameIO"]),
         .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures"]),
     ]

@@ -196,18 +196,7 @@ public final class ActionEngine {
         let frames = window.frames
         let realCount = realSlots ?? frames.count
         let first = frames[0], lastReal = frames[realCount - 1]
-        var prediction = WindowPrediction(frameStart: first.sourceFrame, frameEnd: lastReal.sourceFrame,
-                                          timeStart: first.time, timeEnd: lastReal.time, label: .noPerson, confidence: 0,
-                                          probabilities: [Double](repeating: 0, count: ActionClass.count),
-                                          trackID: window.dominantTrackID, topClass: nil)
-        if window.realPoseFraction >= configuration.minimumPoseFraction {
-            let probs = classifier.probabilities(features: window.features())
-            let top = probs.indices.max { probs[$0] < probs[$1] }!
-            prediction.probabilities = probs
-            prediction.confidence = probs[top]
-            prediction.topClass = ActionClass(rawValue: top)
-            prediction.label = probs[top] >= configuration.confidenceThreshold ? .action(ActionClass(rawValue: top)!) : .lowConfidence
-        }
+        let prediction = WindowPrediction(window, realSlots: realCount, classifier: classifier, configuration: configuration)
         // Time: the window's label owns its frames not yet owned by an earlier window.
         let newFrom = max(first.slot, lastWindowEnd + 1)
         if lastReal.slot >= newFrom { slotsPerLabel[prediction.label, default: 0] += lastReal.slot - newFrom + 1 }

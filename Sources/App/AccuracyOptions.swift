@@ -25,7 +25,7 @@ struct AccuracyOptions: ParsableArguments {
     /// ``MultiScalePoseDetector`` over two input sizes (`--input-size`, default 769, and the
     /// `16k + 1` size nearest 0.8 of it), output stride 8, flip averaging at both.
     func makeDetector(_ model: ModelOptions, _ decode: DecodeOptions) throws -> any PoseFinding {
-        guard accurate else { return PoseDetector(model: try model.makeModel(), decoding: decode.decoding) }
+        guard accurate else { return try model.makeDetector(decode) }
         let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(model.model))
         let large = model.inputSize ?? Self.accurateInputSize
         let small = max(33, Int((Double(large - 1) * 0.8 / 16).rounded()) * 16 + 1)

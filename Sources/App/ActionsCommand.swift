@@ -106,7 +106,7 @@ struct ActionsCommand: ParsableCommand {
         }
         let inputs = try batch.selectedInputs(arguments: self.inputs)
         // ActionNet was trained on poses found at 353 (`make train-actions`), so that is its default.
-        let detector = PoseDetector(model: try model.makeModel(defaultInputSize: 353), decoding: decode.decoding)
+        let detector = try model.makeDetector(decode, defaults: .actionRecognition)
         let reporter = ProgressReporter(forced: progress)
         defer { reporter.finish() }
         if let directory = batch.outputDir {

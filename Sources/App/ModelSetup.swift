@@ -5,28 +5,34 @@ import PoseNet
 import Tensor
 
 extension ModelOptions {
-    /// The input size for finding poses: 513 gives the best accuracy (COCO AP 0.52 on the shared
-    /// images vs 0.38 at 353 and 0.29 at 257) and still runs 70+ frames/s end to end on 2 cores.
-    static let defaultInputSize = 513
+    /// The input size for finding poses: the library's default (``PoseDetector/Configuration``).
+    static let defaultInputSize = PoseDetector.Configuration.default.inputSize
 
-    /// Loads the weight bundle and plans the network for these options.
-    func makeModel(defaultInputSize: Int = ModelOptions.defaultInputSize) throws -> PoseNetModel {
+    /// The detector these options and `decode` ask for, built by the library's one-call API;
+    /// what an option leaves unset comes from `defaults`.
+    func makeDetector(_ decode: DecodeOptions, defaults: PoseDetector.Configuration = .default) throws -> PoseDetector {
         let url = try ModelLocator.resolve(model)
         let bundle = try CLIError.reading(url.path) { try WeightBundle(contentsOf: url) }
-        return try PoseNetModel(bundle: bundle, inputSize: inputSize ?? defaultInputSize, outputStride: outputStride,
-                                threads: threads ?? Parallelism.defaultThreads)
+        let configuration = PoseDetector.Configuration(
+            inputSize: inputSize ?? defaults.inputSize, outputStride: outputStride, geometry: geometry,
+            threads: threads ?? defaults.threads, decoding: decode.decoding)
+        return try PoseDetector(bundle: bundle, configuration: configuration)
     }
 
     var geometry: NetworkInputWriter.Geometry { resize == .letterbox ? .letterbox : .stretch }
 }
 
 extension DecodeOptions {
+    /// The library's default decoding with these options applied.
     var decoding: PoseDecoding {
-        PoseDecoding(
-            mode: mode == .single ? .single : .multi,
-            parameters: MultiPoseParameters(
-                maxPoses: maxPoses, partScoreThreshold: scoreThreshold, nmsRadius: nmsRadius,
-                localMaximumRadius: 1, refineSteps: refineSteps, minPoseScore: minPoseScore),
-            flipAveraging: flip)
+        var decoding = PoseDetector.Configuration.default.decoding
+        decoding.mode = mode == .single ? .single : .multi
+        decoding.parameters.maxPoses = maxPoses
+        decoding.parameters.partScoreThreshold = scoreThreshold
+        decoding.parameters.nmsRadius = nmsRadius
+        decoding.parameters.refineSteps = refineSteps
+        decoding.parameters.minPoseScore = minPoseScore
+        decoding.flipAveraging = flip
+        return decoding
     }
 }

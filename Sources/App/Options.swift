@@ -1,24 +1,34 @@
 import ArgumentParser
+import PoseNet
+
+/// The library's detector defaults, which the options below take as theirs.
+private enum Defaults {
+    static let configuration = PoseDetector.Configuration.default
+    static let decoding = configuration.decoding
+}
 
 /// Which network to run and how to feed it; shared by every command that runs PoseNet.
+///
+/// The defaults are the library's (``PoseDetector/Configuration``), so `posekit` and a program
+/// using `PoseDetector(model:)` find the same poses.
 struct ModelOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Model name (mobilenet075, mobilenet050) or path to a .pkw weight bundle.",
         valueName: "name|path"))
-    var model: String = "mobilenet075"
+    var model: String = PoseModel.default.description
 
     @Option(name: .long, help: ArgumentHelp(
-        "Side of the square network input, in pixels (default: 513 for pose and eval, the most accurate and 70+ frames/s on 2 cores; 353 for actions, which was trained on it). Sizes 16k+1 (257, 353, 513) align the output grid with the image. Range \(Limits.inputSize.text).",
+        "Side of the square network input, in pixels (default: \(Defaults.configuration.inputSize) for pose and eval, the most accurate and 70+ frames/s on 2 cores; \(PoseDetector.Configuration.actionRecognition.inputSize) for actions, which was trained on it). Sizes 16k+1 (257, 353, 513) align the output grid with the image. Range \(Limits.inputSize.text).",
         valueName: "n"))
     var inputSize: Int?
 
     @Option(name: .long, help: ArgumentHelp("Output stride of the heads: \(Limits.outputStridesText) (smaller is finer and slower).", valueName: "8|16|32"))
-    var outputStride: Int = 16
+    var outputStride: Int = Defaults.configuration.outputStride
 
     @Option(name: .long, help: ArgumentHelp(
         "How frames are fitted to the square input: letterbox (keep aspect ratio, pad bottom/right) or stretch (scale each axis; Apple's scaleFill).",
         valueName: "letterbox|stretch"))
-    var resize: ResizeMode = .letterbox
+    var resize: ResizeMode = Defaults.configuration.geometry == .letterbox ? .letterbox : .stretch
 
     @Option(name: .long, help: ArgumentHelp("Worker threads for the network (default: all cores; \(Limits.threads.text)).", valueName: "n"))
     var threads: Int?
@@ -38,25 +48,25 @@ enum ResizeMode: String, ExpressibleByArgument, CaseIterable {
 /// How head tensors become poses; shared by `pose`, `actions` and `eval`.
 struct DecodeOptions: ParsableArguments {
     @Flag(help: "Decode one person per frame (argmax + offset), or several (PersonLab-style; default).")
-    var mode: DecodeMode = .multi
+    var mode: DecodeMode = Defaults.decoding.mode == .single ? .single : .multi
 
     @Option(name: .long, help: ArgumentHelp("Most poses to report per frame (multi-person; \(Limits.maxPoses.text)).", valueName: "n"))
-    var maxPoses: Int = 10
+    var maxPoses: Int = Defaults.decoding.parameters.maxPoses
 
     @Option(name: .long, help: ArgumentHelp("Part score a heatmap peak needs to seed a pose (\(Limits.probability.text); Apple: jointConfidenceThreshold).", valueName: "x"))
-    var scoreThreshold: Double = 0.5
+    var scoreThreshold: Double = Defaults.decoding.parameters.partScoreThreshold
 
     @Option(name: .long, help: ArgumentHelp("Two poses whose same part lies within this many pixels of network input are the same person (\(Limits.nmsRadius.text); Apple: matchingJointDistance).", valueName: "px"))
-    var nmsRadius: Double = 20
+    var nmsRadius: Double = Defaults.decoding.parameters.nmsRadius
 
     @Option(name: .long, help: ArgumentHelp("Drop poses scoring below this (\(Limits.probability.text); Apple: poseConfidenceThreshold).", valueName: "x"))
-    var minPoseScore: Double = 0.05
+    var minPoseScore: Double = Defaults.decoding.parameters.minPoseScore
 
     @Option(name: .long, help: ArgumentHelp("Displacement refinement steps per skeleton edge (\(Limits.refineSteps.text); Apple: adjacentJointOffsetRefinementSteps).", valueName: "n"))
-    var refineSteps: Int = 2
+    var refineSteps: Int = Defaults.decoding.parameters.refineSteps
 
     @Flag(help: "Also run the mirror image and average the two (more accurate, twice the network time).")
-    var flip = false
+    var flip = Defaults.decoding.flipAveraging
 
     func validate() throws {
         try Limits.maxPoses.check(maxPoses, "--max-poses")

@@ -1,3 +1,4 @@
+import FrameIO
 import PoseCore
 import Tensor
 
@@ -19,24 +20,49 @@ public struct PoseDecoding: Sendable, Equatable {
     }
 }
 
-/// A PoseNet model plus decoding: fill ``PoseNetModel/input`` with a frame, call
-/// ``detect(mappingTo:)``, get poses in the frame's own pixels.
+/// Finds people's poses in images and video frames: a PoseNet model plus decoding.
+///
+/// The one-call way, with the `posekit` command's defaults:
+///
+///     let detector = try PoseDetector(model: .mobilenet075)
+///     for pose in try detector.poses(in: RGBImage(contentsOfFile: "photo.ppm")) {
+///         print(pose.score, pose[.nose].position)          // frame pixels
+///     }
+///
+/// and for video, tracked and smoothed: `for try await frame in detector.poses(from:
+/// Y4MFrameSequence(path: "clip.y4m"))` (see ``poses(from:smoothing:)``).
+///
+/// The low-level way (what the `posekit` command's pipelined reader does): fill ``input`` with
+/// a frame yourself, call ``detect(mappingTo:imageSize:)``, get poses mapped by your transform:
 ///
 ///     let detector = PoseDetector(model: try PoseNetModel(bundle: bundle, inputSize: 353, outputStride: 16, threads: 2))
 ///     // ... write the frame into detector.model.input (NHWC RGB in [-1, 1]) ...
 ///     let poses = try detector.detect(mappingTo: .letterbox(originalWidth: 640, originalHeight: 480, inputSize: 353))
+///
+/// **Thread safety.** A detector is a `final class` that may be shared between threads and
+/// tasks: ``poses(in:)-(RGBImage)`` and the other one-call methods hold the detector's lock for
+/// the whole pass, so concurrent calls run one after another (each pass already uses every core
+/// the detector was given; for parallel passes make one detector per thread, each with
+/// ``Configuration/threads`` set to its share). The low-level ``input`` / ``detect(mappingTo:imageSize:)``
+/// pair and ``decoding`` are not synchronized: use them from one thread, and not at the same
+/// time as the one-call methods.
 public final class PoseDetector: PoseFinding, @unchecked Sendable {
     public let model: PoseNetModel
     public var decoding: PoseDecoding
+    /// How the one-call methods fit a frame into the square network input.
+    public let geometry: NetworkInputWriter.Geometry
+    /// The one-call methods' lock and planned frame-to-input writer.
+    let frameInput = FrameInputState()
 
     /// The model's input tensor.
     public var input: Tensor { model.input }
     /// The model's input scaling.
     public var inputScaling: InputScaling { model.inputScaling }
 
-    public init(model: PoseNetModel, decoding: PoseDecoding = PoseDecoding()) {
+    public init(model: PoseNetModel, decoding: PoseDecoding = PoseDecoding(), geometry: NetworkInputWriter.Geometry = .letterbox) {
         self.model = model
         self.decoding = decoding
+        self.geometry = geometry
     }
 
     /// Runs the network on ``PoseNetModel/input`` and decodes; `transform` maps network-input

@@ -1,0 +1,52 @@
+import PoseCore
+import FrameIO
+import Tensor
+
+extension PoseDetector {
+    /// Everything that decides what a ``PoseDetector`` finds, besides its weights. The defaults
+    /// are the `posekit pose` command's: the command reads its option defaults from here.
+    ///
+    ///     var configuration = PoseDetector.Configuration()
+    ///     configuration.inputSize = 353                      // faster, less accurate
+    ///     configuration.decoding.parameters.maxPoses = 20    // crowds
+    ///     let detector = try PoseDetector(model: .mobilenet075, configuration: configuration)
+    public struct Configuration: Sendable, Equatable {
+        /// Side of the square network input in pixels. Sizes `16k + 1` (257, 353, 513) align the
+        /// output grid with the image. 513 finds the most (COCO keypoint AP 0.52 on the shared
+        /// images, against 0.38 at 353 and 0.29 at 257) and still runs 70+ frames/s on 2 cores.
+        public var inputSize: Int
+        /// Output stride of the heads: 8, 16 or 32 (smaller is finer and slower).
+        public var outputStride: Int
+        /// How a frame is fitted to the square input: `.letterbox` keeps its aspect ratio and pads
+        /// bottom and right; `.stretch` scales each axis. Poses come back in frame pixels either way.
+        public var geometry: NetworkInputWriter.Geometry
+        /// Worker threads for the network; nil uses every core.
+        public var threads: Int?
+        /// How the network's heads become poses: several people per frame, at most 10, each
+        /// scoring at least 0.05 (see ``PoseDecoding`` and ``MultiPoseParameters``).
+        public var decoding: PoseDecoding
+
+        /// The poses a decoded frame keeps by default: a pose scoring under 0.05 is nearly always a
+        /// duplicate of a better one or noise (``MultiPoseParameters`` itself keeps all, as TF.js).
+        public static let defaultMinPoseScore = 0.05
+
+        public init(inputSize: Int = 513, outputStride: Int = 16, geometry: NetworkInputWriter.Geometry = .letterbox,
+                    threads: Int? = nil,
+                    decoding: PoseDecoding = PoseDecoding(parameters: MultiPoseParameters(minPoseScore: Configuration.defaultMinPoseScore))) {
+            self.inputSize = inputSize
+            self.outputStride = outputStride
+            self.geometry = geometry
+            self.threads = threads
+            self.decoding = decoding
+        }
+
+        /// The `posekit pose` and `posekit eval` defaults.
+        public static let `default` = Configuration()
+
+        /// What `ActionRecognizer`'s classifier was trained on (`posekit actions`): input 353.
+        public static let actionRecognition = Configuration(inputSize: 353)
+
+        /// Threads the network uses: ``threads``, or every core.
+        public var resolvedThreads: Int { threads ?? Parallelism.defaultThreads }
+    }
+}

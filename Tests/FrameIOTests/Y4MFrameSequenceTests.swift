@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import FrameIO
+
+/// The async frame sequence: same frames as the synchronous reader, errors in order, and
+/// back-pressure (a slow consumer keeps the producer from reading ahead).
+struct Y4MFrameSequenceTests {
+    /// A Y4M stream of `count` frames of a moving gradient, made with the writer.
+    static func makeY4M(width: Int, height: Int, count: Int, frameRate: Ratio = Ratio(30, 1)) throws -> [UInt8] {
+        let sink = ByteSink()
+        let writer = Y4MWriter(sink: sink, width: width, height: height, frameRate: frameRate)
+        for k in 0..<count { try writer.write(gradient(width: width, height: height, phase: k)) }
+        try sink.flush()
+        return sink.bytes
+    }
+
+    static func gradient(width: Int, height: Int, phase: Int) -> RGBImage {
+        var image = RGBImage(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                image[x, y] = RGBColor(UInt8((x + 7 * phase) & 255), UInt8((y * 3 + phase) & 255), UInt8((x ^ y) & 255))
+            }
+        }
+        return image
+    }
+
+    @Test func deliversTheReadersFrames() async throws {
+        let bytes = try Self.makeY4M(width: 48, height: 30, count: 5)
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("clip.y4m").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let reader = try Y4MReader(source: ByteSource(bytes: bytes))
+        var expected: [YUVFrame] = []
+        while let frame = try reader.next() { expected.append(frame) }
+
+        var frames: [VideoFrame] = []
+        for try await frame in Y4MFrameSequence(path: path) { frames.append(frame) }
+        #expect(frames.count == 5)
+        #expect(frames.map(\.yuv.data) == expected.map(\.data))
+        #expect(frames.map(\.index) == [0, 1, 2, 3, 4])
+        #expect(frames.map(\.time) == expected.map(\.timestamp))
+        #expect(frames[1].time == 1.0 / 30)
+        #expect(frames[0].conversion == reader.defaultConversion)
+        // RGB comes back close to what was written (4:2:0 and limited range lose a little).
+        let error = difference(frames[3].rgb(), Self.gradient(width: 48, height: 30, phase: 3))
+        #expect(error.mean < 6)
+
+        // A second iteration reads the file again from the start.
+        var again = 0
+        for try await _ in Y4MFrameSequence(path: path) { again += 1 }
+        #expect(again == 5)
+    }
+
+    @Test func throwsAfterTheCompleteFrames() async throws {
+        var bytes = try Self.makeY4M(width: 16, height: 16, count: 3)
+        bytes.removeLast(100)   // the third frame is cut short
+        let truncated = Data(bytes)
+        let pipe = Pipe()
+        let writer = Thread { pipe.fileHandleForWriting.write(truncated); try? pipe.fileHandleForWriting.close() }
+        writer.start()
+        var delivered = 0
+        var caught: FrameIOError?
+        do {
+            for try await _ in Y4MFrameSequence(fileHandle: pipe.fileHandleForReading) { delivered += 1 }
+        } catch let error as FrameIOError {
+            caught = error
+        }
+        #expect(delivered == 2)
+        guard case .truncatedFrame(_, let index, _, _)? = caught else {
+            Issue.record("expected a truncated frame, got \(String(describing: caught))")
+            return
+        }
+        #expect(index == 2)
+
+        var missing: Error?
+        do { for try await _ in Y4MFrameSequence(path: "/nonexistent/clip.y4m") {} } catch { missing = error }
+        #expect("\(missing.map { "\($0)" } ?? "")".contains("/nonexistent/clip.y4m"))
+    }
+
+    /// A writer thread pushes big frames into a pipe; the consumer takes two and stops for a
+    /// while. Reading on demand, the writer can only be a frame or two ahead (the pipe and the
+    /// reader's buffer are smaller than a frame); reading ahead freely, it would finish.
+    @Test func aSlowConsumerHoldsTheProducerBack() async throws {
+        let frameCount = 12
+        let bytes = try Self.makeY4M(width: 1280, height: 720, count: frameCount)   // 1.4 MB per frame
+        let header = bytes.firstIndex(of: 0x0A)! + 1
+        let frameBytes = (bytes.count - header) / frameCount
+        let pipe = Pipe()
+        let written = FramesWritten()
+        let writer = Thread {
+            let handle = pipe.fileHandleForWriting
+            handle.write(Data(bytes[0..<header]))
+            for k in 0..<frameCount {
+                handle.write(Data(bytes[(header + k * frameBytes)..<(header + (k + 1) * frameBytes)]))
+                written.increment()
+            }
+            try? handle.close()
+        }
+        writer.start()
+
+        var iterator = Y4MFrameSequence(fileHandle: pipe.fileHandleForReading).makeAsyncIterator()
+        var taken = 0
+        for _ in 0..<2 { if try await iterator.next() != nil { taken += 1 } }
+        try await Task.sleep(for: .milliseconds(300))   // a slow consumer
+        let ahead = written.count - taken
+        #expect(ahead <= 2, "the producer wrote \(written.count) frames while the consumer took \(taken)")
+        while try await iterator.next() != nil { taken += 1 }
+        #expect(taken == frameCount)
+        #expect(written.count == frameCount)
+    }
+}
+
+/// A counter shared with the writer thread.
+final class FramesWritten: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func increment() { lock.lock(); value += 1; lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+}

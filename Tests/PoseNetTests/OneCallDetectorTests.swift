@@ -1,0 +1,157 @@
+import Foundation
+import FrameIO
+import Testing
+import Tensor
+@testable import PoseNet
+
+/// `PoseDetector(model:)`, `poses(in:)` and `poses(from:)` against the low-level pipeline the
+/// `posekit` command assembles by hand, and the async stream against the synchronous calls.
+struct OneCallDetectorTests {
+    static let imagePath = sharedFolder().appendingPathComponent("media/images/coco_000000000785.ppm").path
+    /// A small input keeps the network passes quick.
+    static let configuration = PoseDetector.Configuration(inputSize: 257)
+
+    @Test func defaultsAreTheCommandsDefaults() {
+        let defaults = PoseDetector.Configuration.default
+        #expect(defaults.inputSize == 513 && defaults.outputStride == 16 && defaults.geometry == .letterbox)
+        #expect(defaults.threads == nil && defaults.resolvedThreads == Parallelism.defaultThreads)
+        #expect(defaults.decoding.mode == .multi && !defaults.decoding.flipAveraging)
+        #expect(defaults.decoding.parameters == MultiPoseParameters(minPoseScore: 0.05))
+        #expect(PoseDetector.Configuration.actionRecognition.inputSize == 353)
+        #expect(PoseModel.default == .mobilenet075 && PoseModel.mobilenet050.description == "mobilenet050")
+    }
+
+    /// The one call equals the hand-assembled pipeline: the reader writes the letterboxed
+    /// network input, the low-level detector decodes with the inverse scale and clamps.
+    @Test func posesInAnImageEqualTheHandAssembledPipeline() throws {
+        let detector = try PoseDetector(model: .mobilenet075, configuration: Self.configuration)
+        let poses = try detector.poses(in: RGBImage(contentsOfFile: Self.imagePath))
+
+        let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve("mobilenet075"))
+        let network = try PoseNetModel(bundle: bundle, inputSize: 257, outputStride: 16, threads: Parallelism.defaultThreads)
+        let lowLevel = PoseDetector(model: network, decoding: PoseDecoding(parameters: MultiPoseParameters(minPoseScore: 0.05)))
+        let reader = try FrameReader(path: Self.imagePath)
+        #expect(try reader.advance())
+        let scales = network.input.withUnsafeMutableBufferPointer {
+            reader.writeNetworkInput(size: 257, geometry: .letterbox, into: $0)
+        }
+        let expected = try lowLevel.detect(mappingTo: ImageTransform(scaleX: 1 / Double(scales.scaleX), scaleY: 1 / Double(scales.scaleY)),
+                                           imageSize: (reader.width, reader.height))
+        #expect(!expected.isEmpty)
+        #expect(poses == expected)
+        #expect(poses.allSatisfy { $0.score >= 0.05 })
+        // Frame pixels: inside the 640x425 image, and not squeezed into the 257-pixel input.
+        let xs = poses.flatMap { $0.keypoints.map(\.position.x) }, ys = poses.flatMap { $0.keypoints.map(\.position.y) }
+        #expect(xs.allSatisfy { (0...639).contains($0) } && ys.allSatisfy { (0...424).contains($0) })
+        #expect(xs.max()! > 257)
+        #expect(try detector.poses(inImageAtPath: Self.imagePath) == poses)
+    }
+
+    @Test func aMissingBundleIsAClearError() throws {
+        let missing = URL(fileURLWithPath: "/nonexistent/weights.pkw")
+        let error = #expect(throws: (any Error).self) { try PoseDetector(model: .bundle(missing)) }
+        #expect("\(error!)".contains("/nonexistent/weights.pkw"))
+        var bad = PoseDetector.Configuration()
+        bad.decoding.parameters.minPoseScore = 2
+        #expect(throws: PoseDecodingError.self) { try PoseDetector(model: .mobilenet050, configuration: bad) }
+    }
+
+    /// Frames shifted a little each time, so that tracking and smoothing have work to do.
+    static func makeClip(frames: Int) throws -> [UInt8] {
+        let image = try RGBImage(contentsOfFile: imagePath)
+        let sink = ByteSink()
+        let writer = Y4MWriter(sink: sink, width: image.width, height: image.height, frameRate: Ratio(30, 1))
+        for k in 0..<frames {
+            var shifted = RGBImage(width: image.width, height: image.height)
+            for y in 0..<image.height {
+                for x in 0..<image.width { shifted[x, y] = image[max(0, x - 3 * k), y] }
+            }
+            try writer.write(shifted)
+        }
+        try sink.flush()
+        return sink.bytes
+    }
+
+    /// The async stream gives what the synchronous calls plus `PoseStream` give, frame by frame.
+    @Test func theAsyncStreamEqualsTheSyncCalls() async throws {
+        let bytes = try Self.makeClip(frames: 4)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("posekit-onecall-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("clip.y4m").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let detector = try PoseDetector(model: .mobilenet075, configuration: Self.configuration)
+
+        var results: [DetectedFrame] = []
+        for try await frame in detector.poses(from: Y4MFrameSequence(path: path)) { results.append(frame) }
+
+        let reader = try Y4MReader(source: ByteSource(bytes: bytes))
+        var stream = PoseStream(smoothing: true)
+        var expected: [DetectedFrame] = []
+        while let yuv = try reader.next() {
+            let found = try detector.poses(in: VideoFrame(yuv: yuv, conversion: reader.defaultConversion))
+            let (poses, ids) = stream.process(found, frameIndex: yuv.index, time: yuv.timestamp)
+            expected.append(DetectedFrame(index: yuv.index, time: yuv.timestamp, width: yuv.width, height: yuv.height,
+                                          poses: poses, ids: ids))
+        }
+        #expect(results.count == 4)
+        #expect(results == expected)
+        #expect(results.allSatisfy { !$0.poses.isEmpty })
+        #expect(results.last!.ids.contains(1))   // the same people keep their identities
+
+        // Unsmoothed, the stream's poses are the per-frame detections.
+        var raw: [[Pose]] = []
+        for try await frame in detector.poses(from: Y4MFrameSequence(path: path), smoothing: false) { raw.append(frame.poses) }
+        let rereader = try Y4MReader(source: ByteSource(bytes: bytes))
+        var perFrame: [[Pose]] = []
+        while let yuv = try rereader.next() { perFrame.append(try detector.poses(in: VideoFrame(yuv: yuv, conversion: rereader.defaultConversion))) }
+        #expect(raw == perFrame)
+    }
+
+    /// Through the detector too, a consumer that stops keeps the pipe's writer waiting.
+    @Test func aSlowConsumerHoldsTheDetectorsInputBack() async throws {
+        let frameCount = 8, width = 1280, height = 720
+        let sink = ByteSink()
+        let writerY4M = Y4MWriter(sink: sink, width: width, height: height, frameRate: Ratio(25, 1))
+        for k in 0..<frameCount {
+            var image = RGBImage(width: width, height: height)
+            for i in stride(from: 0, to: image.pixels.count, by: 97) { image.pixels[i] = UInt8((i / 97 + k) & 255) }
+            try writerY4M.write(image)
+        }
+        try sink.flush()
+        let bytes = sink.bytes
+        let header = bytes.firstIndex(of: 0x0A)! + 1
+        let frameBytes = (bytes.count - header) / frameCount
+        let pipe = Pipe()
+        let written = WrittenFrames()
+        Thread {
+            let handle = pipe.fileHandleForWriting
+            handle.write(Data(bytes[0..<header]))
+            for k in 0..<frameCount {
+                handle.write(Data(bytes[(header + k * frameBytes)..<(header + (k + 1) * frameBytes)]))
+                written.increment()
+            }
+            try? handle.close()
+        }.start()
+
+        let detector = try PoseDetector(model: .mobilenet050, configuration: PoseDetector.Configuration(inputSize: 129))
+        var results = detector.poses(from: Y4MFrameSequence(fileHandle: pipe.fileHandleForReading)).makeAsyncIterator()
+        var taken = 0
+        if try await results.next() != nil { taken += 1 }
+        try await Task.sleep(for: .milliseconds(300))   // a slow consumer
+        #expect(written.count - taken <= 2, "the producer wrote \(written.count) frames while the consumer took \(taken)")
+        while let frame = try await results.next() {
+            #expect(frame.index == taken)
+            taken += 1
+        }
+        #expect(taken == frameCount)
+    }
+}
+
+/// A counter shared with a writer thread.
+final class WrittenFrames: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func increment() { lock.lock(); value += 1; lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+}
