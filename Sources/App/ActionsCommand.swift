@@ -43,7 +43,7 @@ struct ActionsCommand: ParsableCommand {
     @OptionGroup var model: ModelOptions
     @OptionGroup var decode: DecodeOptions
 
-    @Argument(help: ArgumentHelp("Y4M videos or PNM image sequences, or - for standard input (several need --output-dir).", valueName: "input"))
+    @Argument(help: ArgumentHelp("Y4M videos or PNM image sequences, any video ffmpeg reads (MP4, MKV, WebM, AVI, a /dev/video device), a directory of them, or - for standard input (several need --output-dir).", valueName: "input"))
     var inputs: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Read `posekit pose` JSON Lines instead of frames. Frames out of time order are sorted when this is a file and refused on a stream; duplicated frames or times are refused.", valueName: "path|-"))
@@ -104,6 +104,9 @@ struct ActionsCommand: ParsableCommand {
             return
         }
         let inputs = try batch.selectedInputs(arguments: self.inputs)
+        if batch.outputDir == nil && inputs.count > 1 {
+            throw ValidationError("\(inputs.count) inputs (a directory's files count one by one): several inputs need --output-dir DIR (one summary per input)")
+        }
         // ActionNet was trained on poses found at 353 (`make train-actions`), so that is its default.
         let detector = PoseDetector(model: try model.makeModel(defaultInputSize: 353), decoding: decode.decoding)
         let reporter = ProgressReporter(forced: progress)
@@ -118,8 +121,11 @@ struct ActionsCommand: ParsableCommand {
         let jsonFile = try OutputFile(path: json ?? "-")
         let overlayFile = try overlay.map { try OutputFile(path: $0) }
         var overlayOutput = overlayFile.map { OverlayOutput(sink: $0.sink) }
+        let engine = try makeEngine()
         try OutputFile.committing([jsonFile] + (overlayFile.map { [$0] } ?? [])) {
-            try recognise(framesFrom: inputs[0], detector, makeEngine(), into: jsonFile.sink, overlay: &overlayOutput, reporter)
+            try FrameInput.namingErrors(of: inputs[0]) {
+                try recognise(framesFrom: inputs[0], detector, engine, into: jsonFile.sink, overlay: &overlayOutput, reporter)
+            }
         }
     }
 
@@ -147,21 +153,22 @@ struct ActionsCommand: ParsableCommand {
     /// Events for every frame of a video (and annotated frames into `overlay` when given).
     private func recognise(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
                            overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
-        let reader = try FrameReader(source: try ByteSource(path: input))
-        let outputs = [sink, overlayOutput?.sink].compactMap { $0 }
-        let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
-                                 wantsRGB: overlayOutput != nil)
-        // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
-        try source.forEachFrame(realtime: false, whileWaiting: { for output in outputs { try? output.flush() } }) { slot, _ in
-            let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
-                                            afterNetwork: slot.readNext)
-            let time = slot.time ?? Double(slot.frameIndex) / fps
-            try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found), to: sink)
-            if overlayOutput != nil {
-                ActionOverlay().draw(engine.status, poses: found, on: &slot.rgb)
-                try overlayOutput!.write(slot.rgb, from: reader, input: input)
+        try FrameInput.withFrames(of: input) { reader in
+            let outputs = [sink, overlayOutput?.sink].compactMap { $0 }
+            let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
+                                     wantsRGB: overlayOutput != nil)
+            // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
+            try source.forEachFrame(realtime: false, whileWaiting: { for output in outputs { try? output.flush() } }) { slot, _ in
+                let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
+                                                afterNetwork: slot.readNext)
+                let time = slot.time ?? Double(slot.frameIndex) / fps
+                try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found), to: sink)
+                if overlayOutput != nil {
+                    ActionOverlay().draw(engine.status, poses: found, on: &slot.rgb)
+                    try overlayOutput!.write(slot.rgb, from: reader, input: input)
+                }
+                reporter.frameDone()
             }
-            reporter.frameDone()
         }
         try emit(engine.finish(), to: sink)
     }

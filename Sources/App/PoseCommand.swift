@@ -9,7 +9,10 @@ struct PoseCommand: ParsableCommand {
         abstract: "Find every person's pose in images or a video stream; write JSON Lines.",
         discussion: """
         INPUT is a .ppm/.pgm/.pnm image, a .y4m video, or - for standard input (PNM or Y4M is \
-        recognised from the first bytes). Each image or frame becomes one JSON line on stdout:
+        recognised from the first bytes). Any other image or video file (JPEG, PNG, MP4, MKV, \
+        WebM, ...) or a /dev/video device is decoded by running ffmpeg, as the pipe examples \
+        below do; a directory means every image and video in it, in name order. Each image or \
+        frame becomes one JSON line on stdout:
 
           {"source": "clip.y4m", "frame": 0, "width": 640, "height": 480,
            "time": 0.0, "poses": [{"score": 0.91, "box": [x0, y0, x1, y1],
@@ -34,6 +37,9 @@ struct PoseCommand: ParsableCommand {
 
         EXAMPLES
           posekit pose photo.ppm
+          posekit pose photo.jpg                      # through ffmpeg, as the next line
+          posekit pose clip.mp4 > poses.jsonl
+          posekit pose --output-dir poses/ photos/    # every image and video in photos/
           ffmpeg -loglevel error -i photo.jpg -f image2pipe -c:v ppm - \\
             | posekit pose -
           ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - \\
@@ -90,7 +96,7 @@ struct PoseCommand: ParsableCommand {
 
     @OptionGroup(title: "Batches") var batch: BatchOptions
 
-    @Argument(help: ArgumentHelp("Images (.ppm/.pgm/.pnm), Y4M videos, or - for standard input.", valueName: "input"))
+    @Argument(help: ArgumentHelp("Images (.ppm/.pgm/.pnm; JPEG, PNG, ... through ffmpeg), Y4M videos (MP4, MKV, ... or a /dev/video device through ffmpeg), directories of them, or - for standard input.", valueName: "input"))
     var inputs: [String] = []
 
     func validate() throws {
@@ -160,37 +166,38 @@ struct PoseCommand: ParsableCommand {
     /// With `coco`, the poses of images are collected there instead.
     private func findPoses(in input: String, _ detector: any PoseFinding, json: ByteSink, overlay: inout OverlayOutput?,
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) throws {
-        let reader = try FrameReader(source: try ByteSource(path: input))
-        let outputs = [json, overlay?.sink].compactMap { $0 }
-        let isVideo = reader.format == .y4m
-        if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
-        if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
-        var stream = isVideo ? PoseStream(smoothing: smooth ?? true) : nil
-        let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry,
-                                 wantsRGB: overlay != nil)
-        var text = JSONText()
-        // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
-        try source.forEachFrame(realtime: realtime, whileWaiting: { for sink in outputs { try? sink.flush() } }) { slot, dropped in
-            var poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
-                                            afterNetwork: slot.readNext)
-            var ids: [Int]?
-            if stream != nil {
-                (poses, ids) = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)
+        try FrameInput.withFrames(of: input) { reader in
+            let outputs = [json, overlay?.sink].compactMap { $0 }
+            let isVideo = reader.format == .y4m
+            if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
+            if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
+            var stream = isVideo ? PoseStream(smoothing: smooth ?? true) : nil
+            let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry,
+                                     wantsRGB: overlay != nil)
+            var text = JSONText()
+            // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
+            try source.forEachFrame(realtime: realtime, whileWaiting: { for sink in outputs { try? sink.flush() } }) { slot, dropped in
+                var poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
+                                                afterNetwork: slot.readNext)
+                var ids: [Int]?
+                if stream != nil {
+                    (poses, ids) = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)
+                }
+                if coco != nil {
+                    try coco!.add(poses, input: input)
+                } else {
+                    text.reset()
+                    PoseJSON.append(source: input, frame: slot.frameIndex, width: slot.width, height: slot.height,
+                                    time: slot.time, poses: poses, ids: ids, to: &text)
+                    try text.bytes.withUnsafeBytes { try json.write($0) }
+                    try json.endRecord()
+                }
+                if overlay != nil {
+                    PoseOverlay().draw(poses, on: &slot.rgb)
+                    try overlay!.write(slot.rgb, from: reader, input: input)
+                }
+                progressReporter.frameDone(dropped: dropped)
             }
-            if coco != nil {
-                try coco!.add(poses, input: input)
-            } else {
-                text.reset()
-                PoseJSON.append(source: input, frame: slot.frameIndex, width: slot.width, height: slot.height,
-                                time: slot.time, poses: poses, ids: ids, to: &text)
-                try text.bytes.withUnsafeBytes { try json.write($0) }
-                try json.endRecord()
-            }
-            if overlay != nil {
-                PoseOverlay().draw(poses, on: &slot.rgb)
-                try overlay!.write(slot.rgb, from: reader, input: input)
-            }
-            progressReporter.frameDone(dropped: dropped)
         }
     }
 }
