@@ -70,7 +70,7 @@ final class FFmpegDecoder {
             throw CLIError("cannot create a pipe for ffmpeg: \(String(cString: strerror(errno)))")
         }
         defer { close(ends[1]) }   // the child holds its own copy
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // not inherited by other children
+        for descriptor in ends + [fileno(log)] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }   // only this child gets them, as 1 and 2
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -136,13 +136,14 @@ final class FFmpegDecoder {
     }
 
     /// Waits up to `graceSeconds` for ffmpeg to exit by itself, then sends SIGTERM, then after
-    /// one more second SIGKILL; returns the `waitpid` status (nil if it was ended by us).
+    /// a quarter second SIGKILL (ffmpeg blocked on a full pipe does not act on SIGTERM);
+    /// returns the `waitpid` status (nil if it was ended by us).
     private func reap(graceSeconds: Double) -> Int32? {
         reaped = true
         var status: Int32 = 0
         if waitUntilExit(seconds: graceSeconds, status: &status) { return status }
         kill(processID, SIGTERM)
-        if waitUntilExit(seconds: 1, status: &status) { return nil }
+        if waitUntilExit(seconds: 0.25, status: &status) { return nil }
         kill(processID, SIGKILL)
         while waitpid(processID, &status, 0) < 0 && errno == EINTR {}
         return nil
