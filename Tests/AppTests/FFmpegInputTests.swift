@@ -136,7 +136,7 @@ import Glibc
 
     /// A signal, or the reader of our output going away, while ffmpeg is still decoding (its
     /// pipe full): posekit stops, ends ffmpeg and reaps it before it exits; no hang, no orphan.
-    @Test(arguments: [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129), (SIGPIPE, 141)])
+    @Test(arguments: [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129), (SIGPIPE, 141)] as [(Int32, Int32)])
     func earlyStopEndsAndReapsFFmpeg(_ signalNumber: Int32, _ expectedStatus: Int32) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

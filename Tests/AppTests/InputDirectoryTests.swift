@@ -53,7 +53,7 @@ import Testing
         }
         for name in ["C.jsonl", "a.jsonl", "b.jsonl"] {
             let expected = try Data(contentsOf: whole.appendingPathComponent(name))
-            #expect(try Data(contentsOf: sharded.appendingPathComponent(name)) == expected, name)
+            #expect(try Data(contentsOf: sharded.appendingPathComponent(name)) == expected, "\(name)")
         }
     }
 
