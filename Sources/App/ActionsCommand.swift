@@ -154,21 +154,26 @@ struct ActionsCommand: ParsableCommand {
     private func recognise(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
                            overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
         try FrameInput.withFrames(of: input) { reader in
-            let outputs = [sink, overlayOutput?.sink].compactMap { $0 }
-            let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
-                                     wantsRGB: overlayOutput != nil)
-            // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
-            try source.forEachFrame(realtime: false, whileWaiting: { for output in outputs { try? output.flush() } }) { slot, _ in
-                let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
-                                                afterNetwork: slot.readNext)
-                let time = slot.time ?? Double(slot.frameIndex) / fps
-                try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found), to: sink)
-                if overlayOutput != nil {
-                    ActionOverlay().draw(engine.status, poses: found, on: &slot.rgb)
-                    try overlayOutput!.write(slot.rgb, from: reader, input: input)
-                }
-                reporter.frameDone()
+            try recognise(framesFrom: input, reader: reader, detector, engine, into: sink, overlay: &overlayOutput, reporter)
+        }
+    }
+
+    private func recognise(framesFrom input: String, reader: FrameReader, _ detector: PoseDetector, _ engine: ActionEngine,
+                           into sink: ByteSink, overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
+        let outputs = [sink, overlayOutput?.sink].compactMap { $0 }
+        let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry,
+                                 wantsRGB: overlayOutput != nil)
+        // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
+        try source.forEachFrame(realtime: false, whileWaiting: { for output in outputs { try? output.flush() } }) { slot, _ in
+            let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
+                                            afterNetwork: slot.readNext)
+            let time = slot.time ?? Double(slot.frameIndex) / fps
+            try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found), to: sink)
+            if overlayOutput != nil {
+                ActionOverlay().draw(engine.status, poses: found, on: &slot.rgb)
+                try overlayOutput!.write(slot.rgb, from: reader, input: input)
             }
+            reporter.frameDone()
         }
         try emit(engine.finish(), to: sink)
     }

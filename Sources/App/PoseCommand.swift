@@ -167,37 +167,42 @@ struct PoseCommand: ParsableCommand {
     private func findPoses(in input: String, _ detector: any PoseFinding, json: ByteSink, overlay: inout OverlayOutput?,
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) throws {
         try FrameInput.withFrames(of: input) { reader in
-            let outputs = [json, overlay?.sink].compactMap { $0 }
-            let isVideo = reader.format == .y4m
-            if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
-            if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
-            var stream = isVideo ? PoseStream(smoothing: smooth ?? true) : nil
-            let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry,
-                                     wantsRGB: overlay != nil)
-            var text = JSONText()
-            // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
-            try source.forEachFrame(realtime: realtime, whileWaiting: { for sink in outputs { try? sink.flush() } }) { slot, dropped in
-                var poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
-                                                afterNetwork: slot.readNext)
-                var ids: [Int]?
-                if stream != nil {
-                    (poses, ids) = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)
-                }
-                if coco != nil {
-                    try coco!.add(poses, input: input)
-                } else {
-                    text.reset()
-                    PoseJSON.append(source: input, frame: slot.frameIndex, width: slot.width, height: slot.height,
-                                    time: slot.time, poses: poses, ids: ids, to: &text)
-                    try text.bytes.withUnsafeBytes { try json.write($0) }
-                    try json.endRecord()
-                }
-                if overlay != nil {
-                    PoseOverlay().draw(poses, on: &slot.rgb)
-                    try overlay!.write(slot.rgb, from: reader, input: input)
-                }
-                progressReporter.frameDone(dropped: dropped)
+            try findPoses(in: input, reader: reader, detector, json: json, overlay: &overlay, coco: &coco, progressReporter)
+        }
+    }
+
+    private func findPoses(in input: String, reader: FrameReader, _ detector: any PoseFinding, json: ByteSink,
+                           overlay: inout OverlayOutput?, coco: inout CocoExport?, _ progressReporter: ProgressReporter) throws {
+        let outputs = [json, overlay?.sink].compactMap { $0 }
+        let isVideo = reader.format == .y4m
+        if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
+        if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
+        var stream = isVideo ? PoseStream(smoothing: smooth ?? true) : nil
+        let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry,
+                                 wantsRGB: overlay != nil)
+        var text = JSONText()
+        // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
+        try source.forEachFrame(realtime: realtime, whileWaiting: { for sink in outputs { try? sink.flush() } }) { slot, dropped in
+            var poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
+                                            afterNetwork: slot.readNext)
+            var ids: [Int]?
+            if stream != nil {
+                (poses, ids) = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)
             }
+            if coco != nil {
+                try coco!.add(poses, input: input)
+            } else {
+                text.reset()
+                PoseJSON.append(source: input, frame: slot.frameIndex, width: slot.width, height: slot.height,
+                                time: slot.time, poses: poses, ids: ids, to: &text)
+                try text.bytes.withUnsafeBytes { try json.write($0) }
+                try json.endRecord()
+            }
+            if overlay != nil {
+                PoseOverlay().draw(poses, on: &slot.rgb)
+                try overlay!.write(slot.rgb, from: reader, input: input)
+            }
+            progressReporter.frameDone(dropped: dropped)
         }
     }
 }
