@@ -50,14 +50,15 @@ enum FrameInput {
 }
 
 extension FrameInput {
-    /// Runs `body`, which reads `input`; an input error gets `input: ` in front (for commands
-    /// that report one input's error themselves). Errors that end the run (a stop signal, a
-    /// reader gone, a failed write) and usage errors pass unchanged.
+    /// Runs `body`, which reads `input`; an input error that does not name it gets `input: ` in
+    /// front (for commands that report one input's error themselves; as `CLIError.reading`).
+    /// Errors that end the run (a stop signal, a reader gone, a failed write) and usage errors
+    /// pass unchanged.
     static func namingErrors<T>(of input: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch {
             if endsTheRun(error) || error is ValidationError || error is ExitCode { throw error }
             let text = CLIError.describe(error)
-            throw CLIError(text.hasPrefix(input + ": ") ? text : "\(input): \(text)")
+            throw CLIError(text.contains(input) ? text : "\(input): \(text)")
         }
     }
 }
