@@ -118,7 +118,7 @@ final class FFmpegDecoder {
     func finish() throws {
         guard !reaped else { return }
         let status = reap(graceSeconds: 10)
-        if let failure = failure(status: status) { throw CLIError(failure) }
+        if let failure = failure(status: status) { throw FFmpegFailure(message: failure) }
     }
 
     /// After an input error: ffmpeg's own failure explains it better (a file ffmpeg cannot read
@@ -126,7 +126,7 @@ final class FFmpegDecoder {
     func explain(_ error: Error) -> Error {
         guard !reaped else { return error }
         let status = reap(graceSeconds: 1)
-        return failure(status: status).map { CLIError($0) } ?? error
+        return failure(status: status).map { FFmpegFailure(message: $0) } ?? error
     }
 
     /// Ends ffmpeg now (an early stop) and reaps it; idempotent.
@@ -184,4 +184,11 @@ final class FFmpegDecoder {
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .last(where: { !$0.isEmpty })
     }
+}
+
+/// ffmpeg exited with an error: `ffmpeg: <its last stderr line>` (which often names the input
+/// too, yet is always reported after the input's name).
+struct FFmpegFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

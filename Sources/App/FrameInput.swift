@@ -58,7 +58,7 @@ extension FrameInput {
         do { return try body() } catch {
             if endsTheRun(error) || error is ValidationError || error is ExitCode { throw error }
             let text = CLIError.describe(error)
-            throw CLIError(text.contains(input) ? text : "\(input): \(text)")
+            throw CLIError(text.contains(input) && !(error is FFmpegFailure) ? text : "\(input): \(text)")
         }
     }
 }
