@@ -44,7 +44,7 @@ struct ActionsCommand: ParsableCommand {
     @OptionGroup var model: ModelOptions
     @OptionGroup var decode: DecodeOptions
 
-    @Argument(help: ArgumentHelp("Y4M videos or PNM image sequences, or - for standard input (several need --output-dir).", valueName: "input"))
+    @Argument(help: ArgumentHelp("Y4M videos or PNM image sequences, any video ffmpeg reads (MP4, MKV, WebM, AVI, a /dev/video device), a directory of them, or - for standard input (several need --output-dir).", valueName: "input"))
     var inputs: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Read `posekit pose` JSON Lines instead of frames. Frames out of time order are sorted when this is a file and refused on a stream; duplicated frames or times are refused.", valueName: "path|-"))
@@ -105,6 +105,9 @@ struct ActionsCommand: ParsableCommand {
             return
         }
         let inputs = try batch.selectedInputs(arguments: self.inputs)
+        if batch.outputDir == nil && inputs.count > 1 {
+            throw ValidationError("\(inputs.count) inputs (a directory's files count one by one): several inputs need --output-dir DIR (one summary per input)")
+        }
         // ActionNet was trained on poses found at 353 (`make train-actions`), so that is its default.
         let detector = try model.makeDetector(decode, defaults: .actionRecognition)
         let reporter = ProgressReporter(forced: progress)
@@ -119,8 +122,11 @@ struct ActionsCommand: ParsableCommand {
         let jsonFile = try OutputFile(path: json ?? "-")
         let overlayFile = try overlay.map { try OutputFile(path: $0) }
         var overlayOutput = overlayFile.map { OverlayOutput(sink: $0.sink) }
+        let engine = try makeEngine()
         try OutputFile.committing([jsonFile] + (overlayFile.map { [$0] } ?? [])) {
-            try recognise(framesFrom: inputs[0], detector, makeEngine(), into: jsonFile.sink, overlay: &overlayOutput, reporter)
+            try FrameInput.namingErrors(of: inputs[0]) {
+                try recognise(framesFrom: inputs[0], detector, engine, into: jsonFile.sink, overlay: &overlayOutput, reporter)
+            }
         }
     }
 
@@ -148,7 +154,13 @@ struct ActionsCommand: ParsableCommand {
     /// Events for every frame of a video (and annotated frames into `overlay` when given).
     private func recognise(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
                            overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
-        let reader = try FrameReader(source: try ByteSource(path: input))
+        try FrameInput.withFrames(of: input) { reader in
+            try recognise(framesFrom: input, reader: reader, detector, engine, into: sink, overlay: &overlayOutput, reporter)
+        }
+    }
+
+    private func recognise(framesFrom input: String, reader: FrameReader, _ detector: PoseDetector, _ engine: ActionEngine,
+                           into sink: ByteSink, overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
         let outputs = [sink, overlayOutput?.sink].compactMap { $0 }
         let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry, scaling: detector.inputScaling,
                                  wantsRGB: overlayOutput != nil)

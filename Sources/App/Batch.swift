@@ -29,8 +29,8 @@ struct BatchOptions: ParsableArguments {
         }
     }
 
-    /// The inputs this process handles: the arguments, then the lines of `--inputs-from`, then
-    /// this shard's share. With `--output-dir`, inputs must be named files whose output names
+    /// The inputs this process handles: the arguments, then the lines of `--inputs-from` (each
+    /// directory among them replaced by its images and videos in name order), then this shard's share. With `--output-dir`, inputs must be named files whose output names
     /// differ (checked on the whole list, so every shard agrees).
     func selectedInputs(arguments: [String]) throws -> [String] {
         var all = arguments
@@ -42,6 +42,7 @@ struct BatchOptions: ParsableArguments {
                 }
             }
         }
+        all = try InputDirectory.expand(all)
         if all.isEmpty { throw ValidationError("give at least one input (a file, - for stdin, or --inputs-from FILE)") }
         if all.filter({ $0 == "-" }).count + (inputsFrom == "-" ? 1 : 0) > 1 {
             throw ValidationError("standard input (-) can be read only once")

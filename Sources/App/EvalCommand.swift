@@ -47,7 +47,7 @@ struct Eval: ParsableCommand {
     @Flag(help: "Print one JSON object with the metrics.")
     var json = false
 
-    @Argument(help: ArgumentHelp("Images (PNM files); each must have an entry in the ground truth.", valueName: "image"))
+    @Argument(help: ArgumentHelp("Images (PNM files; JPEG, PNG, ... through ffmpeg) or directories of them; each must have an entry in the ground truth.", valueName: "image"))
     var images: [String] = []
 
     func validate() throws {
@@ -86,13 +86,14 @@ struct Eval: ParsableCommand {
             }
         } else {
             let detector = try accuracy.makeDetector(model, decode)
-            for path in images {
+            for path in try InputDirectory.expand(images) {
                 let id = try imageID(path)
-                let reader = try FrameReader(path: path)
-                let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry, scaling: detector.inputScaling, wantsRGB: false)
-                try source.forEachFrame(realtime: false) { slot, _ in
-                    detections += try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height)).map { KeypointDetection(imageID: id, pose: $0) }
-                }
+                try FrameInput.namingErrors(of: path) { try FrameInput.withFrames(of: path) { reader in
+                    let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry, scaling: detector.inputScaling, wantsRGB: false)
+                    try source.forEachFrame(realtime: false) { slot, _ in
+                        detections += try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height)).map { KeypointDetection(imageID: id, pose: $0) }
+                    }
+                } }
             }
         }
         // Score only the images given, so a subset can be evaluated on its own.

@@ -10,7 +10,10 @@ struct PoseCommand: ParsableCommand {
         abstract: "Find every person's pose in images or a video stream; write JSON Lines.",
         discussion: """
         INPUT is a .ppm/.pgm/.pnm image, a .y4m video, or - for standard input (PNM or Y4M is \
-        recognised from the first bytes). Each image or frame becomes one JSON line on stdout:
+        recognised from the first bytes). Any other image or video file (JPEG, PNG, MP4, MKV, \
+        WebM, ...) or a /dev/video device is decoded by running ffmpeg, as the pipe examples \
+        below do; a directory means every image and video in it, in name order. Each image or \
+        frame becomes one JSON line on stdout:
 
           {"source": "clip.y4m", "frame": 0, "width": 640, "height": 480,
            "time": 0.0, "poses": [{"score": 0.91, "box": [x0, y0, x1, y1],
@@ -35,6 +38,9 @@ struct PoseCommand: ParsableCommand {
 
         EXAMPLES
           posekit pose photo.ppm
+          posekit pose photo.jpg                      # through ffmpeg, as the next line
+          posekit pose clip.mp4 > poses.jsonl
+          posekit pose --output-dir poses/ photos/    # every image and video in photos/
           ffmpeg -loglevel error -i photo.jpg -f image2pipe -c:v ppm - \\
             | posekit pose -
           ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - \\
@@ -91,7 +97,7 @@ struct PoseCommand: ParsableCommand {
 
     @OptionGroup(title: "Batches") var batch: BatchOptions
 
-    @Argument(help: ArgumentHelp("Images (.ppm/.pgm/.pnm), Y4M videos, or - for standard input.", valueName: "input"))
+    @Argument(help: ArgumentHelp("Images (.ppm/.pgm/.pnm; JPEG, PNG, ... through ffmpeg), Y4M videos (MP4, MKV, ... or a /dev/video device through ffmpeg), directories of them, or - for standard input.", valueName: "input"))
     var inputs: [String] = []
 
     func validate() throws {
@@ -161,7 +167,13 @@ struct PoseCommand: ParsableCommand {
     /// With `coco`, the poses of images are collected there instead.
     private func findPoses(in input: String, _ detector: any PoseFinding, json: ByteSink, overlay: inout OverlayOutput?,
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) throws {
-        let reader = try FrameReader(source: try ByteSource(path: input))
+        try FrameInput.withFrames(of: input) { reader in
+            try findPoses(in: input, reader: reader, detector, json: json, overlay: &overlay, coco: &coco, progressReporter)
+        }
+    }
+
+    private func findPoses(in input: String, reader: FrameReader, _ detector: any PoseFinding, json: ByteSink,
+                           overlay: inout OverlayOutput?, coco: inout CocoExport?, _ progressReporter: ProgressReporter) throws {
         let outputs = [json, overlay?.sink].compactMap { $0 }
         let isVideo = reader.format == .y4m
         if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }

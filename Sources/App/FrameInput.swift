@@ -1,0 +1,64 @@
+import ArgumentParser
+import FrameIO
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens one input of `pose`, `actions` or `eval` for its frames: PNM and Y4M (and `-`, standard
+/// input) are read directly; any other image or video file, or a V4L2 capture device, is decoded
+/// by ffmpeg as a child process (`FFmpegDecoder`) whose output is read the same way.
+enum FrameInput {
+    /// Calls `body` with a reader over the frames of `input` and returns its result. With ffmpeg,
+    /// its failure becomes the error (`ffmpeg: <its last stderr line>`), and it is always ended
+    /// and reaped before this returns or throws.
+    static func withFrames<T>(of input: String, _ body: (FrameReader) throws -> T) throws -> T {
+        guard let format = try ffmpegFormat(of: input) else {
+            return try body(FrameReader(source: ByteSource(path: input)))
+        }
+        let decoder = try FFmpegDecoder(input: input, media: format.media, format: format.name)
+        do {
+            let result = try body(FrameReader(source: decoder.output))
+            try decoder.finish()
+            return result
+        } catch let error as FrameIOError where !endsTheRun(error) {
+            throw decoder.explain(error)   // an empty or cut stream: ffmpeg's own error says why
+        } catch {
+            decoder.stop()
+            throw error
+        }
+    }
+
+    /// The format to decode with ffmpeg, or nil for what posekit reads itself (PNM, Y4M,
+    /// standard input, and anything unrecognized, which then fails with the usual message).
+    static func ffmpegFormat(of input: String) throws -> MediaFormat? {
+        guard input != "-" else { return nil }
+        var info = stat()
+        if stat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFCHR, isVideoForLinux(device: info.st_rdev) {
+            return .captureDevice
+        }
+        guard stat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let head = try ByteSource(path: input, bufferSize: 64).peek(16)
+        if (try? InputFormat.sniff(ByteSource(bytes: head))) != nil { return nil }
+        return MediaFormat.sniff(head) ?? MediaFormat.forExtension(of: input)
+    }
+
+    /// Video4Linux character devices have major number 81 (/dev/video0, ...).
+    private static func isVideoForLinux(device: dev_t) -> Bool {
+        let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~0xFFF)
+        return major == 81
+    }
+}
+
+extension FrameInput {
+    /// Runs `body`, which reads `input`; an input error that does not name it gets `input: ` in
+    /// front (for commands that report one input's error themselves; as `CLIError.reading`).
+    /// Errors that end the run (a stop signal, a reader gone, a failed write) and usage errors
+    /// pass unchanged.
+    static func namingErrors<T>(of input: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch {
+            if endsTheRun(error) || error is ValidationError || error is ExitCode { throw error }
+            let text = CLIError.describe(error)
+            throw CLIError(text.contains(input) && !(error is FFmpegFailure) ? text : "\(input): \(text)")
+        }
+    }
+}
