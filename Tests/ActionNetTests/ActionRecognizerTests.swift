@@ -1,3 +1,4 @@
+import PoseCore
 import Foundation
 import PoseNet
 import Testing
