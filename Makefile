@@ -14,7 +14,7 @@ PORTABLE_SCRATCH := --scratch-path .build-portable
 PORTABLE_TEST_SCRATCH := --scratch-path .build-portable-test
 RELEASE := $(TUNED) $(SWIFT) build -c release
 POSEKIT := .build/release/posekit
-# Tests run optimised: the kernels, network and parity checks are far too slow unoptimised. They
+# Tests run optimized: the kernels, network and parity checks are far too slow unoptimized. They
 # build in their own scratch path: -enable-testing in .build would rebuild everything on each
 # alternation with `make build`.
 TEST_FLAGS := -c release -Xswiftc -enable-testing
@@ -24,7 +24,7 @@ PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|Decoding|Buil
 
 WEIGHTS := Weights/mobilenet075.pkw Weights/mobilenet050.pkw
 
-.PHONY: setup build build-portable weights test test-portable package-check bench demo fuzz fuzz-smoke train-actions clean
+.PHONY: docs setup build build-portable weights test test-portable package-check bench demo fuzz fuzz-smoke train-actions clean
 
 # Installs the system packages PoseKit needs, only when missing (idempotent).
 setup:
@@ -64,6 +64,10 @@ test-portable: setup weights
 package-check: weights
 	scripts/client-package-check.sh $(SHARED)
 	scripts/readme-library-check.sh $(SHARED)
+
+# The DocC catalog (Sources/PoseNet/PoseNet.docc, with the getting-started article) -> .build-docs.
+docs:
+	$(PORTABLE) $(SWIFT) package --scratch-path .build-docs generate-documentation --target PoseNet
 
 bench: weights
 	$(POSEKIT) bench kernels

@@ -78,10 +78,10 @@ func nativeCPU() -> (cpu: String, level: TunedLevel)? {
 
 let tuned = tunedCPU()
 /// The portable build adds nothing (SwiftPM's release build is already -O with whole-module
-/// optimisation); the tuned build also drops the runtime checks.
-let optimise: [SwiftSetting] = tuned == nil ? [] : [.unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release))]
+/// optimization); the tuned build also drops the runtime checks.
+let optimize: [SwiftSetting] = tuned == nil ? [] : [.unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release))]
 /// Tensor's codegen: the tuned build adds the CPU.
-let tensorSettings: [SwiftSetting] = optimise + (tuned.map { cpu, level in
+let tensorSettings: [SwiftSetting] = optimize + (tuned.map { cpu, level in
     [.unsafeFlags(["-target-cpu", cpu] + (level == .avx512 ? ["-DPOSEKIT_AVX512"] : [])), .define("POSEKIT_FMA")]
 } ?? [])
 /// What the CPU guard must find in the host (safe `.define`s: the guard itself stays baseline).
@@ -101,6 +101,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Documentation only: `swift package generate-documentation` (make docs).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -111,16 +113,16 @@ let package = Package(
         .target(name: "CCPUID"),
         .target(name: "CPUFeatures", dependencies: ["CCPUID"], swiftSettings: guardSettings),
         .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: tensorSettings),
-        .target(name: "PoseCore", swiftSettings: optimise),
-        .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: optimise),
-        .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO"], swiftSettings: optimise),
-        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore"], swiftSettings: optimise),
+        .target(name: "PoseCore", swiftSettings: optimize),
+        .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: optimize),
+        .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO"], swiftSettings: optimize),
+        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore"], swiftSettings: optimize),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
-        .target(name: "PoseNetImport", dependencies: ["PoseNet", "Tensor"], swiftSettings: optimise),
-        .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimise),
-        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet"], swiftSettings: optimise),
+        .target(name: "PoseNetImport", dependencies: ["PoseNet", "Tensor"], swiftSettings: optimize),
+        .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
+        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet"], swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).
-        .target(name: "ActionTraining", dependencies: ["ActionNet", "PoseCore", "Tensor", "COpenBLAS"], swiftSettings: optimise),
+        .target(name: "ActionTraining", dependencies: ["ActionNet", "PoseCore", "Tensor", "COpenBLAS"], swiftSettings: optimize),
         .executableTarget(
             name: "App",
             dependencies: [
@@ -128,7 +130,7 @@ let package = Package(
                 "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: optimise
+            swiftSettings: optimize
         ),
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks"]),

@@ -3,7 +3,7 @@
 # main.swift and its second Package.swift of a fresh client package beside this checkout
 # (`../posekit`, a path dependency), built with no PoseKit environment variables and run on a
 # shared image. Its first pose's nose must lie within 2 px of `posekit pose`'s.
-# docs/GettingStarted.md must show the same Package.swift and main.swift (its first two `swift`
+# Sources/PoseNet/PoseNet.docc/GettingStarted.md must show the same Package.swift and main.swift (its first two `swift`
 # blocks); its video example (third block) is built beside them and run on 3 frames.
 #   scripts/readme-library-check.sh [SHARED_DIR]
 set -euo pipefail
@@ -40,14 +40,14 @@ ln -s "$root" "$work/posekit"
 mkdir -p "$work/PoseDemo/Sources/PoseDemo"
 swift_block "$root/README.md" "## Use as a library" 1 > "$work/PoseDemo/Sources/PoseDemo/main.swift"
 swift_block "$root/README.md" "## Use as a library" 2 > "$work/PoseDemo/Package.swift"
-if ! diff -u "$work/PoseDemo/Package.swift" <(swift_block "$root/docs/GettingStarted.md" "" 1) \
-   || ! diff -u "$work/PoseDemo/Sources/PoseDemo/main.swift" <(swift_block "$root/docs/GettingStarted.md" "" 2); then
-  echo "readme-library-check: docs/GettingStarted.md's manifest or image example differs from the README's" >&2; exit 1
+if ! diff -u "$work/PoseDemo/Package.swift" <(swift_block "$root/Sources/PoseNet/PoseNet.docc/GettingStarted.md" "" 1) \
+   || ! diff -u "$work/PoseDemo/Sources/PoseDemo/main.swift" <(swift_block "$root/Sources/PoseNet/PoseNet.docc/GettingStarted.md" "" 2); then
+  echo "readme-library-check: Sources/PoseNet/PoseNet.docc/GettingStarted.md's manifest or image example differs from the README's" >&2; exit 1
 fi
 
 # The article's video example becomes a second executable of the same package.
 mkdir -p "$work/PoseDemo/Sources/PoseVideo"
-swift_block "$root/docs/GettingStarted.md" "" 3 > "$work/PoseDemo/Sources/PoseVideo/main.swift"
+swift_block "$root/Sources/PoseNet/PoseNet.docc/GettingStarted.md" "" 3 > "$work/PoseDemo/Sources/PoseVideo/main.swift"
 python3 - "$work/PoseDemo/Package.swift" <<'PY'
 import sys
 path = sys.argv[1]

@@ -5,7 +5,7 @@
 
 Both directories hold <clip>.jsonl from `posekit pose` over the same clips (scripts/action-poses.sh
 makes them). In each clip the prominent person is the id most often having the largest box. A
-pair of consecutive frames is *held still* when that person's raw box centre moves less than
+pair of consecutive frames is *held still* when that person's raw box center moves less than
 STILL (fraction of the box diagonal) and its diagonal changes less than STILL. Jitter is the mean
 frame-to-frame displacement of the keypoints scoring at least 0.3 in both frames, in pixels and
 as a fraction of the box diagonal, over exactly the same pairs and keypoints raw and smoothed.

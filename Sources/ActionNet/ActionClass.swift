@@ -28,7 +28,7 @@ public enum ActionClass: Int, CaseIterable, Sendable, CustomStringConvertible {
     public var description: String { name }
 }
 
-/// What a window is labelled with: a class, or one of the two abstentions Apple's sample uses.
+/// What a window is labeled with: a class, or one of the two abstentions Apple's sample uses.
 public enum ActionLabel: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The classifier's top class, with probability at least the confidence threshold.
     case action(ActionClass)

@@ -9,9 +9,9 @@ public struct ActionEngineConfiguration: Sendable {
     public var windowLength: Int = 60
     /// Frames between window starts (at `fps`).
     public var windowStride: Int = 10
-    /// A window with a smaller fraction of real poses is labelled `no_person`.
+    /// A window with a smaller fraction of real poses is labeled `no_person`.
     public var minimumPoseFraction: Double = 0.6
-    /// A window whose top probability is lower is labelled `low_confidence`.
+    /// A window whose top probability is lower is labeled `low_confidence`.
     public var confidenceThreshold: Double = 0.5
     public init() {}
 }
@@ -180,10 +180,10 @@ public final class ActionEngine {
             events += settle(first: window.first, last: window.last, topClass: window.topClass)
         }
         pending.removeAll()
-        let labelled = slotsPerLabel.filter { $0.value > 0 }
-        let seconds = labelled.mapValues { Double($0) / configuration.fps }
-        let actions = labelled.filter { if case .action = $0.key { return true } else { return false } }
-        let pool = actions.isEmpty ? labelled : actions
+        let labeled = slotsPerLabel.filter { $0.value > 0 }
+        let seconds = labeled.mapValues { Double($0) / configuration.fps }
+        let actions = labeled.filter { if case .action = $0.key { return true } else { return false } }
+        let pool = actions.isEmpty ? labeled : actions
         let best = pool.max { $0.value < $1.value || ($0.value == $1.value && $0.key.name > $1.key.name) }?.key
         var reps: [ActionClass: Int] = [:]
         for e in ActionClass.exercises { reps[e] = counts[e] ?? 0 }

@@ -36,7 +36,7 @@ public final class ActionRecognizer: @unchecked Sendable {
     /// weights, found by ``ModelLocator``).
     ///
     /// - Parameters:
-    ///   - confidenceThreshold: windows whose top probability is lower are labelled `low_confidence`.
+    ///   - confidenceThreshold: windows whose top probability is lower are labeled `low_confidence`.
     ///   - windowStride: model frames (at the weights' rate, 30/s) between windows; nil: the weights' own.
     /// - Throws: ``ModelLocator/NotFound``, a read error, or ``ActionNetError`` for bad weights or settings.
     public init(weightsURL: URL? = nil, confidenceThreshold: Double = 0.5, windowStride: Int? = nil) throws {

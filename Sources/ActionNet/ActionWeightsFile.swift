@@ -75,7 +75,7 @@ public enum ActionWeightsFile {
         let manifest = try WeightManifest(
             kind: kind, name: "actionnet", section: section,
             source: .init(fileName: "actionnet.pkw", sha256: "", format: "posekit-train-actions", notes: training),
-            license: .init(spdx: "Apache-2.0", attribution: "PoseKit action classifier, trained by `posekit train-actions` on synthetic motion and the labelled clips named in the source notes."))
+            license: .init(spdx: "Apache-2.0", attribution: "PoseKit action classifier, trained by `posekit train-actions` on synthetic motion and the labeled clips named in the source notes."))
         var writer = WeightBundleWriter(manifest: manifest)
         let values = net.parameterValues
         for t in tensorLayout(net) {

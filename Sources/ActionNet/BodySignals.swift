@@ -2,19 +2,19 @@ import Foundation
 import PoseCore
 
 /// What the repetition counters read from one pose, in units of the person's own size: lengths
-/// are divided by a reference torso (shoulder centre to hip centre, the largest of the last 3 s,
+/// are divided by a reference torso (shoulder center to hip center, the largest of the last 3 s,
 /// so a torso foreshortened by bending does not shrink the unit). Nil when the parts are not seen.
 struct BodySignals {
-    /// Hip centre height above the lowest visible ankle, the foot on the floor (≈1.7 standing,
+    /// Hip center height above the lowest visible ankle, the foot on the floor (≈1.7 standing,
     /// ≈1 at a squat's bottom; in a lunge the front foot, as the back heel rises).
     var hipHeight: Double?
     /// Hip drop: 1 − hipHeight ÷ standing hip height (0 standing, ≈0.3–0.5 at a squat's bottom).
     var depth: Double?
     /// Smallest knee angle, degrees (180 = straight leg).
     var kneeAngle: Double?
-    /// Hip centre below the knees' mean height (positive: hips lower than knees).
+    /// Hip center below the knees' mean height (positive: hips lower than knees).
     var hipsBelowKnees: Double?
-    /// Wrist centre height above the shoulder centre (≈ −1.2 arms down, ≈ +0.8 overhead).
+    /// Wrist center height above the shoulder center (≈ −1.2 arms down, ≈ +0.8 overhead).
     var armRaise: Double?
     /// Mean elevation of both arms (shoulder → wrist) from hanging down, degrees (180 = overhead).
     var armAngle: Double?
@@ -26,7 +26,7 @@ struct BodySignals {
     var torsoTilt: Double?
     /// Torso length ÷ reference torso (drops when the torso points at the camera).
     var torsoRatio: Double?
-    /// Hip centre height in the image (−y), for the highest point of a jump.
+    /// Hip center height in the image (−y), for the highest point of a jump.
     var hipElevation: Double?
     /// Shoulders above the hands (0: chest at the hands' level, as at a push-up's bottom).
     var chestHeight: Double?

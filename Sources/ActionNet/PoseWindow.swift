@@ -31,8 +31,8 @@ public struct PoseWindow: Sendable {
     /// `3k+1` = y, `3k+2` = 1 when keypoint `k` scored at least ``keypointGate``, else
     /// all three are 0).
     ///
-    /// Coordinates are normalised per window: translated so the mean hip centre is the origin and
-    /// divided by the median torso length (shoulder centre to hip centre; the median box height
+    /// Coordinates are normalized per window: translated so the mean hip center is the origin and
+    /// divided by the median torso length (shoulder center to hip center; the median box height
     /// / 3 when the torso is not visible), then clamped to ±4. So the features do not depend on
     /// where the person stands or how far they are, but keep their motion within the window
     /// (a jump moves every point up). Empty frames are all zeros.
@@ -44,7 +44,7 @@ public struct PoseWindow: Sendable {
     public func features() -> [Float] {
         var out = [Float](repeating: 0, count: frames.count * Self.channels)
         let poses = frames.compactMap { $0.pose }
-        guard let frame = Self.normalisation(poses) else { return out }
+        guard let frame = Self.normalization(poses) else { return out }
         let flip = Self.facesLeft(poses) ? -1.0 : 1.0
         for (t, f) in frames.enumerated() {
             guard let pose = f.pose else { continue }
@@ -54,8 +54,8 @@ public struct PoseWindow: Sendable {
                 // video (and from the synthetic data), whether a part was found does not.
                 guard kp.score >= Self.keypointGate else { continue }
                 let base = t * Self.channels + 3 * (flip < 0 ? BodyPart.mirrored[k] : k)
-                out[base] = Float(max(-4, min(4, flip * (kp.position.x - frame.centre.x) / frame.scale)))
-                out[base + 1] = Float(max(-4, min(4, (kp.position.y - frame.centre.y) / frame.scale)))
+                out[base] = Float(max(-4, min(4, flip * (kp.position.x - frame.center.x) / frame.scale)))
+                out[base + 1] = Float(max(-4, min(4, (kp.position.y - frame.center.y) / frame.scale)))
                 out[base + 2] = 1
             }
         }
@@ -79,8 +79,8 @@ public struct PoseWindow: Sendable {
         return sum < 0
     }
 
-    /// Centre (mean hip centre) and scale (median torso length) of a set of poses.
-    static func normalisation(_ poses: [Pose]) -> (centre: Point, scale: Double)? {
+    /// Center (mean hip center) and scale (median torso length) of a set of poses.
+    static func normalization(_ poses: [Pose]) -> (center: Point, scale: Double)? {
         guard !poses.isEmpty else { return nil }
         var cx = 0.0, cy = 0.0
         var torsos: [Double] = [], heights: [Double] = []
@@ -92,10 +92,10 @@ public struct PoseWindow: Sendable {
             if torsoScore >= 0.2 { torsos.append(hip.squaredDistance(to: sh).squareRoot()) }
             heights.append(p.boundingBox(minimumScore: 0.3).height)
         }
-        let centre = Point(x: cx / Double(poses.count), y: cy / Double(poses.count))
+        let center = Point(x: cx / Double(poses.count), y: cy / Double(poses.count))
         var scale = torsos.count * 2 >= poses.count ? median(torsos) : median(heights) / 3
         if !(scale > 1e-6) { scale = max(median(heights) / 3, 1e-6) }
-        return (centre, scale)
+        return (center, scale)
     }
 
     static func median(_ xs: [Double]) -> Double {

@@ -2,13 +2,13 @@ import Foundation
 import PoseCore
 
 /// How well one repetition was done, measured at (or, for a burpee's floor phase, before) its
-/// turning point. Lengths are in torso lengths (shoulder centre to hip centre), the person's own
+/// turning point. Lengths are in torso lengths (shoulder center to hip center), the person's own
 /// size; a field is nil when the body parts it needs were not seen well enough.
 public enum RepetitionCue: Sendable, Equatable {
     /// Squats and lunges, at the deepest point.
     /// - depth: how far the hips dropped, as a fraction of the standing hip height (ankles to hips).
     /// - kneeAngle: the smaller knee angle, degrees (180 = straight leg; about 90 = thighs parallel).
-    /// - hipsBelowKnees: whether the hip centre was lower in the image than the knees.
+    /// - hipsBelowKnees: whether the hip center was lower in the image than the knees.
     case depth(depth: Double?, kneeAngle: Double?, hipsBelowKnees: Bool?)
     /// Jumping jacks, at the most open moment.
     /// - armAngle: the arms' elevation from hanging down, degrees (180 = straight overhead), mean of both arms.

@@ -42,7 +42,7 @@ public struct ClipEvaluation: Sendable {
     public var summaryLabel: String
     public var expectedReps: Int?
     public var countedReps: Int
-    /// Fraction of the clip's prediction windows labelled with its class.
+    /// Fraction of the clip's prediction windows labeled with its class.
     public var windowAccuracy: Double
     public var windows: Int
 }
@@ -50,7 +50,7 @@ public struct ClipEvaluation: Sendable {
 /// Trains the classifier in Swift: synthetic motion + real clips, softmax cross-entropy, Adam.
 public enum ActionTrainer {
     /// Builds the training set and trains; `log` receives one line per epoch.
-    public static func train(_ c: ActionTrainingConfiguration, realClips: [LabelledClip],
+    public static func train(_ c: ActionTrainingConfiguration, realClips: [LabeledClip],
                              log: (String) -> Void = { _ in }) throws -> TemporalConvNet {
         openblas_set_num_threads(2)
         let length = c.architecture.windowLength
@@ -103,7 +103,7 @@ public enum ActionTrainer {
                         labels[n] = data.labels[idx]; weights[n] = data.weights[idx]
                     }
                 }
-                // Feature noise: small per-window scale and offset so normalisation error is tolerated.
+                // Feature noise: small per-window scale and offset so normalization error is tolerated.
                 for n in 0..<batch {
                     let s = Float(rng.uniform(0.9...1.1)), ox = Float(rng.uniform(-0.15...0.15)), oy = Float(rng.uniform(-0.15...0.15))
                     let p = pass.windows.floats + n * stride
@@ -132,7 +132,7 @@ public enum ActionTrainer {
     }
 
     /// Runs the whole pipeline on a clip and compares with its labels.
-    public static func evaluate(_ net: TemporalConvNet, clip: LabelledClip, configuration: ActionEngineConfiguration = ActionEngineConfiguration()) throws -> (ClipEvaluation, [ActionEvent]) {
+    public static func evaluate(_ net: TemporalConvNet, clip: LabeledClip, configuration: ActionEngineConfiguration = ActionEngineConfiguration()) throws -> (ClipEvaluation, [ActionEvent]) {
         let engine = try ActionEngine(classifier: net, configuration: configuration)
         var events: [ActionEvent] = []
         for f in clip.frames { events += engine.process(f) }

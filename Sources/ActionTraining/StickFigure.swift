@@ -38,7 +38,7 @@ struct StickFigure {
     var cameraYaw, cameraPitch, cameraDistance, cameraHeight: Double
     var imageWidth, imageHeight: Double
     var focal: Double
-    var centreX, centreY: Double
+    var centerX, centerY: Double
     // Noise: jitter σ in pixels per person height, keypoint dropout rate, whole-frame miss rate.
     var jitter, dropout, frameMiss, swapRate: Double
     /// Scales every score (PoseNet is much less sure of itself on some videos), lying poses more.
@@ -72,7 +72,7 @@ struct StickFigure {
         imageWidth = s.0; imageHeight = s.1
         let personFraction = rng.uniform(0.35...0.9)  // standing height / image height
         focal = personFraction * imageHeight * cameraDistance / 3.4
-        centreX = imageWidth * rng.uniform(0.3...0.7); centreY = imageHeight * rng.uniform(0.45...0.65)
+        centerX = imageWidth * rng.uniform(0.3...0.7); centerY = imageHeight * rng.uniform(0.45...0.65)
         jitter = rng.uniform(0.003...0.015); dropout = rng.uniform(0.0...0.08)
         frameMiss = rng.uniform(0.0...0.04); swapRate = rng.uniform(0.0...0.04)
         scoreScale = rng.chance(0.5) ? 1 : rng.uniform(0.35...1)
@@ -102,11 +102,11 @@ struct StickFigure {
         }
         // Torso, leaning forward by torsoPitch.
         let tu = Vec(0, cos(p.torsoPitch), sin(p.torsoPitch)), tf = Vec(0, -sin(p.torsoPitch), cos(p.torsoPitch))
-        let shoulderCentre = tu * 1.0
+        let shoulderCenter = tu * 1.0
         for (i, s) in [(0, 1.0), (1, -1.0)] {
             let flex = i == 0 ? p.shoulderFlex.0 : p.shoulderFlex.1, abd = i == 0 ? p.shoulderAbduction.0 : p.shoulderAbduction.1
             let elbowAngle = i == 0 ? p.elbow.0 : p.elbow.1
-            let sh = shoulderCentre + Vec(s * shoulderHalfWidth, 0, 0)
+            let sh = shoulderCenter + Vec(s * shoulderHalfWidth, 0, 0)
             let d = limb(flex, abd, s, up: tu, fwd: tf, side: side)
             var w = tf - (tf * d).sum() * d
             if (w * w).sum() < 1e-6 { w = tu - (tu * d).sum() * d }
@@ -115,7 +115,7 @@ struct StickFigure {
             let wr = e + forearm * (cos(elbowAngle) * d + sin(elbowAngle) * w)
             j[BodyPart.leftShoulder.rawValue + i] = sh; j[BodyPart.leftElbow.rawValue + i] = e; j[BodyPart.leftWrist.rawValue + i] = wr
         }
-        let nose = shoulderCentre + neck * tu + 0.12 * tf
+        let nose = shoulderCenter + neck * tu + 0.12 * tf
         j[BodyPart.nose.rawValue] = nose
         j[BodyPart.leftEye.rawValue] = nose + Vec(0.06, 0.05, -0.03); j[BodyPart.rightEye.rawValue] = nose + Vec(-0.06, 0.05, -0.03)
         j[BodyPart.leftEar.rawValue] = nose + Vec(0.13, 0.02, -0.13); j[BodyPart.rightEar.rawValue] = nose + Vec(-0.13, 0.02, -0.13)
@@ -145,16 +145,16 @@ struct StickFigure {
             let ry = v.y - cameraHeight, rz = z - cameraDistance
             let depth = max(-ry * sp - rz * cp, 0.5)
             let yCamera = ry * cp - rz * sp
-            pts.append((centreX + focal * x / depth, centreY - focal * yCamera / depth, depth))
+            pts.append((centerX + focal * x / depth, centerY - focal * yCamera / depth, depth))
         }
         let height = (pts.map(\.y).max()! - pts.map(\.y).min()!) + 1
-        let centreDepth = (pts[BodyPart.leftHip.rawValue].depth + pts[BodyPart.rightHip.rawValue].depth) / 2
+        let centerDepth = (pts[BodyPart.leftHip.rawValue].depth + pts[BodyPart.rightHip.rawValue].depth) / 2
         var kps: [Keypoint] = []
         let sigma = jitter * max(height, 40)
         for (i, pt) in pts.enumerated() {
             let part = BodyPart(rawValue: i)!
             var score = rng.uniform(0.75...0.99) * scoreScale * (abs(p.rootPitch) > 0.8 ? rng.uniform(0.6...1) : 1)
-            if pt.depth > centreDepth + 0.1 && part != .nose { score *= rng.uniform(0.2...0.95) }  // far side, partly hidden
+            if pt.depth > centerDepth + 0.1 && part != .nose { score *= rng.uniform(0.2...0.95) }  // far side, partly hidden
             if part == .leftAnkle || part == .rightAnkle { score *= footScore * rng.uniform(0.7...1.3) }
             if i >= BodyPart.leftKnee.rawValue && abs(p.rootPitch) > 0.8 { score *= lyingLegScore * rng.uniform(0.6...1.4) }
             if i <= 4 && abs(sin(cameraYaw)) > 0.8 { score *= rng.uniform(0.5...1) }

@@ -3,7 +3,7 @@ import ActionNet
 import PoseCore
 
 /// A real clip's poses (`posekit pose` JSON Lines) with its label from `labels.json`.
-public struct LabelledClip: Sendable {
+public struct LabeledClip: Sendable {
     public var name: String
     public var label: ActionClass
     public var repetitions: Int?
@@ -15,12 +15,12 @@ public struct LabelledClip: Sendable {
 
     /// Reads `labels.json` (the shared media format: `file`, `label`, `repetitions`) and, for each
     /// entry, `<posesDirectory>/<file without .y4m>.jsonl`. Entries without a poses file are skipped.
-    public static func load(labels: URL, posesDirectory: URL) throws -> [LabelledClip] {
+    public static func load(labels: URL, posesDirectory: URL) throws -> [LabeledClip] {
         guard let data = try? Data(contentsOf: labels),
               let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
             throw ActionNetError.badTrainingData("cannot read \(labels.path) as a JSON array")
         }
-        var clips: [LabelledClip] = []
+        var clips: [LabeledClip] = []
         for entry in list {
             guard let file = entry["file"] as? String, let labelName = entry["label"] as? String,
                   let label = ActionClass(name: labelName) else { continue }
@@ -28,13 +28,13 @@ public struct LabelledClip: Sendable {
             let url = posesDirectory.appendingPathComponent(name + ".jsonl")
             guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
             let frames = try PoseJSONLinesDecoder.decodeAll(text)
-            clips.append(LabelledClip(name: name, label: label, repetitions: entry["repetitions"] as? Int, frames: frames))
+            clips.append(LabeledClip(name: name, label: label, repetitions: entry["repetitions"] as? Int, frames: frames))
         }
         return clips
     }
 }
 
-/// Labelled classifier inputs, stored contiguously (`count × windowLength × 51`).
+/// Labeled classifier inputs, stored contiguously (`count × windowLength × 51`).
 struct WindowDataset {
     var features: [Float] = []
     var labels: [Int] = []
@@ -105,7 +105,7 @@ enum TrainingData {
     }
 
     /// Augmented copies of a real clip: time stretch, mirror, scale, keypoint jitter, dropped frames.
-    static func realAugmented(_ clip: LabelledClip, seed: UInt64, copies: Int, length: Int, stride: Int, fps: Double) -> WindowDataset {
+    static func realAugmented(_ clip: LabeledClip, seed: UInt64, copies: Int, length: Int, stride: Int, fps: Double) -> WindowDataset {
         var data = WindowDataset()
         var rng = SeededRandom(seed: seed)
         for copy in 0..<copies {

@@ -9,7 +9,7 @@ import PoseNet
 struct ActionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actions",
-        abstract: "Recognise exercises and count repetitions in a video (or in pose JSON Lines).",
+        abstract: "Recognize exercises and count repetitions in a video (or in pose JSON Lines).",
         discussion: """
         Finds every person's pose in each frame, follows the most prominent person (largest box, \
         with hysteresis), classifies their last 2 s of movement every few frames and counts \
@@ -53,7 +53,7 @@ struct ActionsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Action classifier weights (name or path).", valueName: "name|path"))
     var weights: String = "actionnet"
 
-    @Option(name: .long, help: ArgumentHelp("Windows whose top probability is lower are labelled low_confidence (\(Limits.probability.text)).", valueName: "x"))
+    @Option(name: .long, help: ArgumentHelp("Windows whose top probability is lower are labeled low_confidence (\(Limits.probability.text)).", valueName: "x"))
     var confidence: Double = 0.5
 
     @Option(name: .long, help: ArgumentHelp("Model frames (at 30 fps) between windows (default: from the weights; \(Limits.actionStride.text)).", valueName: "n"))
@@ -101,7 +101,7 @@ struct ActionsCommand: ParsableCommand {
         SignalHandling.install()
         if let poses {
             let output = try OutputFile(path: json ?? "-")
-            try OutputFile.committing([output]) { try recognise(posesFrom: poses, makeEngine(), into: output.sink) }
+            try OutputFile.committing([output]) { try recognize(posesFrom: poses, makeEngine(), into: output.sink) }
             return
         }
         let inputs = try batch.selectedInputs(arguments: self.inputs)
@@ -115,7 +115,7 @@ struct ActionsCommand: ParsableCommand {
         if let directory = batch.outputDir {
             try BatchRun(directory: directory, realtime: false).run(inputs) { input, sink in
                 var noOverlay: OverlayOutput?
-                try recognise(framesFrom: input, detector, makeEngine(), into: sink, overlay: &noOverlay, reporter)
+                try recognize(framesFrom: input, detector, makeEngine(), into: sink, overlay: &noOverlay, reporter)
             }
             return
         }
@@ -125,14 +125,14 @@ struct ActionsCommand: ParsableCommand {
         let engine = try makeEngine()
         try OutputFile.committing([jsonFile] + (overlayFile.map { [$0] } ?? [])) {
             try FrameInput.namingErrors(of: inputs[0]) {
-                try recognise(framesFrom: inputs[0], detector, engine, into: jsonFile.sink, overlay: &overlayOutput, reporter)
+                try recognize(framesFrom: inputs[0], detector, engine, into: jsonFile.sink, overlay: &overlayOutput, reporter)
             }
         }
     }
 
     /// Events for `posekit pose` JSON Lines: a file is sorted by time first, a stream must
     /// already be in order (see `PoseFrameOrder`).
-    private func recognise(posesFrom path: String, _ engine: ActionEngine, into sink: ByteSink) throws {
+    private func recognize(posesFrom path: String, _ engine: ActionEngine, into sink: ByteSink) throws {
         var decoder = PoseJSONLinesDecoder(defaultFPS: fps)
         let lines = try CLIError.reading(path) { try LineReader(path: path) }
         lines.source.beforeWaiting = { try? sink.flush() }  // a failure resurfaces on the next write
@@ -152,14 +152,14 @@ struct ActionsCommand: ParsableCommand {
     }
 
     /// Events for every frame of a video (and annotated frames into `overlay` when given).
-    private func recognise(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
+    private func recognize(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
                            overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
         try FrameInput.withFrames(of: input) { reader in
-            try recognise(framesFrom: input, reader: reader, detector, engine, into: sink, overlay: &overlayOutput, reporter)
+            try recognize(framesFrom: input, reader: reader, detector, engine, into: sink, overlay: &overlayOutput, reporter)
         }
     }
 
-    private func recognise(framesFrom input: String, reader: FrameReader, _ detector: PoseDetector, _ engine: ActionEngine,
+    private func recognize(framesFrom input: String, reader: FrameReader, _ detector: PoseDetector, _ engine: ActionEngine,
                            into sink: ByteSink, overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
         let outputs = [sink, overlayOutput?.sink].compactMap { $0 }
         let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry, scaling: detector.inputScaling,

@@ -16,14 +16,14 @@ struct BenchModel: ParsableCommand {
             pass, GFLOP per pass (2 per multiply-add) and GFLOP/s at the median. --layers adds a \
             per-layer breakdown at the largest size. "CPU ms/thr" is the process's CPU time per pass \
             divided by the thread count (median): it leaves out time spent descheduled on a busy \
-            host, but counts every thread's spinning and library threads. --busy-neighbour times each configuration \
+            host, but counts every thread's spinning and library threads. --busy-neighbor times each configuration \
             again next to a process that busy-loops on one core (a shared host) and prints the \
             slowdown per thread count.
 
             EXAMPLES
               posekit bench model
               posekit bench model --models mobilenet075 --sizes 513 --threads 2 --layers
-              posekit bench model --models mobilenet075 --sizes 513 --busy-neighbour
+              posekit bench model --models mobilenet075 --sizes 513 --busy-neighbor
               POSEKIT_GEMM=blas posekit bench model --sizes 513
               env -u OPENBLAS_CORETYPE posekit bench model --json
             """)
@@ -47,7 +47,7 @@ struct BenchModel: ParsableCommand {
     var layers = false
 
     @Flag(help: "Also time each configuration next to a process busy-looping on one core.")
-    var busyNeighbour = false
+    var busyNeighbor = false
 
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
@@ -63,7 +63,7 @@ struct BenchModel: ParsableCommand {
         let log: (String) -> Void = json ? { _ in } : { print($0) }
         var report = BenchEnvironment.report(log: log)
         var rows: [[String: Any]] = []
-        log("model            size threads   GFLOP  median ms   min ms  GFLOP/s  CPU ms/thr" + (busyNeighbour ? "  busy ms  slowdown" : ""))
+        log("model            size threads   GFLOP  median ms   min ms  GFLOP/s  CPU ms/thr" + (busyNeighbor ? "  busy ms  slowdown" : ""))
         for name in models {
             let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(name))
             for size in sizes {
@@ -87,12 +87,12 @@ struct BenchModel: ParsableCommand {
                     ]
                     var line = String(format: "%-16@ %4d %7d %7.3f %10.2f %8.2f %8.1f %11.2f", name as NSString, size, t, gflop,
                                       timing.median * 1e3, timing.minimum * 1e3, gflop / timing.median, cpuMedian * 1e3)
-                    if busyNeighbour {
-                        let neighbour = try BusyNeighbour()
+                    if busyNeighbor {
+                        let neighbor = try BusyNeighbor()
                         let busy = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
-                        neighbour.stop()
-                        row["busy_neighbour_median_ms"] = busy.median * 1e3
-                        row["busy_neighbour_slowdown"] = busy.median / timing.median
+                        neighbor.stop()
+                        row["busy_neighbor_median_ms"] = busy.median * 1e3
+                        row["busy_neighbor_slowdown"] = busy.median / timing.median
                         line += String(format: " %8.2f %8.2fx", busy.median * 1e3, busy.median / timing.median)
                     }
                     rows.append(row)

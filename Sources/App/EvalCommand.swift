@@ -14,7 +14,7 @@ struct Eval: ParsableCommand {
             Runs the pipeline (network + decoder, same options and defaults as `posekit pose`) on each \
             image, matches it to the ground truth by file name (photo.ppm finds photo.jpg), and prints \
             the pycocotools summary: AP over OKS thresholds .50:.05:.95, AP50, AP75, AP medium/large \
-            and the recalls. Standard COCO sigmas; only labelled keypoints count; areas from the file.
+            and the recalls. Standard COCO sigmas; only labeled keypoints count; areas from the file.
 
             --poses scores the output of `posekit pose` instead of running the network: its JSON \
             Lines, or the COCO results list of `posekit pose --format coco` (every image of the \

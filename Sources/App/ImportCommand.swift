@@ -15,7 +15,7 @@ struct Import: ParsableCommand {
         discussion: """
             The format is detected from the file's content. Core ML batchnorm layers are folded into \
             the convolutions; fp16 weights stay fp16 unless --dtype says otherwise. The bundle records \
-            the source file's name and SHA-256 and the weights' licence and attribution. An ActionNet \
+            the source file's name and SHA-256 and the weights' license and attribution. An ActionNet \
             weight file of the earlier format (PKACTN01) is converted to a bundle with the same parameters.
 
             EXAMPLES

@@ -11,7 +11,7 @@ import Tensor
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Describe a PoseKit weight bundle (PoseNet or ActionNet: network, tensors, source, licence) and this build.",
+        abstract: "Describe a PoseKit weight bundle (PoseNet or ActionNet: network, tensors, source, license) and this build.",
         discussion: """
             The last lines describe the binary: the instruction set it was compiled for \
             (portable, or tuned with POSEKIT_TARGET_CPU), the vector features of this CPU and the \
@@ -89,7 +89,7 @@ struct Info: ParsableCommand {
               tensors       \(m.tensors.count), \(m.parameterCount) parameters
               dtype         \(dtypes)
               source        \(m.source.fileName) (\(m.source.format))\(m.source.sha256.isEmpty ? "" : ", sha256 \(m.source.sha256)")
-              licence       \(m.license.spdx)
+              license       \(m.license.spdx)
               attribution   \(m.license.attribution)
             """)
         for (key, value) in m.source.notes.sorted(by: { $0.key < $1.key }) {

@@ -10,7 +10,7 @@ struct PoseCommand: ParsableCommand {
         abstract: "Find every person's pose in images or a video stream; write JSON Lines.",
         discussion: """
         INPUT is a .ppm/.pgm/.pnm image, a .y4m video, or - for standard input (PNM or Y4M is \
-        recognised from the first bytes). Any other image or video file (JPEG, PNG, MP4, MKV, \
+        recognized from the first bytes). Any other image or video file (JPEG, PNG, MP4, MKV, \
         WebM, ...) or a /dev/video device is decoded by running ffmpeg, as the pipe examples \
         below do; a directory means every image and video in it, in name order. Each image or \
         frame becomes one JSON line on stdout:

@@ -16,7 +16,7 @@ import Glibc
 struct PoseKit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "posekit",
-        abstract: "Find people's body poses in images and video, and recognise what they are doing.",
+        abstract: "Find people's body poses in images and video, and recognize what they are doing.",
         discussion: """
         Inputs are PPM/PGM images and Y4M video streams; outputs are JSON Lines and \
         annotated frames. The usual way in is an ffmpeg pipe:

@@ -3,7 +3,7 @@ import PoseCore
 import PoseNet
 
 /// Draws pose wireframes on RGB frames: skeleton edges as lines, joints as filled circles,
-/// coloured by body side, sized relative to the frame.
+/// colored by body side, sized relative to the frame.
 struct PoseOverlay {
     /// Parts and edges below this score are not drawn (they are usually guesses).
     var minimumKeypointScore = 0.3
@@ -16,19 +16,19 @@ struct PoseOverlay {
             for (a, b) in Skeleton.drawnEdges {
                 let ka = pose[a], kb = pose[b]
                 guard ka.score >= minimumKeypointScore, kb.score >= minimumKeypointScore else { continue }
-                // An edge takes the colour of its side; torso cross-edges (left-right) are centre-coloured.
-                let color = a.side == b.side ? colour(a.side) : palette.center
+                // An edge takes the color of its side; torso cross-edges (left-right) are center-colored.
+                let color = a.side == b.side ? color(a.side) : palette.center
                 image.drawLine(x0: Float(ka.position.x), y0: Float(ka.position.y),
                                x1: Float(kb.position.x), y1: Float(kb.position.y), thickness: thickness, color: color)
             }
             for keypoint in pose.keypoints where keypoint.score >= minimumKeypointScore {
                 image.fillCircle(centerX: Float(keypoint.position.x), centerY: Float(keypoint.position.y),
-                                 radius: radius, color: colour(keypoint.part.side))
+                                 radius: radius, color: color(keypoint.part.side))
             }
         }
     }
 
-    private func colour(_ side: BodySide) -> RGBColor {
+    private func color(_ side: BodySide) -> RGBColor {
         switch side {
         case .left: return palette.left
         case .right: return palette.right

@@ -8,7 +8,7 @@ import FrameIO
 struct TrainActionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train-actions",
-        abstract: "Train the action classifier (synthetic motion + labelled pose clips).",
+        abstract: "Train the action classifier (synthetic motion + labeled pose clips).",
         discussion: """
         Real clips are `<poses-dir>/<clip>.jsonl` (`posekit pose` output) for the entries of \
         --labels; clips without a poses file are skipped. Deterministic for a given --seed.
@@ -57,9 +57,9 @@ struct TrainActionsCommand: ParsableCommand {
         config.seed = seed
         config.epochs = epochs
         config.sequencesPerExercise = sequences
-        let clips: [LabelledClip]
+        let clips: [LabeledClip]
         if FileManager.default.fileExists(atPath: labels) && FileManager.default.fileExists(atPath: posesDir) {
-            clips = try CLIError.reading(labels) { try LabelledClip.load(labels: URL(fileURLWithPath: labels), posesDirectory: URL(fileURLWithPath: posesDir)) }
+            clips = try CLIError.reading(labels) { try LabeledClip.load(labels: URL(fileURLWithPath: labels), posesDirectory: URL(fileURLWithPath: posesDir)) }
         } else {
             clips = []
         }
@@ -91,7 +91,7 @@ struct TrainActionsCommand: ParsableCommand {
                 log(row)
                 rows.append(row)
             }
-            print("clip | label | summary label | reps counted | reps labelled | window accuracy | train time")
+            print("clip | label | summary label | reps counted | reps labeled | window accuracy | train time")
             for r in rows { print(r) }
             return
         }
@@ -113,7 +113,7 @@ struct TrainActionsCommand: ParsableCommand {
     }
 
     /// Prints results on the (training) clips, on fresh synthetic sequences, and the speed.
-    func report(_ net: TemporalConvNet, clips: [LabelledClip]) {
+    func report(_ net: TemporalConvNet, clips: [LabeledClip]) {
         for clip in clips {
             guard let (r, _) = try? ActionTrainer.evaluate(net, clip: clip) else { continue }
             log(String(format: "  on clip %@: summary %@, reps %d/%@, window accuracy %.2f", r.clip, r.summaryLabel, r.countedReps,

@@ -1,9 +1,9 @@
 /// Drawing primitives for overlays on RGB frames (pose wireframes, labels).
 ///
-/// Coordinates are in pixels with pixel `(x, y)`'s centre at `(x, y)` (so a keypoint at
-/// `(12.0, 30.0)` is centred on pixel 12, 30). Shapes are clipped to the image; anything partly or
+/// Coordinates are in pixels with pixel `(x, y)`'s center at `(x, y)` (so a keypoint at
+/// `(12.0, 30.0)` is centered on pixel 12, 30). Shapes are clipped to the image; anything partly or
 /// wholly outside is fine. Anti-aliased shapes blend by the covered fraction of each pixel,
-/// estimated from the distance of the pixel centre to the shape's edge.
+/// estimated from the distance of the pixel center to the shape's edge.
 extension RGBImage {
     /// A line thickness that reads well at this frame size (≈ 1/150 of the shorter side, at least 2).
     public var suggestedLineThickness: Float { max(2, Float(min(width, height)) / 150) }
@@ -50,7 +50,7 @@ extension RGBImage {
         let dx = x1 - x0, dy = y1 - y0
         let lengthSquared = dx * dx + dy * dy
         paint(color, minX: min(x0, x1) - reach, maxX: max(x0, x1) + reach, minY: min(y0, y1) - reach, maxY: max(y0, y1) + reach) { px, py in
-            // Distance from the pixel centre to the segment.
+            // Distance from the pixel center to the segment.
             let qx = Float(px) - x0, qy = Float(py) - y0
             let t = lengthSquared > 0 ? min(max((qx * dx + qy * dy) / lengthSquared, 0), 1) : 0
             let ex = qx - t * dx, ey = qy - t * dy
@@ -58,7 +58,7 @@ extension RGBImage {
         }
     }
 
-    /// Fraction of a pixel at `distance` from a shape's centre line covered by a band of `halfWidth`.
+    /// Fraction of a pixel at `distance` from a shape's center line covered by a band of `halfWidth`.
     @inline(__always)
     static func coverage(distance: Float, halfWidth: Float, antialiased: Bool) -> Float {
         antialiased ? min(max(halfWidth + 0.5 - distance, 0), 1) : (distance <= halfWidth ? 1 : 0)
@@ -105,8 +105,8 @@ extension RGBImage {
     }
 }
 
-/// Colours by body side, as overlays conventionally draw skeletons (the subject's left in one
-/// colour, right in another, the midline in a third).
+/// Colors by body side, as overlays conventionally draw skeletons (the subject's left in one
+/// color, right in another, the midline in a third).
 public struct BodySidePalette: Sendable, Equatable {
     public var left: RGBColor
     public var right: RGBColor
@@ -118,6 +118,6 @@ public struct BodySidePalette: Sendable, Equatable {
         self.center = center
     }
 
-    /// Orange left, cyan-blue right, yellow midline: distinct on most backgrounds and for common colour blindness.
+    /// Orange left, cyan-blue right, yellow midline: distinct on most backgrounds and for common color blindness.
     public static let standard = BodySidePalette(left: RGBColor(255, 140, 0), right: RGBColor(0, 160, 255), center: RGBColor(255, 230, 0))
 }

@@ -73,7 +73,7 @@ public struct RGBImage: Sendable, Equatable {
     mutating func clear() { self = RGBImage() }
 }
 
-/// An 8-bit RGB colour.
+/// An 8-bit RGB color.
 public struct RGBColor: Sendable, Equatable, Hashable {
     public var r: UInt8
     public var g: UInt8

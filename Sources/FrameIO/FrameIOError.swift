@@ -51,7 +51,7 @@ public enum FrameIOError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .sizeExceedsLimit(w, h, maxW, maxH):
             return "frame size \(w)x\(h) exceeds the limit \(maxW)x\(maxH)"
         case let .unknownChroma(tag):
-            return "y4m: unknown colour space tag 'C\(tag)'"
+            return "y4m: unknown color space tag 'C\(tag)'"
         case let .missingFrameMarker(index, found):
             return "y4m: expected 'FRAME' before frame \(index), found '\(found)'"
         case .brokenPipe:

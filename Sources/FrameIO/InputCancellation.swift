@@ -15,8 +15,8 @@ import Darwin
 ///     InputCancellation.prepare()          // once, before installing the signal handlers
 ///     signal handler: InputCancellation.cancel(signal: sig)
 public enum InputCancellation {
-    // Plain integers with constant initial values: statically initialised, so the signal handler
-    // touches no lazily initialised or reference-counted state.
+    // Plain integers with constant initial values: statically initialized, so the signal handler
+    // touches no lazily initialized or reference-counted state.
     nonisolated(unsafe) private static var readEnd: Int32 = -1
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
     nonisolated(unsafe) private static var pendingSignal: Int32 = 0

@@ -1,7 +1,7 @@
-/// Reads Netpbm images (`P6` colour, `P5` grey, and their ASCII forms `P3`, `P2`) from a stream.
+/// Reads Netpbm images (`P6` color, `P5` gray, and their ASCII forms `P3`, `P2`) from a stream.
 ///
 /// - Max values 1…65535: 16-bit samples are big-endian; every sample is scaled to 0…255
-///   (`(v * 255 + maxval / 2) / maxval`), and grey images are expanded to RGB.
+///   (`(v * 255 + maxval / 2) / maxval`), and gray images are expanded to RGB.
 /// - Comments (`#` to end of line) are accepted wherever header whitespace is.
 /// - Several images may follow each other in one stream, as `ffmpeg -f image2pipe -c:v ppm -`
 ///   writes them; whitespace between images is tolerated.
@@ -14,9 +14,9 @@
 public final class PNMReader {
     /// The PNM variants.
     public enum Kind: UInt8, Sendable {
-        case asciiGrey = 2, asciiRGB = 3, rawGrey = 5, rawRGB = 6
-        var isGrey: Bool { self == .asciiGrey || self == .rawGrey }
-        var isASCII: Bool { self == .asciiGrey || self == .asciiRGB }
+        case asciiGray = 2, asciiRGB = 3, rawGray = 5, rawRGB = 6
+        var isGray: Bool { self == .asciiGray || self == .rawGray }
+        var isASCII: Bool { self == .asciiGray || self == .asciiRGB }
     }
 
     /// Header of the image read last.
@@ -158,7 +158,7 @@ public final class PNMReader {
     }
 
     private func readRaw(_ h: Header, into image: inout RGBImage) throws {
-        let channels = h.kind.isGrey ? 1 : 3
+        let channels = h.kind.isGray ? 1 : 3
         let bytesPerSample = h.maxValue > 255 ? 2 : 1
         let rowBytes = h.width * channels * bytesPerSample
         let total = rowBytes * h.height
@@ -205,7 +205,7 @@ public final class PNMReader {
     }
 
     private func readASCII(_ h: Header, into image: inout RGBImage) throws {
-        let channels = h.kind.isGrey ? 1 : 3
+        let channels = h.kind.isGray ? 1 : 3
         let samples = h.width * h.height * channels
         let maxValue = h.maxValue
         for i in 0..<samples {

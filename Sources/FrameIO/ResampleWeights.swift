@@ -2,8 +2,8 @@
 /// output `o` is `Σ_k weights[o·taps + k] · source[first[o] + k]`.
 ///
 /// Built with Pillow's `BILINEAR` convention (`Resample.c`): a triangle filter whose support grows
-/// with the downscale factor (so downscaling averages, i.e. antialiases), output pixel `o` centred
-/// on source coordinate `(o + 0.5)·scale`, weights normalised over the taps inside the input.
+/// with the downscale factor (so downscaling averages, i.e. antialiases), output pixel `o` centered
+/// on source coordinate `(o + 0.5)·scale`, weights normalized over the taps inside the input.
 ///
 /// The input may be *virtually* padded: letterboxing pads the image bottom/right to a square with
 /// black before resizing. Taps that land in the padding are dropped; `realSum[o]` keeps the total

@@ -1,6 +1,6 @@
 /// Reads a YUV4MPEG2 stream (`ffmpeg -i clip.mp4 -f yuv4mpegpipe -`) frame by frame in constant memory.
 ///
-/// The stream header is parsed by the initialiser; each `read(into:)` then reads one `FRAME`
+/// The stream header is parsed by the initializer; each `read(into:)` then reads one `FRAME`
 /// header and the frame's planes straight into the caller's reusable `YUVFrame`.
 ///
 ///     let reader = try Y4MReader(source: try ByteSource(path: "-"))

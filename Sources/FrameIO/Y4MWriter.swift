@@ -2,7 +2,7 @@
 ///
 /// RGB → Y'CbCr uses BT.601 (or BT.709) in limited range, the inverse of `YUVToRGB`, and the
 /// header says so (`XCOLORRANGE=LIMITED`). `C444` keeps full chroma; `C420jpeg` averages each
-/// 2×2 block of pixels (chroma centred, matching the tag).
+/// 2×2 block of pixels (chroma centered, matching the tag).
 ///
 ///     let writer = Y4MWriter(sink: try ByteSink(path: "-"), width: 640, height: 360,
 ///                            frameRate: Ratio(30000, 1001), chroma: .c420)
@@ -50,7 +50,7 @@ public final class Y4MWriter {
     public func flush() throws { try sink.flush() }
 }
 
-/// RGB → limited-range Y'CbCr planes (4:4:4 or 4:2:0 with centred chroma).
+/// RGB → limited-range Y'CbCr planes (4:4:4 or 4:2:0 with centered chroma).
 enum RGBToYUV {
     static func convert(_ image: RGBImage, into planes: inout [UInt8], format: YUVFormat, matrix: ColorMatrix) {
         let (kr, kb): (Float, Float) = matrix == .bt601 ? (0.299, 0.114) : (0.2126, 0.0722)

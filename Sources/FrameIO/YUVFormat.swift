@@ -2,8 +2,8 @@
 ///
 /// | tag | planes | chroma plane size | chroma siting |
 /// |---|---|---|---|
-/// | `420jpeg`, `420` | Y Cb Cr | ⌈W/2⌉×⌈H/2⌉ | centred between luma samples |
-/// | `420mpeg2` | Y Cb Cr | ⌈W/2⌉×⌈H/2⌉ | co-sited with even luma columns, vertically centred (ffmpeg's "left") |
+/// | `420jpeg`, `420` | Y Cb Cr | ⌈W/2⌉×⌈H/2⌉ | centered between luma samples |
+/// | `420mpeg2` | Y Cb Cr | ⌈W/2⌉×⌈H/2⌉ | co-sited with even luma columns, vertically centered (ffmpeg's "left") |
 /// | `420paldv` | Y Cb Cr | ⌈W/2⌉×⌈H/2⌉ | co-sited with the top-left luma sample |
 /// | `411` | Y Cb Cr | ⌈W/4⌉×H | co-sited with every 4th luma column |
 /// | `422` | Y Cb Cr | ⌈W/2⌉×H | co-sited with even luma columns |
@@ -18,9 +18,9 @@ public struct Y4MChroma: Sendable, Equatable, Hashable, CustomStringConvertible 
     }
     /// Where a 4:2:0 chroma sample sits relative to the luma grid.
     public enum Siting: Sendable, Equatable, Hashable {
-        /// Centred in each 2×2 block (JPEG, the `420jpeg` tag).
+        /// Centerd in each 2×2 block (JPEG, the `420jpeg` tag).
         case center
-        /// Horizontally on the even luma column, vertically centred (MPEG-2, H.264 default).
+        /// Horizontally on the even luma column, vertically centered (MPEG-2, H.264 default).
         case left
         /// On the top-left luma sample of each 2×2 block (PAL DV).
         case topLeft

@@ -28,7 +28,7 @@ public final class YUVToRGB {
     struct Coefficients {
         var yOffset: Float, yScale: Float
         var crToR: Float, cbToG: Float, crToG: Float, cbToB: Float
-        /// Multiplier taking a raw sample of `bitDepth` bits to the 8-bit scale, and the chroma centre there.
+        /// Multiplier taking a raw sample of `bitDepth` bits to the 8-bit scale, and the chroma center there.
         var sampleScale: Float, chromaCenter: Float
 
         init(_ conversion: Conversion, bitDepth: Int) {
@@ -70,7 +70,7 @@ public final class YUVToRGB {
         let width = format.width
         let chromaWidth = format.planeSize(1).width
         let (dx, _) = format.chroma.decimation
-        // Chroma sample j sits at luma column dx·j (co-sited) or dx·j + (dx−1)/2 (centred, 420jpeg only).
+        // Chroma sample j sits at luma column dx·j (co-sited) or dx·j + (dx−1)/2 (centered, 420jpeg only).
         let offset: Float = format.chroma.subsampling == .s420 && format.chroma.siting == .center ? Float(dx - 1) / 2 : 0
         var left = [Int32](repeating: 0, count: width), right = left, weight = [Float](repeating: 0, count: width)
         if format.planeCount > 1 {
@@ -99,7 +99,7 @@ public final class YUVToRGB {
         let mono = format.planeCount == 1
         let (chromaWidth, chromaHeight) = format.planeSize(1)
         let (_, dy) = format.chroma.decimation
-        // Vertical chroma position of luma row y: centred between rows for 4:2:0 except PAL DV.
+        // Vertical chroma position of luma row y: centered between rows for 4:2:0 except PAL DV.
         let verticalOffset: Float = format.chroma.subsampling == .s420 && format.chroma.siting != .topLeft ? 0.5 : 0
         let deep = format.bytesPerSample == 2
         let offsets = (0..<3).map { format.planeOffset($0) }

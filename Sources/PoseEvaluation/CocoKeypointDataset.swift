@@ -16,33 +16,33 @@ public struct CocoKeypointDataset: Sendable {
         }
     }
 
-    /// One labelled person.
+    /// One labeled person.
     public struct Annotation: Sendable, Equatable {
         public var id: Int
         public var imageID: Int
-        /// 17 `(x, y, visibility)` triples flattened, COCO convention: visibility 0 = not labelled,
-        /// 1 = labelled but occluded, 2 = labelled and visible. Only visibility > 0 counts.
+        /// 17 `(x, y, visibility)` triples flattened, COCO convention: visibility 0 = not labeled,
+        /// 1 = labeled but occluded, 2 = labeled and visible. Only visibility > 0 counts.
         public var keypoints: [Double]
-        /// The file's `num_keypoints` (number of labelled keypoints). pycocotools ignores a
+        /// The file's `num_keypoints` (number of labeled keypoints). pycocotools ignores a
         /// person whose `num_keypoints` is 0 even if some visibilities are set.
-        public var labelledKeypointCount: Int
+        public var labeledKeypointCount: Int
         /// Segment area in squared pixels: the OKS scale `s²` and the area-range filter.
         public var area: Double
-        /// `[x, y, width, height]`; used only for people with no labelled keypoints.
+        /// `[x, y, width, height]`; used only for people with no labeled keypoints.
         public var bbox: [Double]
         /// Crowd regions may match many detections and are never counted as misses.
         public var isCrowd: Bool
 
-        public init(id: Int, imageID: Int, keypoints: [Double], labelledKeypointCount: Int? = nil,
+        public init(id: Int, imageID: Int, keypoints: [Double], labeledKeypointCount: Int? = nil,
                     area: Double, bbox: [Double] = [0, 0, 0, 0], isCrowd: Bool = false) {
             self.id = id; self.imageID = imageID; self.keypoints = keypoints
-            self.labelledKeypointCount = labelledKeypointCount
+            self.labeledKeypointCount = labeledKeypointCount
                 ?? stride(from: 2, to: keypoints.count, by: 3).filter { keypoints[$0] > 0 }.count
             self.area = area; self.bbox = bbox; self.isCrowd = isCrowd
         }
 
-        /// pycocotools' `ignore` flag: crowd regions and people with no labelled keypoints.
-        var isIgnored: Bool { isCrowd || labelledKeypointCount == 0 }
+        /// pycocotools' `ignore` flag: crowd regions and people with no labeled keypoints.
+        var isIgnored: Bool { isCrowd || labeledKeypointCount == 0 }
     }
 
     public var images: [Image]
@@ -101,7 +101,7 @@ public struct CocoKeypointDataset: Sendable {
                 throw EvaluationError.invalidGroundTruth("\(url.path): annotation \(a.id) has area \(a.area)")
             }
             annotations.append(Annotation(id: a.id, imageID: a.image_id, keypoints: a.keypoints,
-                                          labelledKeypointCount: a.num_keypoints, area: a.area,
+                                          labeledKeypointCount: a.num_keypoints, area: a.area,
                                           bbox: a.bbox ?? [0, 0, 0, 0], isCrowd: (a.iscrowd ?? 0) != 0))
         }
         self.init(images: file.images.map { Image(id: $0.id, fileName: $0.file_name, width: $0.width, height: $0.height) },

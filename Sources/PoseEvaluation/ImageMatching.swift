@@ -9,7 +9,7 @@ struct ImageMatching {
     /// `ignored[t][d]`: detection `d` counts neither as true nor as false positive at threshold `t`
     /// (it matched an ignored person, or is unmatched and outside the area range).
     var ignored: [[Bool]]
-    /// Per ground-truth person: ignored (crowd, no labelled keypoints, or outside the area range).
+    /// Per ground-truth person: ignored (crowd, no labeled keypoints, or outside the area range).
     var groundTruthIgnored: [Bool]
 
     /// Matches one image's detections (already sorted by decreasing score and truncated) against

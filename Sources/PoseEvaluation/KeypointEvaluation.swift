@@ -75,7 +75,7 @@ public enum KeypointEvaluationSettings {
 
 /// Evaluates keypoint detections against COCO ground truth with pycocotools' algorithm:
 /// per image, detections sorted by score (at most 20) are greedily matched to people at each OKS
-/// threshold; crowd people and people with no labelled keypoints are ignored (a detection
+/// threshold; crowd people and people with no labeled keypoints are ignored (a detection
 /// matching them is neither right nor wrong); precision is made monotone and sampled at 101 recall
 /// points; AP is the mean over thresholds and recall points.
 ///

@@ -4,8 +4,8 @@ import Foundation
 
 /// COCO object keypoint similarity (OKS), the keypoint analogue of box IoU.
 ///
-/// For each labelled keypoint `i` with distance `d_i` between detection and ground truth,
-/// `exp(-d_i² / (2 s² κ_i²))`, averaged over the labelled keypoints, where `s²` is the person's
+/// For each labeled keypoint `i` with distance `d_i` between detection and ground truth,
+/// `exp(-d_i² / (2 s² κ_i²))`, averaged over the labeled keypoints, where `s²` is the person's
 /// annotated area and `κ_i = 2σ_i` with the per-part COCO sigmas below. 1 is a perfect match;
 /// at 0.5 a keypoint is off by about its per-part tolerance.
 public enum ObjectKeypointSimilarity {
@@ -18,7 +18,7 @@ public enum ObjectKeypointSimilarity {
     static let areaEpsilon = Double.ulpOfOne
 
     /// OKS between a detection's 17 keypoints and one ground-truth person, computed as pycocotools'
-    /// `computeOks`. A person with no labelled keypoints (an ignore region) is compared against the
+    /// `computeOks`. A person with no labeled keypoints (an ignore region) is compared against the
     /// box twice the size of its `bbox`: keypoints inside it count as distance 0.
     ///
     /// - Parameter areaScale: multiplies the annotated area used as `s²`. 1 is COCO / pycocotools.
@@ -27,10 +27,10 @@ public enum ObjectKeypointSimilarity {
     public static func similarity(detection: [Point], groundTruth: CocoKeypointDataset.Annotation,
                                   areaScale: Double = 1) -> Double {
         let g = groundTruth.keypoints
-        let labelled = (0..<BodyPart.count).filter { g[3 * $0 + 2] > 0 }
+        let labeled = (0..<BodyPart.count).filter { g[3 * $0 + 2] > 0 }
         let denominator = groundTruth.area * areaScale + areaEpsilon
         var sum = 0.0
-        if labelled.isEmpty {
+        if labeled.isEmpty {
             let b = groundTruth.bbox
             let x0 = b[0] - b[2], x1 = b[0] + b[2] * 2, y0 = b[1] - b[3], y1 = b[1] + b[3] * 2
             for i in 0..<BodyPart.count {
@@ -40,11 +40,11 @@ public enum ObjectKeypointSimilarity {
             }
             return sum / Double(BodyPart.count)
         }
-        for i in labelled {
+        for i in labeled {
             let dx = detection[i].x - g[3 * i], dy = detection[i].y - g[3 * i + 1]
             sum += Foundation.exp(-((dx * dx + dy * dy) / variance(i) / denominator / 2))
         }
-        return sum / Double(labelled.count)
+        return sum / Double(labeled.count)
     }
 
     /// `(2σ)²`, in the same operation order as pycocotools so results agree to the last bit.

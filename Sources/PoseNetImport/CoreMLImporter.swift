@@ -208,7 +208,7 @@ enum CoreMLImporter {
             }
             let colorSpace = Int(clamping: try image.uint(CoreMLImporter.imageColorSpace))
             guard colorSpace == CoreMLImporter.colorSpaceRGB || colorSpace == CoreMLImporter.colorSpaceBGR else {
-                throw ImportError.unsupportedModel(file: file, detail: "input image '\(name)' has colour space \(colorSpace); PoseNet needs RGB or BGR")
+                throw ImportError.unsupportedModel(file: file, detail: "input image '\(name)' has color space \(colorSpace); PoseNet needs RGB or BGR")
             }
             return (name, colorSpace)
         }

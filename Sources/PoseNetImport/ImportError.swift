@@ -20,7 +20,7 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .unreadable(let file, let detail): return "\(file): cannot read: \(detail)"
-        case .unknownFormat(let file, let detail): return "\(file): unrecognised model format: \(detail)"
+        case .unknownFormat(let file, let detail): return "\(file): unrecognized model format: \(detail)"
         case .malformed(let file, let detail): return "\(file): \(detail)"
         case .unsupportedLayer(let file, let layer, let detail): return "\(file): layer '\(layer)': \(detail)"
         case .unsupportedModel(let file, let detail): return "\(file): \(detail)"

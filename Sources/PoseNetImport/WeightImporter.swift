@@ -9,7 +9,7 @@ import Darwin
 
 /// Turns a published PoseNet model file into a PoseKit weight bundle.
 ///
-/// The format is recognised from the content, not the file name (``detectFormat(_:)``), so a
+/// The format is recognized from the content, not the file name (``detectFormat(_:)``), so a
 /// renamed file still imports and a wrong file fails with a clear message:
 ///
 /// ```swift
@@ -59,7 +59,7 @@ public enum WeightImporter {
         }
     }
 
-    /// Recognises a format from the first protobuf fields:
+    /// Recognizes a format from the first protobuf fields:
     /// a Core ML `Model` starts with `specificationVersion` (field 1, a varint) and holds a
     /// description (field 2, a message); a `GraphDef` starts with a node (field 1, a message)
     /// whose own first fields are its name and op (strings).
@@ -89,7 +89,7 @@ public enum WeightImporter {
         }
     }
 
-    /// The licence of Google's TF.js PoseNet weights, from which every known PoseNet
+    /// The license of Google's TF.js PoseNet weights, from which every known PoseNet
     /// MobileNetV1 file derives; `convertedBy` says how this file was made from them.
     static func posenetLicense(convertedBy: String) -> WeightManifest.License {
         .init(spdx: "Apache-2.0",

@@ -65,7 +65,7 @@ extension SIMD where Scalar == Float {
 
     /// Each lane clamped to `low...high` (NaN lanes pass through).
     ///
-    /// Written as a per-lane ternary on purpose: the optimiser turns it into vector
+    /// Written as a per-lane ternary on purpose: the optimizer turns it into vector
     /// compare/min/blend instructions, whereas the standard library's `pointwiseMin`/`clamped`
     /// and `replacing(with:where:)` (IEEE `minimum` semantics, generic masks) compile to a scalar
     /// loop through the stack, which made the epilogues several times slower than the GEMM.
@@ -83,7 +83,7 @@ extension SIMD where Scalar == Float {
 extension SIMD16 where Scalar == Float {
     /// Each lane clamped to `low...high` (NaN lanes pass through), for 16-lane vectors.
     ///
-    /// The generic per-lane form above is a 16-iteration loop that the optimiser then declines
+    /// The generic per-lane form above is a 16-iteration loop that the optimizer then declines
     /// to inline for 16 lanes; the out-of-line call forces every live vector register (all are
     /// caller-saved) to the stack, which in the GEMM and depthwise epilogues cost more than the
     /// clamp. Written with whole-vector compares and bit selects instead, it is a handful of
@@ -105,7 +105,7 @@ extension SIMD16 where Scalar == Float {
 ///
 /// This is the GEMM epilogue: called on each band right after `cblas_sgemm` wrote it, while the
 /// band is in cache. Every activation is a clamp to ``Activation/bounds``, so one plain loop
-/// (which the optimiser vectorises to full-width compare/blend) serves them all.
+/// (which the optimizer vectorises to full-width compare/blend) serves them all.
 func applyEpilogue(
     _ tile: UnsafeMutablePointer<Float>, rows: Int, columns: Int, rowStride: Int,
     bias: UnsafePointer<Float>?, activation: Activation

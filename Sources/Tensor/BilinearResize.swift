@@ -2,11 +2,11 @@
 public enum Resize {}
 
 extension Resize {
-    /// Bilinear resize of `[H, W, C]` to `output`'s `[outH, outW, C]`, **half-pixel centres**.
+    /// Bilinear resize of `[H, W, C]` to `output`'s `[outH, outW, C]`, **half-pixel centers**.
     ///
     /// Output pixel `(oy, ox)` samples the input at
     /// `sy = (oy + 0.5) · H / outH − 0.5`, `sx = (ox + 0.5) · W / outW − 0.5`
-    /// (pixel centres aligned, not corners), clamped to the image so the border replicates.
+    /// (pixel centers aligned, not corners), clamped to the image so the border replicates.
     /// This is OpenCV's `INTER_LINEAR`, TensorFlow's `resize_bilinear(half_pixel_centers: true)`
     /// and PyTorch's `align_corners=False`. It equals PIL's `BILINEAR` when enlarging; when
     /// shrinking PIL widens its filter (antialiasing) and this kernel does not.
@@ -53,7 +53,7 @@ extension Resize {
         return output
     }
 
-    /// The two neighbouring source indices around coordinate `s` (clamped to `0..<size`) and
+    /// The two neighboring source indices around coordinate `s` (clamped to `0..<size`) and
     /// the weight of the second.
     @inline(__always)
     static func sourceSpan(_ s: Float, size: Int) -> (Int, Int, Float) {

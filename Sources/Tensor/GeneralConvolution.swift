@@ -137,7 +137,7 @@ extension Convolution {
     /// `PackedPointwiseWeights(weights: weights.reshaped([kH * kW * Cin, Cout]), bias: bias)`.
     ///
     /// With dilation 1 (PoseNet's first layer) there is no im2col copy for most pixels: a window
-    /// row is `kW·Cin` contiguous input floats, so the microkernel reads 8 neighbouring output
+    /// row is `kW·Cin` contiguous input floats, so the microkernel reads 8 neighboring output
     /// pixels' windows straight from the input (`kH` runs per pixel, pixels `stride·Cin` floats
     /// apart). Only tiles that touch the padded border are gathered into a small im2col scratch.
     /// Output rows are split over `threads` cores. Other dilations, and weights packed for

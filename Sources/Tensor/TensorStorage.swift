@@ -7,8 +7,8 @@ public final class TensorStorage: @unchecked Sendable {
     /// Alignment of every allocation, in bytes.
     public static let alignment = 64
 
-    /// The whole buffer. Elements are not initialised to any particular value unless the
-    /// allocating initialiser says so.
+    /// The whole buffer. Elements are not initialized to any particular value unless the
+    /// allocating initializer says so.
     public let buffer: UnsafeMutableBufferPointer<Float>
 
     /// Allocates room for `count` floats, all set to zero.

@@ -51,7 +51,7 @@ struct ActionRecognizerTests {
         #expect(fromDetected == expected)
     }
 
-    /// A window made by the client is labelled as the classifier, called directly, labels it.
+    /// A window made by the client is labeled as the classifier, called directly, labels it.
     @Test func classifiesTheClientsOwnWindow() throws {
         let recognizer = try ActionRecognizer()
         let poses = Self.frames.prefix(recognizer.windowLength).map { $0.poses.first }

@@ -52,7 +52,7 @@ struct WindowingTests {
         #expect(r.push(frame: 3, time: 1.1, pose: nil).count == 3)
     }
 
-    @Test func featuresAreZeroFilledAndNormalisedPerWindow() {
+    @Test func featuresAreZeroFilledAndNormalizedPerWindow() {
         let base = (0..<60).map { i -> ResampledFrame in
             let pose: Pose? = i % 4 == 0 ? nil : Fixtures.standingPose(cx: 100 + Double(i), cy: 300, torso: 50)
             return ResampledFrame(slot: i, time: Double(i) / 30, sourceFrame: i, pose: pose, trackID: pose == nil ? nil : 1)
@@ -70,7 +70,7 @@ struct WindowingTests {
         })
         let g = moved.features()
         for i in f.indices { #expect(abs(f[i] - g[i]) < 1e-5) }
-        // Hand-checked value: frame 1's left ankle sits at hip + (0.2, 1.7) torsos; the mean hip centre
+        // Hand-checked value: frame 1's left ankle sits at hip + (0.2, 1.7) torsos; the mean hip center
         // over the real frames is at x = 100 + mean(i), so x = (101 − 100 − mean + 0.2·50) / 50.
         let realIndices = (0..<60).filter { $0 % 4 != 0 }
         let meanShift = Double(realIndices.reduce(0, +)) / Double(realIndices.count)

@@ -92,7 +92,7 @@ import Testing
 
     /// A real clip the committed weights never saw, through ffmpeg → posekit actions as a user runs
     /// it: seconds 17 to 23.8 of the lunges video, whose seconds 7 to 17 are the training clip
-    /// `lunges_02` (labels.json); this part is in no training set. Hand-labelled from a 3 frames/s
+    /// `lunges_02` (labels.json); this part is in no training set. Hand-labeled from a 3 frames/s
     /// contact sheet: standing at the start and the end, three forward lunges with their deepest
     /// point at about 1.2, 3.4 and 5.5 s. The summary must say lunges, count exactly 3, at those times.
     @Test func actionsOnAClipTheWeightsNeverSaw() throws {
@@ -104,11 +104,11 @@ import Testing
         #expect(reps == ["jumping_jacks": 0, "lunges": 3, "burpees": 0, "squats": 0], "\(reps)")
         let times = events.compactMap { $0["time"] as? Double }
         #expect(times.count == 3)
-        for (counted, labelled) in zip(times, [1.2, 3.4, 5.5]) { #expect(abs(counted - labelled) < 0.5, "turning point at \(counted) s") }
+        for (counted, labeled) in zip(times, [1.2, 3.4, 5.5]) { #expect(abs(counted - labeled) < 0.5, "turning point at \(counted) s") }
     }
 
-    /// Turning points of the shared clips, seconds, from labels.json's notes (hand-labelled).
-    static let labelledTurningPoints: [String: [Double]] = [
+    /// Turning points of the shared clips, seconds, from labels.json's notes (hand-labeled).
+    static let labeledTurningPoints: [String: [Double]] = [
         "jumping_jacks_01": (0..<12).map { 0.68 + 0.823 * Double($0) },
         "jumping_jacks_02": [1.5, 2.85, 4.15, 5.5, 6.85, 8.15, 9.5],
         "lunges_02": [1.4, 3.3, 5.3, 7.4, 9.4],
@@ -118,9 +118,9 @@ import Testing
 
     /// Every shared clip: `posekit pose --no-smooth` at 353 (what `actions` runs), then `posekit actions --poses`
     /// on the whole clip and on the clip cut at every half second: the summary names the clip's
-    /// label and counts exactly the labelled turning points before the end (push-ups are `other`:
+    /// label and counts exactly the labeled turning points before the end (push-ups are `other`:
     /// no exercise repetitions at all). Cuts within 0.25 s of a turning point are skipped, since
-    /// the labelled times are that approximate. One clip per test case.
+    /// the labeled times are that approximate. One clip per test case.
     @Test(arguments: ["jumping_jacks_01", "jumping_jacks_02", "lunges_02", "squats_01", "other_pushups_01"])
     func actionsOnARealClipCountsExactlyWhereverItEnds(name: String) throws {
         let (y4m, clip) = try sharedClip(name)
@@ -130,7 +130,7 @@ import Testing
         let lines = posed.lines
         let times = try lines.map { try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["time"] as? Double) }
         let label = clip["label"] as! String
-        let turns = try #require(Self.labelledTurningPoints[name])
+        let turns = try #require(Self.labeledTurningPoints[name])
         #expect(label == "other" || turns.count == clip["repetitions"] as? Int)
 
         let (reps, events, summaryLabel) = try repetitions(try CLI.run(["actions", "--poses", "-"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8)))

@@ -114,7 +114,7 @@ import Testing
         ("GIF89a garbage", "signature"),
         ("P6\n-4 4\n255\n", "invalid header"),
         ("P6\n100000 100000\n255\n", "exceeds the limit"),
-        ("YUV4MPEG2 W64 H48 F30:1 Cxyz\nFRAME\n", "colour space"),
+        ("YUV4MPEG2 W64 H48 F30:1 Cxyz\nFRAME\n", "color space"),
         ("", "empty"),
     ])
     func badInputIsOneLineErrorAndExitOne(_ input: String, _ expected: String) throws {

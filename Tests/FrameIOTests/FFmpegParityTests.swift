@@ -7,9 +7,9 @@ import Testing
 /// ffmpeg's reference RGB is made with `-sws_flags bilinear+accurate_rnd+full_chroma_int`
 /// (bilinear chroma upsampling, exact rounding, chroma interpolated at every luma pixel), which is
 /// the conversion `YUVToRGB` implements. One known difference: ffmpeg 5.1's swscale places 4:2:0
-/// chroma at the centre of each 2×2 block whatever the Y4M tag says, while we honour
+/// chroma at the center of each 2×2 block whatever the Y4M tag says, while we honour
 /// `420mpeg2`/`420paldv`/`411` siting; on this 320×180 clip that costs up to ~0.65 levels on average
-/// (0.1 for centred formats), still far inside the bound of 3.
+/// (0.1 for centered formats), still far inside the bound of 3.
 @Suite(.serialized) struct FFmpegParityTests {
     static let swsFlags = "bilinear+accurate_rnd+full_chroma_int"
 
@@ -50,13 +50,13 @@ import Testing
                 converter.convert(frame, into: &rgb)
                 let (mean, _) = difference(rgb, reference)
                 // The bound is 3 levels on average; we hold ourselves to much less.
-                let centred = [.center].contains(header.chroma.siting) || header.chroma.subsampling == .s444
+                let centered = [.center].contains(header.chroma.siting) || header.chroma.subsampling == .s444
                     || header.chroma.subsampling == .mono
                 // Deep samples: ffmpeg truncates 16 → 8 bits where we round (≤ 1 level, ~0.5 on average).
-                let bound = !centred ? 1.0 : (header.chroma.bitDepth > 8 ? 0.6 : 0.3)
+                let bound = !centered ? 1.0 : (header.chroma.bitDepth > 8 ? 0.6 : 0.3)
                 #expect(mean < bound, "\(pixFmt) \(tag) frame \(frame.index): mean |Δ| \(mean)")
                 let far = zip(rgb.pixels, reference.pixels).filter { abs(Int($0) - Int($1)) > 3 }.count
-                #expect(Double(far) / Double(rgb.pixels.count) < (centred ? 0.01 : 0.05), "\(pixFmt): \(far) values off by more than 3")
+                #expect(Double(far) / Double(rgb.pixels.count) < (centered ? 0.01 : 0.05), "\(pixFmt): \(far) values off by more than 3")
             }
         }
     }
@@ -98,15 +98,15 @@ import Testing
             let deepRef = [UInt8](try ffmpeg(["-f", "image2pipe", "-c:v", "ppm", "-i", ppm16, "-pix_fmt", "rgb24", "-f", "rawvideo", "-"]))
             #expect(deep.count == 3)
             #expect(zip(deep.flatMap(\.pixels), deepRef).allSatisfy { abs(Int($0) - Int($1)) <= 1 } && deepRef.count == rawBytes.count)
-            // Grey expands to R = G = B; 8-bit grey exactly, 16-bit within ±1.
-            let grey8 = try readAllPNM(dir.appendingPathComponent("g8.pgm").path)
-            let grey16 = try readAllPNM(pgm16)
-            let greyRef = [UInt8](try ffmpeg(input + ["-pix_fmt", "gray", "-f", "rawvideo", "-"]))
-            #expect(grey8.count == 3 && grey16.count == 3)
-            #expect(grey8.flatMap(Self.redChannel) == greyRef)
-            for img in grey8 + grey16 { #expect(Self.isGrey(img)) }
-            let grey16Ref = [UInt8](try ffmpeg(["-f", "image2pipe", "-c:v", "pgm", "-i", pgm16, "-pix_fmt", "gray", "-f", "rawvideo", "-"]))
-            #expect(zip(grey16.flatMap(Self.redChannel), grey16Ref).allSatisfy { abs(Int($0) - Int($1)) <= 1 } && grey16Ref.count == greyRef.count)
+            // Gray expands to R = G = B; 8-bit gray exactly, 16-bit within ±1.
+            let gray8 = try readAllPNM(dir.appendingPathComponent("g8.pgm").path)
+            let gray16 = try readAllPNM(pgm16)
+            let grayRef = [UInt8](try ffmpeg(input + ["-pix_fmt", "gray", "-f", "rawvideo", "-"]))
+            #expect(gray8.count == 3 && gray16.count == 3)
+            #expect(gray8.flatMap(Self.redChannel) == grayRef)
+            for img in gray8 + gray16 { #expect(Self.isGray(img)) }
+            let gray16Ref = [UInt8](try ffmpeg(["-f", "image2pipe", "-c:v", "pgm", "-i", pgm16, "-pix_fmt", "gray", "-f", "rawvideo", "-"]))
+            #expect(zip(gray16.flatMap(Self.redChannel), gray16Ref).allSatisfy { abs(Int($0) - Int($1)) <= 1 } && gray16Ref.count == grayRef.count)
         }
     }
 
@@ -114,7 +114,7 @@ import Testing
         stride(from: 0, to: image.pixels.count, by: 3).map { image.pixels[$0] }
     }
 
-    static func isGrey(_ image: RGBImage) -> Bool {
+    static func isGray(_ image: RGBImage) -> Bool {
         let p = image.pixels
         return stride(from: 0, to: p.count, by: 3).allSatisfy { (i: Int) -> Bool in p[i] == p[i + 1] && p[i] == p[i + 2] }
     }

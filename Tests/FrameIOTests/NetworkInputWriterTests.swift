@@ -27,7 +27,7 @@ import Testing
         #expect(worst <= 1 && mean < 0.01, "\(name)@\(size): mean \(mean) max \(worst)")
     }
 
-    /// A direct, unoptimised 2-D Pillow BILINEAR resize (per output pixel, per axis weights in Double).
+    /// A direct, unoptimized 2-D Pillow BILINEAR resize (per output pixel, per axis weights in Double).
     static func naiveResize(_ image: RGBImage, virtualWidth: Int, virtualHeight: Int, outWidth: Int, outHeight: Int) -> [Double] {
         func weights(_ inSize: Int, _ outSize: Int, _ o: Int) -> [(Int, Double)] {
             let scale = Double(inSize) / Double(outSize), fs = max(scale, 1), center = (Double(o) + 0.5) * scale

@@ -22,7 +22,7 @@ import Testing
         #expect(images[0].pixels == [9, 8, 7, 6, 5, 4])
     }
 
-    @Test func greyExpandsAndSmallMaxvalScales() throws {
+    @Test func grayExpandsAndSmallMaxvalScales() throws {
         // maxval 15: v → round(v·255/15) = 17·v.
         let images = try read(bytes("P5 3 1 15\n") + [0, 7, 15])
         #expect(images[0].pixels == [0, 0, 0, 119, 119, 119, 255, 255, 255])
@@ -32,16 +32,16 @@ import Testing
         // 0x0100 = 256 → (256·255 + 32767) / 65535 = 1;  0xFFFF → 255;  0x8000 → 128.
         let images = try read(bytes("P6 1 1 65535\n") + [0x01, 0x00, 0xFF, 0xFF, 0x80, 0x00])
         #expect(images[0].pixels == [1, 255, 128])
-        let grey = try read(bytes("P5 2 1 1000\n") + [0x03, 0xE8, 0x01, 0xF4])  // 1000, 500
-        #expect(grey[0].pixels == [255, 255, 255, 128, 128, 128])
+        let gray = try read(bytes("P5 2 1 1000\n") + [0x03, 0xE8, 0x01, 0xF4])  // 1000, 500
+        #expect(gray[0].pixels == [255, 255, 255, 128, 128, 128])
     }
 
     @Test func asciiFormats() throws {
         let rgb = try read(bytes("P3\n# c\n2 1\n255\n255 0 0 # red\n0 0 255\n"))
         #expect(rgb[0].pixels == [255, 0, 0, 0, 0, 255])
-        let grey = try read(bytes("P2 2 2 4\n0 1\n2 4\n"))
+        let gray = try read(bytes("P2 2 2 4\n0 1\n2 4\n"))
         // v·255/4 rounded: 0, 64, 128, 255
-        #expect(grey[0].pixels == [0, 0, 0, 64, 64, 64, 128, 128, 128, 255, 255, 255])
+        #expect(gray[0].pixels == [0, 0, 0, 64, 64, 64, 128, 128, 128, 255, 255, 255])
     }
 
     @Test func concatenatedImages() throws {

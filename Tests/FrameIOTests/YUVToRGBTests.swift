@@ -83,8 +83,8 @@ import Testing
         }
     }
 
-    @Test func knownColours() {
-        // Limited-range BT.601 code values of pure colours (from the matrix by hand): white, black, red.
+    @Test func knownColors() {
+        // Limited-range BT.601 code values of pure colors (from the matrix by hand): white, black, red.
         var frame = YUVFrame(format: YUVFormat(width: 3, height: 1, chroma: .c444))
         frame.data = [235, 16, 81, 128, 128, 90, 128, 128, 240]
         let rgb = frame.rgbImage()

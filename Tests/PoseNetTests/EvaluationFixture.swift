@@ -3,7 +3,7 @@ import Testing
 @testable import PoseNet
 import PoseCore
 
-/// A randomised fixture (5 images, 8 people including one crowd and one with no labelled keypoints,
+/// A randomised fixture (5 images, 8 people including one crowd and one with no labeled keypoints,
 /// 17 detections with duplicates, false positives and score ties) and the statistics pycocotools
 /// 2.0.11 `COCOeval(iouType="keypoints")` printed for it (`stats`, full precision).
 enum PycocotoolsFixture {

@@ -4,7 +4,7 @@ import Testing
 @testable import PoseEvaluation
 import PoseCore
 
-/// A person whose 17 keypoints are labelled at (x0 + 10 k, y0 + 5 k), visibility 2.
+/// A person whose 17 keypoints are labeled at (x0 + 10 k, y0 + 5 k), visibility 2.
 func person(id: Int, image: Int, x0: Double = 100, y0: Double = 100, area: Double = 10_000,
             visible: Set<Int> = Set(0..<17), isCrowd: Bool = false, bbox: [Double] = [0, 0, 0, 0]) -> CocoKeypointDataset.Annotation {
     var keypoints: [Double] = []
@@ -14,7 +14,7 @@ func person(id: Int, image: Int, x0: Double = 100, y0: Double = 100, area: Doubl
     return .init(id: id, imageID: image, keypoints: keypoints, area: area, bbox: bbox, isCrowd: isCrowd)
 }
 
-/// A detection exactly on `person`'s labelled keypoints (unlabelled ones at the first labelled one).
+/// A detection exactly on `person`'s labeled keypoints (unlabeled ones at the first labeled one).
 func detection(on a: CocoKeypointDataset.Annotation, score: Double, shift: Double = 0) -> KeypointDetection {
     let first = (0..<17).first { a.keypoints[3 * $0 + 2] > 0 } ?? 0
     let points = (0..<17).map { k -> Point in
@@ -42,7 +42,7 @@ func images(_ ids: [Int]) -> [CocoKeypointDataset.Image] {
         #expect(near(result.averagePrecisionLarge, 1) && result.averagePrecisionMedium == -1)
     }
 
-    /// One labelled keypoint (nose, σ = 0.026) off by d: OKS = exp(-d² / (2 · area · (2σ)²)).
+    /// One labeled keypoint (nose, σ = 0.026) off by d: OKS = exp(-d² / (2 · area · (2σ)²)).
     /// Choosing OKS = 0.72 matches at thresholds 0.50…0.70 (5 of 10) only: AP = 0.5, AP50 = 1, AP75 = 0.
     @Test func oksBetweenThresholds() throws {
         let area = 2500.0, sigma = 0.026
@@ -82,7 +82,7 @@ func images(_ ids: [Int]) -> [CocoKeypointDataset.Image] {
         #expect(abs(result.averageRecall - 0.5) < 1e-12)
     }
 
-    /// A person with no labelled keypoints is an ignore region: a detection inside twice its box
+    /// A person with no labeled keypoints is an ignore region: a detection inside twice its box
     /// matches it and counts as neither hit nor false positive, even when ranked first.
     @Test func zeroKeypointPersonIsIgnored() throws {
         let real = person(id: 1, image: 1)
@@ -153,8 +153,8 @@ func images(_ ids: [Int]) -> [CocoKeypointDataset.Image] {
         let gt = try CocoKeypointDataset(contentsOf: url)
         #expect(gt.images.count == 13 && gt.annotations.count == 23)
         #expect(gt.image(named: "/somewhere/coco_000000000785.jpg")?.id == 1)
-        #expect(gt.annotations.filter { $0.labelledKeypointCount == 0 }.count == 2)
-        // The ground truth itself as detections, score 0.9 each. The two people without labelled
+        #expect(gt.annotations.filter { $0.labeledKeypointCount == 0 }.count == 2)
+        // The ground truth itself as detections, score 0.9 each. The two people without labeled
         // keypoints get detections at (0, 0), outside their ignore boxes: false positives tied
         // with the hits, which pycocotools 2.0.11 scores [0.9259578131726213, 0.9259578131726216,
         // 0.9259578131726216, 1, 1, 1, 1, 1, 1, 1].
@@ -164,9 +164,9 @@ func images(_ ids: [Int]) -> [CocoKeypointDataset.Image] {
         #expect(near(result.averagePrecision50, 0.9259578131726216) && near(result.averagePrecision75, 0.9259578131726216))
         #expect(near(result.averagePrecisionMedium, 1) && near(result.averagePrecisionLarge, 1))
         #expect(result.averageRecall == 1 && result.averageRecallMedium == 1 && result.averageRecallLarge == 1)
-        // Without those two, every labelled person is found exactly.
-        let labelled = gt.annotations.filter { $0.labelledKeypointCount > 0 }.map { detection(on: $0, score: 0.9) }
-        #expect(near(try evaluateKeypoints(groundTruth: gt, detections: labelled).averagePrecision, 1))
+        // Without those two, every labeled person is found exactly.
+        let labeled = gt.annotations.filter { $0.labeledKeypointCount > 0 }.map { detection(on: $0, score: 0.9) }
+        #expect(near(try evaluateKeypoints(groundTruth: gt, detections: labeled).averagePrecision, 1))
     }
 
     @Test func rejectsBadInput() throws {

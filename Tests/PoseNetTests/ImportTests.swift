@@ -159,7 +159,7 @@ import PoseCore
     }
 }
 
-/// Importer behaviour on crafted models: exact folding, and one-line refusals of bad input.
+/// Importer behavior on crafted models: exact folding, and one-line refusals of bad input.
 @Suite struct ImportCraftedModelTests {
     static func importBytes(_ bytes: [UInt8], name: String = "crafted.mlmodel") throws -> ImportedWeights {
         try WeightImporter.importModel(bytes: bytes, file: "/tmp/\(name)")
@@ -246,7 +246,7 @@ import PoseCore
     @Test func truncatedAndUnknownFilesAreRefused() throws {
         let bytes = CoreMLFixture(seed: 2).encoded()
         Self.expectRefusal(Array(bytes.prefix(bytes.count / 2)), name: "half.mlmodel", ["truncated protobuf"])
-        Self.expectRefusal(Array("hello, world".utf8), name: "text.mlmodel", ["unrecognised model format"])
+        Self.expectRefusal(Array("hello, world".utf8), name: "text.mlmodel", ["unrecognized model format"])
         Self.expectRefusal([], name: "empty.pb", ["empty"])
         Self.expectRefusal(Array("PKWEIGHT".utf8) + [UInt8](repeating: 0, count: 56), name: "x.pkw", ["already a PoseKit weight bundle"])
     }

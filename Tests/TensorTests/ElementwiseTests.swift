@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func bilinearHalfPixelConvention() throws {
-        // 2 pixels -> 4: half-pixel centres sample at -0.25 (clamped to 0), 0.25, 0.75, 1.25 (clamped).
+        // 2 pixels -> 4: half-pixel centers sample at -0.25 (clamped to 0), 0.25, 0.75, 1.25 (clamped).
         let x = try Tensor(shape: [1, 2, 1], values: [0, 8])
         #expect(try Resize.bilinear(x, height: 1, width: 4).scalars == [0, 2, 6, 8])
         #expect(throws: TensorError.self) { try Resize.bilinear(x, into: try Tensor(zeros: [2, 2, 3])) }

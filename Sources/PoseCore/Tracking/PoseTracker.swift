@@ -15,7 +15,7 @@ public struct TrackedPose: Sendable {
 }
 
 /// Gives each person a stable identity across the frames of one stream; used by `posekit pose`
-/// (the `"id"` of each pose) and by the action engine (which person to analyse).
+/// (the `"id"` of each pose) and by the action engine (which person to analyze).
 ///
 /// Each track remembers its person's last box, keypoints and velocity. A new frame's poses are
 /// compared with every live track's *predicted* position (last position moved on by its

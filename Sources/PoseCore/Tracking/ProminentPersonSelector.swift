@@ -1,6 +1,6 @@
 import Foundation
 
-/// Picks the person to analyse: the largest box (Apple's rule), with hysteresis.
+/// Picks the person to analyze: the largest box (Apple's rule), with hysteresis.
 ///
 /// The current choice is kept until another person's box has been at least ``switchRatio``
 /// times larger for ``switchDuration`` seconds, or until the current person has been absent for

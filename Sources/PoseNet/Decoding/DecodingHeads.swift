@@ -1,7 +1,7 @@
 import PoseCore
 /// A read-only HWC view of one head: `view[y, x, c]` with no bounds checks.
 ///
-/// Only built by ``PoseNetOutput/withHeads(_:)``, whose initialiser has validated the shape;
+/// Only built by ``PoseNetOutput/withHeads(_:)``, whose initializer has validated the shape;
 /// callers keep `y`, `x` inside the grid (``DecodingHeads/nearestCell(to:)`` clamps).
 struct HeadView {
     let base: UnsafePointer<Float>

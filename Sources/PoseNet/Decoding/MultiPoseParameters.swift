@@ -25,7 +25,7 @@ public struct MultiPoseParameters: Sendable, Equatable {
     /// and the score discount of overlapping poses.
     public var nmsRadius: Double
     /// A root candidate must be the maximum of the `(2r + 1)²` window of cells around it
-    /// (default 1; Apple's sample uses 3). Equal neighbours do not disqualify it.
+    /// (default 1; Apple's sample uses 3). Equal neighbors do not disqualify it.
     public var localMaximumRadius: Int
     /// How many times a keypoint reached by a displacement is snapped to its own short-range offset
     /// (default 2, as TF.js; 0...16). More steps move it closer to the heatmap peak it landed near.

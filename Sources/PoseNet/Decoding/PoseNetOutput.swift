@@ -13,7 +13,7 @@ import Tensor
 /// | ``displacementsFwd`` | `[H, W, 32]` | ch `e` = dy, ch `e + 16` = dx along ``Skeleton/treeEdges``[e], parent→child |
 /// | ``displacementsBwd`` | `[H, W, 32]` | as above, child→parent |
 ///
-/// The initialiser checks shapes and values once, so the decoders can read the tensors through
+/// The initializer checks shapes and values once, so the decoders can read the tensors through
 /// raw pointers without further checks.
 public struct PoseNetOutput: Sendable {
     /// Keypoint scores in 0...1, `[H, W, 17]`.

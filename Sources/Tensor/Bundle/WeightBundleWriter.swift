@@ -3,7 +3,7 @@ import Foundation
 /// Builds a `.pkw` weight bundle: add tensors in order, then ``write(to:)``.
 ///
 /// ```swift
-/// var writer = WeightBundleWriter(manifest: description)   // family, width, source, licence…
+/// var writer = WeightBundleWriter(manifest: description)   // family, width, source, license…
 /// try writer.add(name: "MobilenetV1/Conv2d_0/weights", shape: [3, 3, 3, 24],
 ///                layout: .hwio, values: weights, storage: .fp16)
 /// try writer.write(to: URL(fileURLWithPath: "Weights/mobilenet075.pkw"))

@@ -1,5 +1,5 @@
 /// The JSON manifest of a PoseKit weight bundle (`.pkw`): which network the weights are for,
-/// where they came from and under which licence, the network's own settings, and where each
+/// where they came from and under which license, the network's own settings, and where each
 /// tensor's bytes are. The file layout is documented in `Weights/README.md`.
 ///
 /// The manifest is the same for every network; what only one network needs (PoseNet's width
@@ -27,7 +27,7 @@ public struct WeightManifest: Codable, Sendable, Equatable {
     public var network: JSONValue
     /// Where the weights came from.
     public var source: Source
-    /// Licence of the weights; ship ``License/attribution`` with them.
+    /// License of the weights; ship ``License/attribution`` with them.
     public var license: License
     /// Every tensor, in the order the writer added them.
     public var tensors: [TensorEntry]
@@ -93,7 +93,7 @@ public struct WeightManifest: Codable, Sendable, Equatable {
         public var sha256: String
         /// How the weights were made: `"coreml"`, `"tensorflow-graphdef"`, `"posekit-train-actions"`, ...
         public var format: String
-        /// Free-form facts the source states about itself (Core ML author/licence metadata,
+        /// Free-form facts the source states about itself (Core ML author/license metadata,
         /// training seed and data).
         public var notes: [String: String]
 
@@ -105,7 +105,7 @@ public struct WeightManifest: Codable, Sendable, Equatable {
         }
     }
 
-    /// Licence and attribution that must travel with the weights.
+    /// License and attribution that must travel with the weights.
     public struct License: Codable, Sendable, Equatable {
         /// SPDX identifier, e.g. `"Apache-2.0"`.
         public var spdx: String

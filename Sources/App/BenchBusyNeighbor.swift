@@ -1,8 +1,8 @@
 import Foundation
 
-/// A process that busy-loops on one core while a benchmark runs, like a neighbour on a shared
-/// host (`bench model --busy-neighbour`).
-final class BusyNeighbour {
+/// A process that busy-loops on one core while a benchmark runs, like a neighbor on a shared
+/// host (`bench model --busy-neighbor`).
+final class BusyNeighbor {
     private let process = Process()
 
     /// Starts `/bin/sh -c 'while :; do :; done'` (one runnable thread, never sleeping).
