@@ -99,11 +99,3 @@ public final class ActionRecognizer: @unchecked Sendable {
         ActionEventSequence(recognizer: self, frames: frames.map { PoseFrame($0) })
     }
 }
-
-extension PoseFrame {
-    /// A detected video frame's poses; a frame without a time is placed at `index / fps`.
-    public init(_ detected: DetectedFrame, fps: Double = 30) {
-        self.init(frame: detected.index, time: detected.time ?? Double(detected.index) / fps,
-                  width: detected.width, height: detected.height, poses: detected.poses)
-    }
-}

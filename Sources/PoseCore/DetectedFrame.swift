@@ -1,5 +1,7 @@
 /// One video frame's poses as ``PoseDetector/poses(from:smoothing:)`` delivers them: what a
-/// line of `posekit pose` output holds for a video frame.
+/// line of `posekit pose` output holds for a video frame. It is a ``PoseFrame`` (what the
+/// action engine reads) plus the people's identities, with the time left out for streams without a
+/// frame rate; `PoseFrame(detected)` converts.
 public struct DetectedFrame: Sendable, Equatable {
     /// Zero-based index of the frame in its stream.
     public var index: Int
@@ -18,5 +20,13 @@ public struct DetectedFrame: Sendable, Equatable {
         precondition(ids.count == poses.count, "DetectedFrame: \(ids.count) ids for \(poses.count) poses")
         self.index = index; self.time = time; self.width = width; self.height = height
         self.poses = poses; self.ids = ids
+    }
+}
+
+extension PoseFrame {
+    /// A detected video frame's poses; a frame without a time is placed at `index / fps`.
+    public init(_ detected: DetectedFrame, fps: Double = 30) {
+        self.init(frame: detected.index, time: detected.time ?? Double(detected.index) / fps,
+                  width: detected.width, height: detected.height, poses: detected.poses)
     }
 }
