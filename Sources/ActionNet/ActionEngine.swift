@@ -14,6 +14,16 @@ public struct ActionEngineConfiguration: Sendable {
     /// A window whose top probability is lower is labeled `low_confidence`.
     public var confidenceThreshold: Double = 0.5
     public init() {}
+
+    /// The settings for `classifier` as its weight bundle describes it: the bundle's frame rate and
+    /// (unless `windowStride` is given) window stride, the classifier's window length.
+    public init(classifier: TemporalConvNet, header: ActionWeightsFile.Header, confidenceThreshold: Double = 0.5,
+                windowStride: Int? = nil) {
+        fps = header.fps
+        windowLength = classifier.architecture.windowLength
+        self.windowStride = windowStride ?? header.windowStride
+        self.confidenceThreshold = confidenceThreshold
+    }
 }
 
 /// What an overlay draws for the current frame.
@@ -86,12 +96,8 @@ public final class ActionEngine {
     /// `windowStride` is given) its window stride.
     public convenience init(weightsURL: URL, confidenceThreshold: Double = 0.5, windowStride: Int? = nil) throws {
         let (net, header) = try ActionWeightsFile.load(contentsOf: weightsURL)
-        var c = ActionEngineConfiguration()
-        c.fps = header.fps
-        c.windowLength = net.architecture.windowLength
-        c.windowStride = windowStride ?? header.windowStride
-        c.confidenceThreshold = confidenceThreshold
-        try self.init(classifier: net, configuration: c)
+        try self.init(classifier: net, configuration: ActionEngineConfiguration(
+            classifier: net, header: header, confidenceThreshold: confidenceThreshold, windowStride: windowStride))
     }
 
     /// Runs a whole stream of `(frameIndex, time, poses)` and hands every event, summary last,

@@ -43,11 +43,8 @@ public final class ActionRecognizer: @unchecked Sendable {
         let url = try weightsURL ?? ModelLocator.resolve(Self.defaultWeights)
         self.weightsURL = url
         let (net, header) = try ActionWeightsFile.load(contentsOf: url)
-        var c = ActionEngineConfiguration()
-        c.fps = header.fps
-        c.windowLength = net.architecture.windowLength
-        c.windowStride = windowStride ?? header.windowStride
-        c.confidenceThreshold = confidenceThreshold
+        let c = ActionEngineConfiguration(classifier: net, header: header, confidenceThreshold: confidenceThreshold,
+                                          windowStride: windowStride)
         configuration = c
         classifier = net
         _ = try ActionEngine(classifier: net, configuration: c)  // refuses bad settings here, once
