@@ -88,11 +88,4 @@ public final class ActionRecognizer: @unchecked Sendable {
     public func events<Frames: AsyncSequence>(from frames: Frames) -> ActionEventSequence<Frames> where Frames.Element == PoseFrame {
         ActionEventSequence(recognizer: self, frames: frames)
     }
-
-    /// The events of a video's detected poses (``PoseDetector/poses(from:smoothing:)``); a
-    /// stream without a frame rate is taken as 30 frames/s.
-    public func events<Frames: AsyncSequence>(from frames: Frames) -> ActionEventSequence<AsyncThrowingMapSequence<Frames, PoseFrame>>
-    where Frames.Element == DetectedFrame {
-        ActionEventSequence(recognizer: self, frames: frames.map { PoseFrame($0) })
-    }
 }

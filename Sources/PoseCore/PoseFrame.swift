@@ -1,7 +1,8 @@
 import Foundation
 
-/// One input frame's poses: what `posekit pose` writes per line and what the action engine consumes.
-public struct PoseFrame: Sendable {
+/// One input frame's poses: what `posekit pose` writes per line, what `PoseDetector.poses(from:)`
+/// delivers per video frame, and what the action engine consumes.
+public struct PoseFrame: Sendable, Equatable {
     /// Index of the frame in its source stream (0-based).
     public var frame: Int
     /// Presentation time in seconds. Must not decrease along a stream.
@@ -11,11 +12,18 @@ public struct PoseFrame: Sendable {
     public var height: Int
     /// Every person found in the frame, in image pixels.
     public var poses: [Pose]
+    /// Each pose's identity (the same order as ``poses``): 1, 2, 3, ... in order of first
+    /// appearance, kept while the person stays in view (``PoseStream``); nil for still images and
+    /// untracked poses (`"id"` in `posekit pose` output).
+    public var ids: [Int]?
     /// The input the frame came from (`"source"` in `posekit pose` output), if known.
     public var source: String?
 
-    public init(frame: Int, time: Double, width: Int = 0, height: Int = 0, poses: [Pose], source: String? = nil) {
+    public init(frame: Int, time: Double, width: Int = 0, height: Int = 0, poses: [Pose], ids: [Int]? = nil,
+                source: String? = nil) {
+        precondition(ids == nil || ids!.count == poses.count, "PoseFrame: \(ids!.count) ids for \(poses.count) poses")
         self.frame = frame; self.time = time; self.width = width; self.height = height; self.poses = poses
+        self.ids = ids
         self.source = source
     }
 }

@@ -7,7 +7,7 @@ extension PoseDetector {
     ///
     ///     let detector = try PoseDetector(model: .mobilenet075)
     ///     for try await frame in detector.poses(from: Y4MFrameSequence(path: "clip.y4m")) {
-    ///         for (id, pose) in zip(frame.ids, frame.poses) { print(frame.index, id, pose[.nose].position) }
+    ///         for (id, pose) in zip(frame.ids ?? [], frame.poses) { print(frame.frame, id, pose[.nose].position) }
     ///     }
     ///
     /// Frames are pulled from `frames` one at a time, when the consumer asks for the next result,
@@ -22,10 +22,11 @@ extension PoseDetector {
     }
 }
 
-/// The per-frame results of ``PoseDetector/poses(from:smoothing:)``. Each iteration tracks its
-/// own identities (they start at 1).
+/// The per-frame results of ``PoseDetector/poses(from:smoothing:)``: a `PoseFrame` per video frame,
+/// with `ids`; a stream without a frame rate (Y4M `F0:0`) is timed at 30 frames/s
+/// (`PoseStream.fallbackFrameRate`). Each iteration tracks its own identities (they start at 1).
 public struct PoseDetectionSequence<Frames: AsyncSequence>: AsyncSequence where Frames.Element == VideoFrame {
-    public typealias Element = DetectedFrame
+    public typealias Element = PoseFrame
 
     let detector: PoseDetector
     let frames: Frames
@@ -41,12 +42,12 @@ public struct PoseDetectionSequence<Frames: AsyncSequence>: AsyncSequence where 
         var stream: PoseStream
 
         /// The next frame's poses, or nil when the frames have ended.
-        public mutating func next() async throws -> DetectedFrame? {
+        public mutating func next() async throws -> PoseFrame? {
             guard let frame = try await frames.next() else { return nil }
             let found = try await detector.posesOffPool(in: frame)
             let (poses, ids) = stream.process(found, frameIndex: frame.index, time: frame.time)
-            return DetectedFrame(index: frame.index, time: frame.time, width: frame.width, height: frame.height,
-                                 poses: poses, ids: ids)
+            return PoseFrame(frame: frame.index, time: PoseStream.trackingTime(frameIndex: frame.index, time: frame.time),
+                             width: frame.width, height: frame.height, poses: poses, ids: ids)
         }
     }
 }

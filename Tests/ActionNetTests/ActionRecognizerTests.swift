@@ -38,11 +38,11 @@ struct ActionRecognizerTests {
         for try await event in recognizer.events(from: source) { events.append(event) }
         #expect(events == expected)
 
-        // Detected frames (no time: 30 frames/s) give the same as the pose frames they hold.
-        let detected = AsyncStream<DetectedFrame> { continuation in
+        // Frames as the detector delivers them (with identities) give the same as without.
+        let detected = AsyncStream<PoseFrame> { continuation in
             for frame in Self.frames {
-                continuation.yield(DetectedFrame(index: frame.frame, time: nil, width: 640, height: 480, poses: frame.poses,
-                                                 ids: frame.poses.map { _ in 1 }))
+                continuation.yield(PoseFrame(frame: frame.frame, time: frame.time, width: 640, height: 480, poses: frame.poses,
+                                             ids: frame.poses.map { _ in 1 }))
             }
             continuation.finish()
         }

@@ -52,9 +52,9 @@ public enum PoseJSONLinesEncoder {
         json.newline()
     }
 
-    /// Appends the line for `frame` (its `source`, or `"-"` when it has none).
-    public static func append(_ frame: PoseFrame, ids: [Int]? = nil, to json: inout JSONText) {
+    /// Appends the line for `frame` (its `source`, or `"-"` when it has none; its `ids`, if any).
+    public static func append(_ frame: PoseFrame, to json: inout JSONText) {
         append(source: frame.source ?? "-", frame: frame.frame, width: frame.width, height: frame.height,
-               time: frame.time, poses: frame.poses, ids: ids, to: &json)
+               time: frame.time, poses: frame.poses, ids: frame.ids, to: &json)
     }
 }
