@@ -53,7 +53,10 @@ final class PreparedFrame {
 /// while frame n is decoded and written: from `slot.readNext()` (called after the network pass)
 /// until the consumer takes the frame. Not during the network pass itself, which already uses
 /// every core: on 2 cores a third busy thread slows the network's spinning workers down more
-/// than the overlap gains.
+/// than the overlap gains. Instead, after the pass the network's helper threads are told to
+/// sleep at once (`Parallelism.parkHelpers()`, rather than spin for the next layer that does
+/// not come), and the in-order reader converts the frame in two row bands, on both cores
+/// (`FrameReader.parallel`): the consumer's decoding takes a fraction of the conversion.
 struct FrameSource {
     let reader: FrameReader
     /// The network's input tensor, `[size, size, 3]`: holds the delivered frame when `body` runs.
@@ -81,7 +84,10 @@ struct FrameSource {
         defer { mailbox.stop() }
         while let (slot, dropped) = mailbox.take(beforeWaiting: whileWaiting) {
             defer { mailbox.recycle(slot) }
-            slot.readNext = { [weak mailbox] in mailbox?.allowRead() }
+            slot.readNext = { [weak mailbox] in
+                Parallelism.parkHelpers()  // their core goes to the reader now, not after their spin time
+                mailbox?.allowRead()
+            }
             networkInput.withUnsafeMutableBufferPointer { dst in
                 slot.input.withUnsafeBufferPointer { src in dst.baseAddress!.update(from: src.baseAddress!, count: src.count) }
             }
@@ -103,6 +109,9 @@ private final class ReaderThread: @unchecked Sendable {
     }
 
     func run() {
+        // In order, the reader runs while the network rests, so it converts on both cores (the
+        // consumer's decoding is short); in realtime it runs beside the network, on one core.
+        source.reader.parallel = gated
         do {
             var slot = mailbox.firstSlot()
             while gated ? mailbox.waitUntilReadAllowed() : !mailbox.isStopped, try source.reader.advance() {

@@ -33,6 +33,14 @@ public enum Parallelism {
         }
     }
 
+    /// Lets PoseKit's helper threads sleep now rather than spin, waiting for the next
+    /// ``forEachBand(_:_:)`` (which wakes them). Call it after a burst of parallel work, such as a
+    /// forward pass, when other threads of the process are about to need the cores: on 2 cores a
+    /// spinning helper otherwise takes the core the next frame's reader could run on.
+    public static func parkHelpers() {
+        SpinningPool.shared.parkHelpers()
+    }
+
     /// The half-open range of items band `band` of `bands` owns when `count` items are split
     /// into near-equal contiguous bands (the first `count % bands` bands get one extra item).
     @inlinable

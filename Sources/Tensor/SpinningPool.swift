@@ -61,6 +61,8 @@ final class SpinningPool: @unchecked Sendable {
     /// generation << 16 | bands << 8 | next unclaimed band.
     private let jobWord = Atomic<Int>(0)
     private let finished = Atomic<Int>(0)
+    /// The generation after which idle helpers park at once instead of spinning (see ``parkHelpers()``).
+    private let parkAfterGeneration = Atomic<Int>(-1)
     private let callers = NSLock()
     private var job: ((Int) -> Void)?   // written only between jobs; read after a successful claim
     private let caller = Parked()
@@ -103,6 +105,12 @@ final class SpinningPool: @unchecked Sendable {
         return true
     }
 
+    /// Lets the helpers park as soon as they are idle instead of spinning for ``spinSeconds``
+    /// (the next job wakes them). For when the cores are about to go to other work.
+    func parkHelpers() {
+        parkAfterGeneration.store(jobWord.load(ordering: .relaxed) >> 16, ordering: .relaxed)
+    }
+
     /// Claims and runs bands of job `generation` until none are left.
     private func runBands(_ generation: Int) {
         var word = jobWord.load(ordering: .acquiring)
@@ -136,7 +144,8 @@ final class SpinningPool: @unchecked Sendable {
                 guard spins & 255 == 0 else { continue }
                 sched_yield()  // let a thread waiting for this core (maybe the caller) run
                 let now = DispatchTime.now().uptimeNanoseconds
-                guard Double(now - spinStart) > SpinningPool.spinSeconds * 1e9 else { continue }
+                guard parkAfterGeneration.load(ordering: .relaxed) == seen
+                        || Double(now - spinStart) > SpinningPool.spinSeconds * 1e9 else { continue }
                 state.park { jobWord.load(ordering: .sequentiallyConsistent) >> 16 == seen }
                 spinStart = DispatchTime.now().uptimeNanoseconds
             }

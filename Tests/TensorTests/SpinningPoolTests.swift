@@ -58,4 +58,25 @@ private final class Counter: Sendable { let value = Atomic<Int>(0) }
             for band in 0..<bands { #expect(counts[band].value.load(ordering: .relaxed) == 50, "helpers \(helpers), bands \(bands), band \(band)") }
         }
     }
+
+    /// After `parkHelpers()` the helper sleeps at once, and the next job still wakes it: each of
+    /// these jobs' two bands waits for the other to start, which only two threads at once can do.
+    @Test func helpersToldToParkWakeForTheNextJob() {
+        let pool = SpinningPool(helpers: 1)
+        for _ in 0..<20 {
+            let started = [Counter(), Counter()]
+            let bothRan = Atomic<Int>(0)
+            #expect(pool.run(2) { band in
+                started[band].value.store(1, ordering: .sequentiallyConsistent)
+                let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+                while started[1 - band].value.load(ordering: .sequentiallyConsistent) == 0 {
+                    if DispatchTime.now().uptimeNanoseconds > deadline { return }
+                }
+                bothRan.add(1, ordering: .relaxed)
+            })
+            #expect(bothRan.load(ordering: .relaxed) == 2, "the parked helper did not take the second band")
+            pool.parkHelpers()
+            Thread.sleep(forTimeInterval: SpinningPool.spinSeconds / 5)
+        }
+    }
 }
