@@ -109,13 +109,15 @@ struct ActionsCommand: ParsableCommand {
             throw ValidationError("\(inputs.count) inputs (a directory's files count one by one): several inputs need --output-dir DIR (one summary per input)")
         }
         // ActionNet was trained on poses found at 353 (`make train-actions`), so that is its default.
-        let detector = try model.makeDetector(decode, defaults: .actionRecognition)
+        let detectors = try FrameDetectors(threads: model.resolvedThreads) { [model, decode] in
+            try model.makeDetector(decode, defaults: .actionRecognition, threads: $0)
+        }
         let reporter = ProgressReporter(forced: progress)
         defer { reporter.finish() }
         if let directory = batch.outputDir {
             try BatchRun(directory: directory, realtime: false).run(inputs) { input, sink in
                 var noOverlay: OverlayOutput?
-                try recognize(framesFrom: input, detector, makeEngine(), into: sink, overlay: &noOverlay, reporter)
+                try recognize(framesFrom: input, detectors, makeEngine(), into: sink, overlay: &noOverlay, reporter)
             }
             return
         }
@@ -125,7 +127,7 @@ struct ActionsCommand: ParsableCommand {
         let engine = try makeEngine()
         try OutputFile.committing([jsonFile] + (overlayFile.map { [$0] } ?? [])) {
             try FrameInput.namingErrors(of: inputs[0]) {
-                try recognize(framesFrom: inputs[0], detector, engine, into: jsonFile.sink, overlay: &overlayOutput, reporter)
+                try recognize(framesFrom: inputs[0], detectors, engine, into: jsonFile.sink, overlay: &overlayOutput, reporter)
             }
         }
     }
@@ -152,22 +154,21 @@ struct ActionsCommand: ParsableCommand {
     }
 
     /// Events for every frame of a video (and annotated frames into `overlay` when given).
-    private func recognize(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
+    private func recognize(framesFrom input: String, _ detectors: FrameDetectors, _ engine: ActionEngine, into sink: ByteSink,
                            overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
         try FrameInput.withFrames(of: input) { reader in
-            try recognize(framesFrom: input, reader: reader, detector, engine, into: sink, overlay: &overlayOutput, reporter)
+            try recognize(framesFrom: input, reader: reader, detectors, engine, into: sink, overlay: &overlayOutput, reporter)
         }
     }
 
-    private func recognize(framesFrom input: String, reader: FrameReader, _ detector: PoseDetector, _ engine: ActionEngine,
+    private func recognize(framesFrom input: String, reader: FrameReader, _ detectors: FrameDetectors, _ engine: ActionEngine,
                            into sink: ByteSink, overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
         let outputs = [sink, overlayOutput?.sink].compactMap { $0 }
-        let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: model.geometry, scaling: detector.inputScaling,
+        let source = FrameSource(reader: reader, geometry: model.geometry, scaling: detectors.primary.inputScaling,
                                  wantsRGB: overlayOutput != nil)
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
-        try source.forEachFrame(realtime: false, whileWaiting: { for output in outputs { try? output.flush() } }) { slot, _ in
-            let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
-                                            afterNetwork: slot.readNext)
+        try source.forEachDetectedFrame(with: detectors, realtime: false,
+                                        whileWaiting: { for output in outputs { try? output.flush() } }) { slot, found, _ in
             let time = slot.time ?? Double(slot.frameIndex) / fps
             try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found), to: sink)
             if overlayOutput != nil {

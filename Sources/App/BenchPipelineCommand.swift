@@ -18,9 +18,16 @@ struct BenchPipeline: ParsableCommand {
             pass, multi-person decoding, JSON Lines. Also times the parts on their own: frame \
             conversion (one core) and decoding a 33x33 grid with 10 people.
 
+            Two schedules are timed, interleaved: the one `posekit pose` uses for video (one frame \
+            in flight per thread, each on its own core; the most frames per second) and one frame \
+            at a time on every thread (what images and --realtime use; the least latency). With \
+            --compare-ort, ONNX Runtime's bare forward pass on the same weights and threads runs \
+            between the rounds, so the ratios come from one run on one machine state.
+
             EXAMPLES
               posekit bench pipeline
               posekit bench pipeline --sizes 257 --frames 300 --json
+              posekit bench pipeline --sizes 257 --rounds 5 --compare-ort
             """)
 
     @Option(help: "Model name or path.")
@@ -35,11 +42,19 @@ struct BenchPipeline: ParsableCommand {
     @Option(help: "Frames per measurement (\(Limits.benchFrames.text)).")
     var frames = 150
 
+    @Option(help: "Timed passes over the stream per schedule, interleaved (\(Limits.benchRounds.text)); the median is reported.")
+    var rounds = 3
+
+    @Flag(help: ArgumentHelp(
+        "Also time ONNX Runtime's bare forward pass on the same published weights between our rounds (../shared/tools/peers/ort_peer.py; needs python3 with numpy, onnx and onnxruntime) and print each schedule's ratio to it."))
+    var compareOrt = false
+
     @Flag(help: "Print one JSON object.")
     var json = false
 
     func validate() throws {
         try Limits.benchFrames.check(frames, "--frames")
+        try Limits.benchRounds.check(rounds, "--rounds")
         try Limits.threads.check(threads, "--threads")
         try Limits.inputSize.check(sizes, "--sizes")
     }
@@ -47,17 +62,45 @@ struct BenchPipeline: ParsableCommand {
     func run() throws {
         let log: (String) -> Void = json ? { _ in } : { print($0) }
         var report = BenchEnvironment.report(log: log)
-        let (stream, content) = try Self.makeStream(frames: frames)
-        log("input: \(frames) frames 640x480 C420 (\(content)), \(threads) thread(s), model \(model)")
         let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(model))
+        let peer = compareOrt ? try OnnxRuntimePeer(bundle: bundle, threads: threads) : nil
+        let (stream, content) = try Self.makeStream(frames: frames)
+        log("input: \(frames) frames 640x480 C420 (\(content)), \(threads) thread(s), model \(model), median of \(rounds) round(s)")
         var rows: [[String: Any]] = []
         for size in sizes {
-            let detector = PoseDetector(model: try PoseNetModel(bundle: bundle, inputSize: size, outputStride: 16, threads: threads))
-            _ = try runOnce(stream, detector)  // warm-up: page in weights, plan converters
-            let (seconds, poses) = try runOnce(stream, detector)
-            let fps = Double(frames) / seconds
-            rows.append(["input_size": size, "frames_per_second": fps, "ms_per_frame": 1e3 / fps, "poses": poses])
-            log(String(format: "input %4d: %6.1f frames/s  (%.2f ms/frame, %d poses)", size, fps, 1e3 / fps, poses))
+            // What `posekit pose` does on video (frames in flight), and one frame at a time on every thread.
+            let schedules = try [nil, 1].map { framesInFlight in
+                try FrameDetectors(threads: threads, framesInFlight: framesInFlight) {
+                    PoseDetector(model: try PoseNetModel(bundle: bundle, inputSize: size, outputStride: 16, threads: $0))
+                }
+            }
+            var seconds = schedules.map { _ in [Double]() }, poses = schedules.map { _ in 0 }
+            var peerMilliseconds: [Double] = []
+            for detectors in schedules { _ = try runOnce(stream, detectors) }  // warm-up: page in weights, plan converters
+            for _ in 0..<rounds {
+                for (i, detectors) in schedules.enumerated() {
+                    let (elapsed, found) = try runOnce(stream, detectors)
+                    seconds[i].append(elapsed)
+                    poses[i] = found
+                }
+                if let peer { peerMilliseconds.append(try peer.forwardMilliseconds(size: size)) }
+            }
+            let peerMedian = peerMilliseconds.isEmpty ? nil : Self.median(peerMilliseconds)
+            for (i, detectors) in schedules.enumerated() {
+                let msPerFrame = 1e3 * Self.median(seconds[i]) / Double(frames)
+                var row: [String: Any] = ["input_size": size, "frames_in_flight": detectors.framesInFlight,
+                                          "frames_per_second": 1e3 / msPerFrame, "ms_per_frame": msPerFrame, "poses": poses[i]]
+                var line = String(format: "input %4d, %@: %6.1f frames/s  (%.2f ms/frame, %d poses)", size,
+                                  detectors.framesInFlight > 1 ? "\(detectors.framesInFlight) frames in flight" : "one frame at a time",
+                                  1e3 / msPerFrame, msPerFrame, poses[i])
+                if let peerMedian {
+                    row["onnxruntime_forward_ms"] = peerMedian
+                    row["ratio_to_onnxruntime_forward"] = msPerFrame / peerMedian
+                    line += String(format: ", %.2fx ONNX Runtime's forward (%.2f ms)", msPerFrame / peerMedian, peerMedian)
+                }
+                rows.append(row)
+                log(line)
+            }
         }
         report["pipeline"] = rows
         report["threads"] = threads
@@ -74,21 +117,26 @@ struct BenchPipeline: ParsableCommand {
         }
     }
 
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
     /// One pass over the stream exactly as `posekit pose` does it; returns (seconds, poses found).
-    func runOnce(_ stream: [UInt8], _ detector: PoseDetector) throws -> (Double, Int) {
+    func runOnce(_ stream: [UInt8], _ detectors: FrameDetectors) throws -> (Double, Int) {
         let start = MonotonicClock.now()
         let reader = try FrameReader(source: ByteSource(bytes: stream))
-        let source = FrameSource(reader: reader, networkInput: detector.model.input, geometry: .letterbox, scaling: detector.inputScaling, wantsRGB: false)
+        let source = FrameSource(reader: reader, geometry: .letterbox, scaling: detectors.primary.inputScaling, wantsRGB: false)
         let sink = NullSink()
         var text = JSONText()
+        var stream = PoseStream(smoothing: true)
         var poses = 0
-        try source.forEachFrame(realtime: false) { slot, _ in
-            let found = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
-                                            afterNetwork: slot.readNext)
-            poses += found.count
+        try source.forEachDetectedFrame(with: detectors, realtime: false) { slot, found, _ in
+            let (smoothed, ids) = stream.process(found, frameIndex: slot.frameIndex, time: slot.time)
+            poses += smoothed.count
             text.reset()
             PoseJSONLinesEncoder.append(source: "-", frame: slot.frameIndex, width: slot.width, height: slot.height,
-                            time: slot.time, poses: found, to: &text)
+                                        time: slot.time, poses: smoothed, ids: ids, to: &text)
             sink.write(text.bytes)
         }
         return (MonotonicClock.now() - start, poses)

@@ -85,13 +85,16 @@ struct Eval: ParsableCommand {
                 detections += frame.poses.map { KeypointDetection(imageID: id, pose: $0) }
             }
         } else {
-            let detector = try accuracy.makeDetector(model, decode)
+            // Images: one at a time, on every thread.
+            let detectors = try FrameDetectors(threads: model.resolvedThreads, framesInFlight: 1) { [accuracy, model, decode] in
+                try accuracy.makeDetector(model, decode, threads: $0)
+            }
             for path in try InputDirectory.expand(images) {
                 let id = try imageID(path)
                 try FrameInput.namingErrors(of: path) { try FrameInput.withFrames(of: path) { reader in
-                    let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry, scaling: detector.inputScaling, wantsRGB: false)
-                    try source.forEachFrame(realtime: false) { slot, _ in
-                        detections += try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height)).map { KeypointDetection(imageID: id, pose: $0) }
+                    let source = FrameSource(reader: reader, geometry: model.geometry, scaling: detectors.primary.inputScaling, wantsRGB: false)
+                    try source.forEachDetectedFrame(with: detectors, realtime: false) { _, poses, _ in
+                        detections += poses.map { KeypointDetection(imageID: id, pose: $0) }
                     }
                 } }
             }

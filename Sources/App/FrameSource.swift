@@ -6,7 +6,7 @@ import Tensor
 
 /// One frame's worth of what the network needs, plus what the outputs need.
 final class PreparedFrame {
-    /// Network input, `[size, size, 3]` NHWC RGB in [-1, 1].
+    /// Network input, `[size, size, 3]` NHWC RGB scaled by the model's ``InputScaling``.
     let input: Tensor
     /// The frame as RGB (filled only when overlays are drawn).
     var rgb = RGBImage()
@@ -19,9 +19,15 @@ final class PreparedFrame {
     /// pass on this frame is done, so the two do not compete for the cores); without the call
     /// the reader goes on when the consumer asks for the next frame.
     var readNext: () -> Void = {}
+    /// The consumer holds this frame (``FrameWorkers``: its worker may not refill it yet).
+    var isHeld = false
 
     /// A slot with its own input buffer (the reader thread runs ahead of the network).
     init(inputSize: Int) throws { input = try Tensor(zeros: [inputSize, inputSize, 3]) }
+
+    /// A slot that reads straight into a detector's input (which must then be done with the
+    /// previous frame).
+    init(sharing input: Tensor) { self.input = input }
 
     /// Network pixels → frame pixels, for the decoded poses.
     var transform: ImageTransform {
@@ -43,11 +49,17 @@ final class PreparedFrame {
     }
 }
 
-/// Delivers the frames of one input to a consumer, either every frame in order, or (realtime)
-/// only the newest frame whenever the consumer is ready, dropping the ones that arrived while
-/// it was busy, like AVFoundation's `alwaysDiscardsLateVideoFrames`.
+/// Finds the poses in each frame of one input and delivers them to a consumer, in one of three
+/// schedules:
+/// - **Frames in flight** (video in order, ``FrameDetectors/framesInFlight`` > 1): several
+///   frames at once, each on its own detector and share of the cores (``FrameWorkers``), delivered
+///   in order. The most frames per second.
+/// - **One frame at a time, in order** (images, or one thread): the detector uses every core, and
+///   a reader thread prepares the next frame while this one is decoded and written.
+/// - **Realtime**: only the newest frame whenever the consumer is ready, dropping the ones that
+///   arrived while it was busy, like AVFoundation's `alwaysDiscardsLateVideoFrames`.
 ///
-/// Both modes read on their own thread into three rotating slots (one being filled, one
+/// The last two read on their own thread into three rotating slots (one being filled, one
 /// waiting, one in use), and memory stays bounded however fast the source is. In realtime mode
 /// the reader runs freely and replaces a waiting frame (a drop). In order, it reads frame n+1
 /// while frame n is decoded and written: from `slot.readNext()` (called after the network pass)
@@ -59,22 +71,45 @@ final class PreparedFrame {
 /// (`FrameReader.parallel`): the consumer's decoding takes a fraction of the conversion.
 struct FrameSource {
     let reader: FrameReader
-    /// The network's input tensor, `[size, size, 3]`: holds the delivered frame when `body` runs.
-    let networkInput: Tensor
     let geometry: NetworkInputWriter.Geometry
     /// Pixel values → network input values (the model's, from its weight bundle).
     let scaling: InputScaling
     let wantsRGB: Bool
 
-    /// Calls `body(slot, droppedSinceLastCall)` for each delivered frame. Errors from the input
-    /// are thrown after every frame read before them has been delivered; after a stop signal
-    /// (`InputCancellation`) no further frame is delivered and `.interrupted` is thrown.
+    init(reader: FrameReader, geometry: NetworkInputWriter.Geometry, scaling: InputScaling, wantsRGB: Bool) {
+        self.reader = reader
+        self.geometry = geometry
+        self.scaling = scaling
+        self.wantsRGB = wantsRGB
+    }
+
+    /// Calls `body(frame, poses, droppedSinceLastCall)` for each delivered frame, in order. Errors
+    /// from the input are thrown after every frame read before them has been delivered; after a
+    /// stop signal (`InputCancellation`) no further frame is delivered and `.interrupted` is thrown.
     ///
     /// `whileWaiting` runs on the calling thread whenever the next frame is not ready yet (a live
     /// stream pausing, or a reader slower than the network): the place to flush buffered output,
     /// so nothing finished waits on the next frame. (Output sinks are not thread-safe, so this
-    /// must not happen on the reader thread.)
-    func forEachFrame(realtime: Bool, whileWaiting: () -> Void = {}, _ body: (PreparedFrame, Int) throws -> Void) throws {
+    /// must not happen on another thread.)
+    func forEachDetectedFrame(with detectors: FrameDetectors, realtime: Bool, whileWaiting: () -> Void = {},
+                              _ body: (PreparedFrame, [Pose], Int) throws -> Void) throws {
+        if !realtime && reader.format == .y4m && detectors.framesInFlight > 1 {
+            let workers = FrameWorkers(source: self, detectors: try detectors.frameWorkers())
+            try workers.forEachFrame(whileWaiting: whileWaiting) { slot, poses in try body(slot, poses, 0) }
+            return
+        }
+        let detector = detectors.primary
+        try forEachFrame(into: detector.input, realtime: realtime, whileWaiting: whileWaiting) { slot, dropped in
+            let poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
+                                            afterNetwork: slot.readNext)
+            try body(slot, poses, dropped)
+        }
+    }
+
+    /// One frame at a time: calls `body(slot, droppedSinceLastCall)` for each delivered frame once
+    /// its input is in `networkInput` (`[size, size, 3]`).
+    private func forEachFrame(into networkInput: Tensor, realtime: Bool, whileWaiting: () -> Void,
+                              _ body: (PreparedFrame, Int) throws -> Void) throws {
         let mailbox = try LatestFrameMailbox(slots: (0..<3).map { _ in try PreparedFrame(inputSize: networkInput.shape[0]) },
                                              dropsLateFrames: realtime)
         let producer = ReaderThread(source: self, mailbox: mailbox, gated: !realtime)

@@ -52,6 +52,8 @@ enum Limits {
     static let oksAreaScale = OptionLimit(range: 0.01...100.0)
     /// Frames per pipeline measurement (`bench pipeline --frames`).
     static let benchFrames = OptionLimit(range: 10...100_000)
+    /// Interleaved passes per schedule (`bench pipeline --rounds`).
+    static let benchRounds = OptionLimit(range: 1...100)
     /// Timed runs per measurement (`bench model/kernels --runs`).
     static let benchRuns = OptionLimit(range: 1...10_000)
     /// Training epochs and synthetic sequences per exercise (`train-actions`).

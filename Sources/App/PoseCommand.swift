@@ -125,13 +125,15 @@ struct PoseCommand: ParsableCommand {
     func run() throws {
         let inputs = try batch.selectedInputs(arguments: self.inputs)
         SignalHandling.install()
-        let detector = try accuracy.makeDetector(model, decode)
+        let detectors = try FrameDetectors(threads: model.resolvedThreads) { [accuracy, model, decode] in
+            try accuracy.makeDetector(model, decode, threads: $0)
+        }
         let progressReporter = ProgressReporter(forced: progress)
         defer { progressReporter.finish() }
         if let directory = batch.outputDir {
             try BatchRun(directory: directory, realtime: realtime).run(inputs) { input, sink in
                 var noOverlay: OverlayOutput?, noCoco: CocoExport?
-                try findPoses(in: input, detector, json: sink, overlay: &noOverlay, coco: &noCoco, progressReporter)
+                try findPoses(in: input, detectors, json: sink, overlay: &noOverlay, coco: &noCoco, progressReporter)
             }
             return
         }
@@ -143,7 +145,7 @@ struct PoseCommand: ParsableCommand {
         try OutputFile.committing([jsonFile] + (overlayFile.map { [$0] } ?? [])) {
             for input in inputs {
                 do {
-                    try findPoses(in: input, detector, json: jsonFile.sink, overlay: &overlayOutput, coco: &coco, progressReporter)
+                    try findPoses(in: input, detectors, json: jsonFile.sink, overlay: &overlayOutput, coco: &coco, progressReporter)
                 } catch let usage as ValidationError {
                     throw usage
                 } catch where !endsTheRun(error) {
@@ -165,27 +167,27 @@ struct PoseCommand: ParsableCommand {
     /// Poses of every frame of `input` as JSON Lines into `json` (one record per frame), and
     /// annotated frames into `overlay` when given.
     /// With `coco`, the poses of images are collected there instead.
-    private func findPoses(in input: String, _ detector: any PoseFinding, json: ByteSink, overlay: inout OverlayOutput?,
+    private func findPoses(in input: String, _ detectors: FrameDetectors, json: ByteSink, overlay: inout OverlayOutput?,
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) throws {
         try FrameInput.withFrames(of: input) { reader in
-            try findPoses(in: input, reader: reader, detector, json: json, overlay: &overlay, coco: &coco, progressReporter)
+            try findPoses(in: input, reader: reader, detectors, json: json, overlay: &overlay, coco: &coco, progressReporter)
         }
     }
 
-    private func findPoses(in input: String, reader: FrameReader, _ detector: any PoseFinding, json: ByteSink,
+    private func findPoses(in input: String, reader: FrameReader, _ detectors: FrameDetectors, json: ByteSink,
                            overlay: inout OverlayOutput?, coco: inout CocoExport?, _ progressReporter: ProgressReporter) throws {
         let outputs = [json, overlay?.sink].compactMap { $0 }
         let isVideo = reader.format == .y4m
         if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
         if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
         var stream = isVideo ? PoseStream(smoothing: smooth ?? true) : nil
-        let source = FrameSource(reader: reader, networkInput: detector.input, geometry: model.geometry, scaling: detector.inputScaling,
+        let source = FrameSource(reader: reader, geometry: model.geometry, scaling: detectors.primary.inputScaling,
                                  wantsRGB: overlay != nil)
         var text = JSONText()
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
-        try source.forEachFrame(realtime: realtime, whileWaiting: { for sink in outputs { try? sink.flush() } }) { slot, dropped in
-            var poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
-                                            afterNetwork: slot.readNext)
+        try source.forEachDetectedFrame(with: detectors, realtime: realtime,
+                                        whileWaiting: { for sink in outputs { try? sink.flush() } }) { slot, found, dropped in
+            var poses = found
             var ids: [Int]?
             if stream != nil {
                 (poses, ids) = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)

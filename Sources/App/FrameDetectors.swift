@@ -1,0 +1,42 @@
+import PoseNet
+import Tensor
+
+/// The detectors a command runs its frames through: one on every thread, and, for video read in
+/// order, one per frame in flight.
+///
+/// A forward pass split over the cores forks and joins them at each of its ~15 layers, and a
+/// frame's conversion and decoding leave a core idle; two frames in flight, each on its own
+/// core, keep both busy and finish more frames per second (about 1.2× on 2 cores at 257). Each
+/// frame then takes longer from read to write, so images (one frame) and `--realtime` streams
+/// (the newest frame, as soon as possible) use ``primary``, on every thread.
+final class FrameDetectors {
+    /// The most frames in flight: more would only add latency and a model's memory each.
+    static let maxFramesInFlight = 8
+
+    /// The detector on every thread, for one frame at a time.
+    let primary: any PoseFinding
+    /// Threads in all: ``primary``'s, and the workers' together.
+    let threads: Int
+    /// How many frames in-order video keeps in flight (1: one at a time, on ``primary``).
+    let framesInFlight: Int
+    private let make: (_ threads: Int) throws -> any PoseFinding
+    private var workers: [any PoseFinding]?
+
+    /// `make(threads)` builds a detector on that many threads; the primary one is built now, the
+    /// workers on first use. `framesInFlight` defaults to one frame per thread.
+    init(threads: Int, framesInFlight: Int? = nil, make: @escaping (_ threads: Int) throws -> any PoseFinding) throws {
+        self.threads = threads
+        self.framesInFlight = max(1, min(framesInFlight ?? threads, threads, Self.maxFramesInFlight))
+        self.make = make
+        primary = try make(threads)
+    }
+
+    /// ``framesInFlight`` detectors sharing ``threads`` between them (built once).
+    func frameWorkers() throws -> [any PoseFinding] {
+        if let workers { return workers }
+        let count = framesInFlight
+        let made = try (0..<count).map { try make(Parallelism.bandRange($0, of: count, count: threads).count) }
+        workers = made
+        return made
+    }
+}
