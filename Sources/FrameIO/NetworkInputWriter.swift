@@ -60,6 +60,8 @@ public final class NetworkInputWriter {
     let coefficients: YUVToRGB.Coefficients
     // Horizontally resized planes: source rows × `size` floats (× 3 for RGB input).
     private var lumaTemp: [Float], cbTemp: [Float], crTemp: [Float], rgbTemp: [Float]
+    // The horizontal pass's widened 8-row blocks: `sourceWidth` vectors per thread (two at most).
+    private let blockScratch: UnsafeMutablePointer<SIMD8<Float>>
 
     /// Plans the resize for frames of `sourceWidth × sourceHeight` (tables built here, once).
     /// Throws `.invalidArgument` for empty sizes or a chroma format deeper than 8 bits.
@@ -101,7 +103,10 @@ public final class NetworkInputWriter {
         cbTemp = [Float](repeating: 0, count: hasChroma ? chromaHeight * size : 0)
         crTemp = cbTemp
         rgbTemp = []  // made on first RGB use
+        blockScratch = .allocate(capacity: 2 * sourceWidth)
     }
+
+    deinit { blockScratch.deallocate() }
 
     // MARK: Y'CbCr frames
 
@@ -122,34 +127,31 @@ public final class NetworkInputWriter {
                 // 1. Horizontal pass over every source row of every plane.
                 let yT = yT.baseAddress!, uT = uT.baseAddress, vT = vT.baseAddress
                 RowSplit.run(chunks) { part in
-                    Self.horizontal(base, width: sourceWidth, rows: RowSplit.range(part, of: chunks, count: sourceHeight),
-                                    table: columns, into: yT, stride: size)
+                    let block = self.blockScratch + part * self.sourceWidth
+                    ResampleKernels.horizontal(base, width: sourceWidth, rows: RowSplit.range(part, of: chunks, count: sourceHeight),
+                                               table: columns, into: yT, stride: size, block: block)
                     if !mono {
                         let r = RowSplit.range(part, of: chunks, count: chromaHeight)
-                        Self.horizontal(base + format.planeOffset(1), width: chromaWidth, rows: r,
-                                        table: chromaColumns, into: uT!, stride: size)
-                        Self.horizontal(base + format.planeOffset(2), width: chromaWidth, rows: r,
-                                        table: chromaColumns, into: vT!, stride: size)
+                        ResampleKernels.horizontal(base + format.planeOffset(1), width: chromaWidth, rows: r,
+                                                   table: chromaColumns, into: uT!, stride: size, block: block)
+                        ResampleKernels.horizontal(base + format.planeOffset(2), width: chromaWidth, rows: r,
+                                                   table: chromaColumns, into: vT!, stride: size, block: block)
                     }
                 }
                 // 2. Vertical pass, padding and color conversion, one output row at a time.
                 RowSplit.run(chunks) { part in
-                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * size) { rowBuffer in
-                        let accY = rowBuffer.baseAddress!, accU = accY + size, accV = accU + size
-                        for oy in RowSplit.range(part, of: chunks, count: size) {
-                            self.outputRowYUV(oy, yT: yT, uT: uT, vT: vT, mono: mono,
-                                              accY: accY, accU: accU, accV: accV, output: output.baseAddress!)
-                        }
+                    for oy in RowSplit.range(part, of: chunks, count: size) {
+                        self.outputRowYUV(oy, yT: yT, uT: uT, vT: vT, mono: mono, output: output.baseAddress!)
                     }
                 }
             }}}
         }
     }
 
+    /// One output row: vertical sums of the three planes, padding share, color conversion and
+    /// scaling, eight pixels at a time in registers (the scalar tail does the same arithmetic).
     private func outputRowYUV(_ oy: Int, yT: UnsafeMutablePointer<Float>, uT: UnsafeMutablePointer<Float>?,
-                              vT: UnsafeMutablePointer<Float>?, mono: Bool,
-                              accY: UnsafeMutablePointer<Float>, accU: UnsafeMutablePointer<Float>,
-                              accV: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>) {
+                              vT: UnsafeMutablePointer<Float>?, mono: Bool, output: UnsafeMutablePointer<Float>) {
         let out = output + oy * size * 3
         let activeX = columns.activeCount
         let scale = scaling.scale, biasR = scaling.bias[0], biasG = scaling.bias[1], biasB = scaling.bias[2]
@@ -157,29 +159,81 @@ public final class NetworkInputWriter {
             Self.fillPadding(out, pixels: 0..<size, biasR: biasR, biasG: biasG, biasB: biasB)
             return
         }
-        Self.vertical(yT, stride: size, table: rows, row: oy, count: activeX, into: accY)
         let c = coefficients
-        if mono {
-            for x in 0..<activeX { accU[x] = 128; accV[x] = 128 }
-        } else {
-            Self.vertical(uT!, stride: size, table: chromaRows, row: oy, count: activeX, into: accU)
-            Self.vertical(vT!, stride: size, table: chromaRows, row: oy, count: activeX, into: accV)
-        }
+        let stride = size
         // Padding share: black is Y = yOffset (16 or 0), Cb = Cr = 128.
         let realY = rows.realSum[oy]
         let padY = c.yOffset
+        rows.weights.withUnsafeBufferPointer { rowWeights in
+        chromaRows.weights.withUnsafeBufferPointer { chromaRowWeights in
         columns.realSum.withUnsafeBufferPointer { realX in
-            for x in 0..<activeX {
+            let realX = realX.baseAddress!
+            let lumaTaps = rows.taps, chromaTaps = chromaRows.taps
+            let wY = rowWeights.baseAddress! + oy * lumaTaps
+            let srcY = UnsafePointer(yT + Int(rows.first[oy]) * stride)
+            // Mono: no chroma planes; the chroma rows below are never read.
+            let wC = mono ? wY : chromaRowWeights.baseAddress! + oy * chromaTaps
+            let chromaOffset = mono ? 0 : Int(chromaRows.first[oy]) * stride
+            let srcU = mono ? srcY : UnsafePointer(uT! + chromaOffset)
+            let srcV = mono ? srcY : UnsafePointer(vT! + chromaOffset)
+
+            typealias V = SIMD8<Float>
+            let one = V(repeating: 1), realY8 = V(repeating: realY), padY8 = V(repeating: padY)
+            let yOffset8 = V(repeating: c.yOffset), yScale8 = V(repeating: c.yScale)
+            let c128 = V(repeating: 128)
+            let crToR = V(repeating: c.crToR), cbToG = V(repeating: c.cbToG), crToG = V(repeating: c.crToG)
+            let cbToB = V(repeating: c.cbToB)
+            let scale8 = V(repeating: scale)
+            let biasR8 = V(repeating: biasR), biasG8 = V(repeating: biasG), biasB8 = V(repeating: biasB)
+            var x = 0
+            while x + 8 <= activeX {
+                let accY = ResampleKernels.vertical8(srcY + x, stride: stride, weights: wY, taps: lumaTaps)
+                let pad = one - realY8 * UnsafeRawPointer(realX + x).loadUnaligned(as: V.self)
+                let l = (accY + pad * padY8 - yOffset8) * yScale8
+                var u = V(), v = V()
+                if !mono {
+                    let accU = ResampleKernels.vertical8(srcU + x, stride: stride, weights: wC, taps: chromaTaps)
+                    let accV = ResampleKernels.vertical8(srcV + x, stride: stride, weights: wC, taps: chromaTaps)
+                    u = accU + pad * c128 - c128
+                    v = accV + pad * c128 - c128
+                }
+                let r = Self.scaled(l + crToR * v, scale8, biasR8)
+                let g = Self.scaled(l - cbToG * u - crToG * v, scale8, biasG8)
+                let b = Self.scaled(l + cbToB * u, scale8, biasB8)
+                let o = out + 3 * x
+                for j in 0..<8 {
+                    o[3 * j] = r[j]
+                    o[3 * j + 1] = g[j]
+                    o[3 * j + 2] = b[j]
+                }
+                x += 8
+            }
+            while x < activeX {
+                let accY = ResampleKernels.vertical1(srcY + x, stride: stride, weights: wY, taps: lumaTaps)
                 let pad = 1 - realY * realX[x]
-                let l = (accY[x] + pad * padY - c.yOffset) * c.yScale
-                let u = mono ? 0 : accU[x] + pad * 128 - 128
-                let v = mono ? 0 : accV[x] + pad * 128 - 128
+                let l = (accY + pad * padY - c.yOffset) * c.yScale
+                var u: Float = 0, v: Float = 0
+                if !mono {
+                    let accU = ResampleKernels.vertical1(srcU + x, stride: stride, weights: wC, taps: chromaTaps)
+                    let accV = ResampleKernels.vertical1(srcV + x, stride: stride, weights: wC, taps: chromaTaps)
+                    u = accU + pad * 128 - 128
+                    v = accV + pad * 128 - 128
+                }
                 out[3 * x] = Self.scaled(l + c.crToR * v, scale, biasR)
                 out[3 * x + 1] = Self.scaled(l - c.cbToG * u - c.crToG * v, scale, biasG)
                 out[3 * x + 2] = Self.scaled(l + c.cbToB * u, scale, biasB)
+                x += 1
             }
-        }
+        }}}
         Self.fillPadding(out, pixels: activeX..<size, biasR: biasR, biasG: biasG, biasB: biasB)
+    }
+
+    /// `scaled` on eight lanes, with the scalar `min`/`max` semantics lane by lane
+    /// (`max(v, 0)` is `0 >= v ? 0 : v`, `min(m, 255)` is `255 < m ? 255 : m`, also for −0).
+    @inline(__always)
+    static func scaled(_ v: SIMD8<Float>, _ scale: SIMD8<Float>, _ bias: SIMD8<Float>) -> SIMD8<Float> {
+        let low = v.replacing(with: 0, where: v .<= 0)
+        return low.replacing(with: 255, where: low .> 255) * scale + bias
     }
 
     /// A channel value clamped to 0…255, then scaled: `v · scale + bias`.
@@ -267,33 +321,6 @@ public final class NetworkInputWriter {
     }
 
     // MARK: kernels
-
-    /// `into[y·stride + o] = Σ_k w[o,k] · plane[y·width + first[o] + k]` for the table's active outputs.
-    static func horizontal(_ plane: UnsafePointer<UInt8>, width: Int, rows range: Range<Int>,
-                           table: ResampleWeights, into temp: UnsafeMutablePointer<Float>, stride: Int) {
-        let taps = table.taps, active = table.activeCount
-        // Widen each source row to floats once (vectorised), then gather taps from it.
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: width) { row in
-            let row = row.baseAddress!
-            table.first.withUnsafeBufferPointer { first in
-                table.weights.withUnsafeBufferPointer { weights in
-                    for y in range {
-                        let src = plane + y * width
-                        for x in 0..<width { row[x] = Float(src[x]) }
-                        let dst = temp + y * stride
-                        var w = weights.baseAddress!
-                        for o in 0..<active {
-                            let s = row + Int(first[o])
-                            var acc: Float = 0
-                            for k in 0..<taps { acc += w[k] * s[k] }
-                            dst[o] = acc
-                            w += taps
-                        }
-                    }
-                }
-            }
-        }
-    }
 
     /// `into[i] = Σ_k w[row,k] · temp[(first[row] + k)·stride + i]` for `i < count`.
     static func vertical(_ temp: UnsafeMutablePointer<Float>, stride: Int, table: ResampleWeights,
