@@ -62,6 +62,8 @@ public final class NetworkInputWriter {
     private var lumaTemp: [Float], cbTemp: [Float], crTemp: [Float], rgbTemp: [Float]
     // The horizontal pass's widened 8-row blocks: `sourceWidth` vectors per thread (two at most).
     private let blockScratch: UnsafeMutablePointer<SIMD8<Float>>
+    // Vertical sums of one output row (Y, Cb, Cr): `3·size` floats per thread.
+    private let accumulatorScratch: UnsafeMutablePointer<Float>
 
     /// Plans the resize for frames of `sourceWidth × sourceHeight` (tables built here, once).
     /// Throws `.invalidArgument` for empty sizes or a chroma format deeper than 8 bits.
@@ -104,9 +106,13 @@ public final class NetworkInputWriter {
         crTemp = cbTemp
         rgbTemp = []  // made on first RGB use
         blockScratch = .allocate(capacity: 2 * sourceWidth)
+        accumulatorScratch = .allocate(capacity: 2 * 3 * size)
     }
 
-    deinit { blockScratch.deallocate() }
+    deinit {
+        blockScratch.deallocate()
+        accumulatorScratch.deallocate()
+    }
 
     // MARK: Y'CbCr frames
 
@@ -140,19 +146,22 @@ public final class NetworkInputWriter {
                 }
                 // 2. Vertical pass, padding and color conversion, one output row at a time.
                 RowSplit.run(chunks) { part in
+                    let acc = self.accumulatorScratch + part * 3 * self.size
                     for oy in RowSplit.range(part, of: chunks, count: size) {
-                        self.outputRowYUV(oy, yT: yT, uT: uT, vT: vT, mono: mono, output: output.baseAddress!)
+                        self.outputRowYUV(oy, yT: yT, uT: uT, vT: vT, mono: mono, acc: acc, output: output.baseAddress!)
                     }
                 }
             }}}
         }
     }
 
-    /// One output row: vertical sums of the three planes, padding share, color conversion and
-    /// scaling, eight pixels at a time in registers (the scalar tail does the same arithmetic).
+    /// One output row: vertical sums of the three planes into `acc` (`3·size` floats), then padding
+    /// share, color conversion and scaling.
     private func outputRowYUV(_ oy: Int, yT: UnsafeMutablePointer<Float>, uT: UnsafeMutablePointer<Float>?,
-                              vT: UnsafeMutablePointer<Float>?, mono: Bool, output: UnsafeMutablePointer<Float>) {
+                              vT: UnsafeMutablePointer<Float>?, mono: Bool, acc: UnsafeMutablePointer<Float>,
+                              output: UnsafeMutablePointer<Float>) {
         let out = output + oy * size * 3
+        let accY = acc, accU = acc + size, accV = acc + 2 * size
         let activeX = columns.activeCount
         let scale = scaling.scale, biasR = scaling.bias[0], biasG = scaling.bias[1], biasB = scaling.bias[2]
         guard oy < rows.activeCount else {
@@ -177,63 +186,38 @@ public final class NetworkInputWriter {
             let srcU = mono ? srcY : UnsafePointer(uT! + chromaOffset)
             let srcV = mono ? srcY : UnsafePointer(vT! + chromaOffset)
 
-            typealias V = SIMD8<Float>
-            let one = V(repeating: 1), realY8 = V(repeating: realY), padY8 = V(repeating: padY)
-            let yOffset8 = V(repeating: c.yOffset), yScale8 = V(repeating: c.yScale)
-            let c128 = V(repeating: 128)
-            let crToR = V(repeating: c.crToR), cbToG = V(repeating: c.cbToG), crToG = V(repeating: c.crToG)
-            let cbToB = V(repeating: c.cbToB)
-            let scale8 = V(repeating: scale)
-            let biasR8 = V(repeating: biasR), biasG8 = V(repeating: biasG), biasB8 = V(repeating: biasB)
-            var x = 0
-            while x + 8 <= activeX {
-                let accY = ResampleKernels.vertical8(srcY + x, stride: stride, weights: wY, taps: lumaTaps)
-                let pad = one - realY8 * UnsafeRawPointer(realX + x).loadUnaligned(as: V.self)
-                let l = (accY + pad * padY8 - yOffset8) * yScale8
-                var u = V(), v = V()
-                if !mono {
-                    let accU = ResampleKernels.vertical8(srcU + x, stride: stride, weights: wC, taps: chromaTaps)
-                    let accV = ResampleKernels.vertical8(srcV + x, stride: stride, weights: wC, taps: chromaTaps)
-                    u = accU + pad * c128 - c128
-                    v = accV + pad * c128 - c128
+            // Vertical sums for the row first (weights broadcast once per tap), then conversion.
+            ResampleKernels.vertical(srcY, stride: stride, weights: wY, taps: lumaTaps, count: activeX, into: accY)
+            if mono {
+                for x in 0..<activeX {
+                    let pad = 1 - realY * realX[x]
+                    let l = (accY[x] + pad * padY - c.yOffset) * c.yScale
+                    let u: Float = 0, v: Float = 0
+                    out[3 * x] = Self.scaled(l + c.crToR * v, scale, biasR)
+                    out[3 * x + 1] = Self.scaled(l - c.cbToG * u - c.crToG * v, scale, biasG)
+                    out[3 * x + 2] = Self.scaled(l + c.cbToB * u, scale, biasB)
                 }
-                let r = Self.scaled(l + crToR * v, scale8, biasR8)
-                let g = Self.scaled(l - cbToG * u - crToG * v, scale8, biasG8)
-                let b = Self.scaled(l + cbToB * u, scale8, biasB8)
-                let o = out + 3 * x
-                for j in 0..<8 {
-                    o[3 * j] = r[j]
-                    o[3 * j + 1] = g[j]
-                    o[3 * j + 2] = b[j]
+            } else {
+                ResampleKernels.vertical(srcU, stride: stride, weights: wC, taps: chromaTaps, count: activeX, into: accU)
+                ResampleKernels.vertical(srcV, stride: stride, weights: wC, taps: chromaTaps, count: activeX, into: accV)
+                // Planar first (contiguous, so the loop vectorizes), then interleave.
+                for x in 0..<activeX {
+                    let pad = 1 - realY * realX[x]
+                    let l = (accY[x] + pad * padY - c.yOffset) * c.yScale
+                    let u = accU[x] + pad * 128 - 128
+                    let v = accV[x] + pad * 128 - 128
+                    accY[x] = Self.scaled(l + c.crToR * v, scale, biasR)
+                    accU[x] = Self.scaled(l - c.cbToG * u - c.crToG * v, scale, biasG)
+                    accV[x] = Self.scaled(l + c.cbToB * u, scale, biasB)
                 }
-                x += 8
-            }
-            while x < activeX {
-                let accY = ResampleKernels.vertical1(srcY + x, stride: stride, weights: wY, taps: lumaTaps)
-                let pad = 1 - realY * realX[x]
-                let l = (accY + pad * padY - c.yOffset) * c.yScale
-                var u: Float = 0, v: Float = 0
-                if !mono {
-                    let accU = ResampleKernels.vertical1(srcU + x, stride: stride, weights: wC, taps: chromaTaps)
-                    let accV = ResampleKernels.vertical1(srcV + x, stride: stride, weights: wC, taps: chromaTaps)
-                    u = accU + pad * 128 - 128
-                    v = accV + pad * 128 - 128
+                for x in 0..<activeX {
+                    out[3 * x] = accY[x]
+                    out[3 * x + 1] = accU[x]
+                    out[3 * x + 2] = accV[x]
                 }
-                out[3 * x] = Self.scaled(l + c.crToR * v, scale, biasR)
-                out[3 * x + 1] = Self.scaled(l - c.cbToG * u - c.crToG * v, scale, biasG)
-                out[3 * x + 2] = Self.scaled(l + c.cbToB * u, scale, biasB)
-                x += 1
             }
         }}}
         Self.fillPadding(out, pixels: activeX..<size, biasR: biasR, biasG: biasG, biasB: biasB)
-    }
-
-    /// `scaled` on eight lanes, with the scalar `min`/`max` semantics lane by lane
-    /// (`max(v, 0)` is `0 >= v ? 0 : v`, `min(m, 255)` is `255 < m ? 255 : m`, also for −0).
-    @inline(__always)
-    static func scaled(_ v: SIMD8<Float>, _ scale: SIMD8<Float>, _ bias: SIMD8<Float>) -> SIMD8<Float> {
-        let low = v.replacing(with: 0, where: v .<= 0)
-        return low.replacing(with: 255, where: low .> 255) * scale + bias
     }
 
     /// A channel value clamped to 0…255, then scaled: `v · scale + bias`.

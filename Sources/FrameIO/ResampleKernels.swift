@@ -88,30 +88,30 @@ enum ResampleKernels {
         SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self)))
     }
 
-    /// `Σ_k w[k] · rows[k·stride + i]` for lanes `i` of `0..<8`, skipping zero weights (as the
-    /// scalar pass does); `rows` points at the first tap's row, offset to the wanted column.
-    @inline(__always)
-    static func vertical8(_ rows: UnsafePointer<Float>, stride: Int, weights: UnsafePointer<Float>, taps: Int) -> SIMD8<Float> {
-        var acc = SIMD8<Float>()
+    /// `acc[i] = Σ_k w[k] · rows[k·stride + i]` for `i < count`, skipping zero weights (the
+    /// scalar order per element: 0, then each nonzero tap in ascending order).
+    static func vertical(_ rows: UnsafePointer<Float>, stride: Int, weights: UnsafePointer<Float>, taps: Int,
+                         count: Int, into acc: UnsafeMutablePointer<Float>) {
+        typealias V = SIMD8<Float>
+        let vectorEnd = count & ~7
+        var i = 0
+        while i < vectorEnd { UnsafeMutableRawPointer(acc + i).storeBytes(of: V(), as: V.self); i += 8 }
+        while i < count { acc[i] = 0; i += 1 }
         var src = rows
         for k in 0..<taps {
             let w = weights[k]
-            if w != 0 { acc = acc + SIMD8(repeating: w) * UnsafeRawPointer(src).loadUnaligned(as: SIMD8<Float>.self) }
+            if w != 0 {
+                let w8 = V(repeating: w)
+                i = 0
+                while i < vectorEnd {
+                    let a = UnsafeRawPointer(acc + i).loadUnaligned(as: V.self)
+                    let s = UnsafeRawPointer(src + i).loadUnaligned(as: V.self)
+                    UnsafeMutableRawPointer(acc + i).storeBytes(of: a + w8 * s, as: V.self)
+                    i += 8
+                }
+                while i < count { acc[i] += w * src[i]; i += 1 }
+            }
             src += stride
         }
-        return acc
-    }
-
-    /// The scalar form of `vertical8` for one column.
-    @inline(__always)
-    static func vertical1(_ rows: UnsafePointer<Float>, stride: Int, weights: UnsafePointer<Float>, taps: Int) -> Float {
-        var acc: Float = 0
-        var src = rows
-        for k in 0..<taps {
-            let w = weights[k]
-            if w != 0 { acc += w * src[0] }
-            src += stride
-        }
-        return acc
     }
 }
