@@ -62,6 +62,8 @@ public final class NetworkInputWriter {
     private var lumaTemp: [Float], cbTemp: [Float], crTemp: [Float], rgbTemp: [Float]
     // The horizontal pass's widened 8-row blocks: `sourceWidth` vectors per thread (two at most).
     private let blockScratch: UnsafeMutablePointer<SIMD8<Float>>
+    // Those eight rows as floats before the transpose: `8·sourceWidth` floats per thread.
+    private let floatRowScratch: UnsafeMutablePointer<Float>
     // Vertical sums of one output row (Y, Cb, Cr): `3·size` floats per thread.
     private let accumulatorScratch: UnsafeMutablePointer<Float>
 
@@ -106,11 +108,13 @@ public final class NetworkInputWriter {
         crTemp = cbTemp
         rgbTemp = []  // made on first RGB use
         blockScratch = .allocate(capacity: 2 * sourceWidth)
+        floatRowScratch = .allocate(capacity: 2 * ResampleKernels.blockRows * sourceWidth)
         accumulatorScratch = .allocate(capacity: 2 * 3 * size)
     }
 
     deinit {
         blockScratch.deallocate()
+        floatRowScratch.deallocate()
         accumulatorScratch.deallocate()
     }
 
@@ -134,14 +138,15 @@ public final class NetworkInputWriter {
                 let yT = yT.baseAddress!, uT = uT.baseAddress, vT = vT.baseAddress
                 RowSplit.run(chunks) { part in
                     let block = self.blockScratch + part * self.sourceWidth
+                    let floatRows = self.floatRowScratch + part * ResampleKernels.blockRows * self.sourceWidth
                     ResampleKernels.horizontal(base, width: sourceWidth, rows: RowSplit.range(part, of: chunks, count: sourceHeight),
-                                               table: columns, into: yT, stride: size, block: block)
+                                               table: columns, into: yT, stride: size, block: block, floatRows: floatRows)
                     if !mono {
                         let r = RowSplit.range(part, of: chunks, count: chromaHeight)
                         ResampleKernels.horizontal(base + format.planeOffset(1), width: chromaWidth, rows: r,
-                                                   table: chromaColumns, into: uT!, stride: size, block: block)
+                                                   table: chromaColumns, into: uT!, stride: size, block: block, floatRows: floatRows)
                         ResampleKernels.horizontal(base + format.planeOffset(2), width: chromaWidth, rows: r,
-                                                   table: chromaColumns, into: vT!, stride: size, block: block)
+                                                   table: chromaColumns, into: vT!, stride: size, block: block, floatRows: floatRows)
                     }
                 }
                 // 2. Vertical pass, padding and color conversion, one output row at a time.

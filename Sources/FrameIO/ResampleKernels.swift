@@ -13,10 +13,10 @@ enum ResampleKernels {
     /// Eight source rows at a time are widened into `block` (`width` vectors, x-major, lane = row),
     /// so each tap is one contiguous vector load instead of a scalar gather per row. A last group of
     /// fewer rows repeats its final row in the spare lanes and stores only the real ones.
-    /// `block` holds at least `width` vectors.
+    /// `block` holds at least `width` vectors, `floatRows` at least `8·width` floats.
     static func horizontal(_ plane: UnsafePointer<UInt8>, width: Int, rows: Range<Int>, table: ResampleWeights,
                            into temp: UnsafeMutablePointer<Float>, stride: Int,
-                           block: UnsafeMutablePointer<SIMD8<Float>>) {
+                           block: UnsafeMutablePointer<SIMD8<Float>>, floatRows: UnsafeMutablePointer<Float>) {
         let taps = table.taps, active = table.activeCount
         table.first.withUnsafeBufferPointer { first in
             table.weights.withUnsafeBufferPointer { weights in
@@ -24,7 +24,7 @@ enum ResampleKernels {
                 var y0 = rows.lowerBound
                 while y0 < rows.upperBound {
                     let count = min(blockRows, rows.upperBound - y0)
-                    widen(plane + y0 * width, width: width, rows: count, into: block)
+                    widen(plane + y0 * width, width: width, rows: count, floatRows: floatRows, into: block)
                     var w = weights
                     let dst = temp + y0 * stride
                     for o in 0..<active {
@@ -52,40 +52,45 @@ enum ResampleKernels {
     }
 
     /// Transposes `rows` (1…8) rows of bytes starting at `src` into `block[x]` = the column `x`
-    /// of those rows as floats; lanes past `rows` repeat the last row.
+    /// of those rows as floats; lanes past `rows` repeat the last row. `floatRows` holds `8·width`
+    /// floats of scratch.
     @inline(__always)
-    static func widen(_ src: UnsafePointer<UInt8>, width: Int, rows: Int, into block: UnsafeMutablePointer<SIMD8<Float>>) {
-        let last = rows - 1
-        let p0 = src, p1 = src + min(1, last) * width, p2 = src + min(2, last) * width, p3 = src + min(3, last) * width
-        let p4 = src + min(4, last) * width, p5 = src + min(5, last) * width
-        let p6 = src + min(6, last) * width, p7 = src + min(7, last) * width
+    static func widen(_ src: UnsafePointer<UInt8>, width: Int, rows: Int, floatRows: UnsafeMutablePointer<Float>,
+                      into block: UnsafeMutablePointer<SIMD8<Float>>) {
+        // Rows to floats first: a contiguous conversion loop, which vectorizes (through Int32;
+        // UInt8 → Float directly compiled to scalar conversions).
+        for r in 0..<blockRows {
+            let s = src + min(r, rows - 1) * width, d = floatRows + r * width
+            for x in 0..<width { d[x] = Float(Int32(s[x])) }
+        }
+        // Then 4×4 transposes (unpack and move-half shuffles); each column's eight rows are two halves.
+        let raw = UnsafeMutableRawPointer(block)
         var x = 0
-        // Eight columns at a time: eight vector loads, then an 8×8 transpose.
-        while x + 8 <= width {
-            let a0 = load8(p0 + x), a1 = load8(p1 + x), a2 = load8(p2 + x), a3 = load8(p3 + x)
-            let a4 = load8(p4 + x), a5 = load8(p5 + x), a6 = load8(p6 + x), a7 = load8(p7 + x)
-            let b = block + x
-            b[0] = SIMD8(a0[0], a1[0], a2[0], a3[0], a4[0], a5[0], a6[0], a7[0])
-            b[1] = SIMD8(a0[1], a1[1], a2[1], a3[1], a4[1], a5[1], a6[1], a7[1])
-            b[2] = SIMD8(a0[2], a1[2], a2[2], a3[2], a4[2], a5[2], a6[2], a7[2])
-            b[3] = SIMD8(a0[3], a1[3], a2[3], a3[3], a4[3], a5[3], a6[3], a7[3])
-            b[4] = SIMD8(a0[4], a1[4], a2[4], a3[4], a4[4], a5[4], a6[4], a7[4])
-            b[5] = SIMD8(a0[5], a1[5], a2[5], a3[5], a4[5], a5[5], a6[5], a7[5])
-            b[6] = SIMD8(a0[6], a1[6], a2[6], a3[6], a4[6], a5[6], a6[6], a7[6])
-            b[7] = SIMD8(a0[7], a1[7], a2[7], a3[7], a4[7], a5[7], a6[7], a7[7])
-            x += 8
+        while x + 4 <= width {
+            for half in 0..<2 {
+                let base = floatRows + 4 * half * width + x
+                let a = load4(base), b = load4(base + width), c = load4(base + 2 * width), d = load4(base + 3 * width)
+                let ab0 = SIMD4(a[0], b[0], a[1], b[1]), ab1 = SIMD4(a[2], b[2], a[3], b[3])
+                let cd0 = SIMD4(c[0], d[0], c[1], d[1]), cd1 = SIMD4(c[2], d[2], c[3], d[3])
+                let o = raw + x * 32 + half * 16
+                o.storeBytes(of: SIMD4(ab0[0], ab0[1], cd0[0], cd0[1]), as: SIMD4<Float>.self)
+                o.storeBytes(of: SIMD4(ab0[2], ab0[3], cd0[2], cd0[3]), toByteOffset: 32, as: SIMD4<Float>.self)
+                o.storeBytes(of: SIMD4(ab1[0], ab1[1], cd1[0], cd1[1]), toByteOffset: 64, as: SIMD4<Float>.self)
+                o.storeBytes(of: SIMD4(ab1[2], ab1[3], cd1[2], cd1[3]), toByteOffset: 96, as: SIMD4<Float>.self)
+            }
+            x += 4
         }
         while x < width {
-            block[x] = SIMD8(Float(p0[x]), Float(p1[x]), Float(p2[x]), Float(p3[x]),
-                             Float(p4[x]), Float(p5[x]), Float(p6[x]), Float(p7[x]))
+            block[x] = SIMD8(floatRows[x], floatRows[width + x], floatRows[2 * width + x], floatRows[3 * width + x],
+                             floatRows[4 * width + x], floatRows[5 * width + x], floatRows[6 * width + x],
+                             floatRows[7 * width + x])
             x += 1
         }
     }
 
-    /// Eight bytes as floats (exact).
     @inline(__always)
-    static func load8(_ p: UnsafePointer<UInt8>) -> SIMD8<Float> {
-        SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self)))
+    static func load4(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
     }
 
     /// `acc[i] = Σ_k w[k] · rows[k·stride + i]` for `i < count`, skipping zero weights (the
@@ -113,5 +118,18 @@ enum ResampleKernels {
             }
             src += stride
         }
+    }
+
+    /// The scalar form of `vertical8` for one column.
+    @inline(__always)
+    static func vertical1(_ rows: UnsafePointer<Float>, stride: Int, weights: UnsafePointer<Float>, taps: Int) -> Float {
+        var acc: Float = 0
+        var src = rows
+        for k in 0..<taps {
+            let w = weights[k]
+            if w != 0 { acc += w * src[0] }
+            src += stride
+        }
+        return acc
     }
 }
