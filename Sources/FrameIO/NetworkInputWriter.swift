@@ -60,6 +60,12 @@ public final class NetworkInputWriter {
     let coefficients: YUVToRGB.Coefficients
     // Horizontally resized planes: source rows × `size` floats (× 3 for RGB input).
     private var lumaTemp: [Float], cbTemp: [Float], crTemp: [Float], rgbTemp: [Float]
+    // The horizontal pass's widened 8-row blocks: `sourceWidth` vectors per thread (two at most).
+    private let blockScratch: UnsafeMutablePointer<SIMD8<Float>>
+    // Those eight rows as floats before the transpose: `8·sourceWidth` floats per thread.
+    private let floatRowScratch: UnsafeMutablePointer<Float>
+    // Vertical sums of one output row (Y, Cb, Cr): `3·size` floats per thread.
+    private let accumulatorScratch: UnsafeMutablePointer<Float>
 
     /// Plans the resize for frames of `sourceWidth × sourceHeight` (tables built here, once).
     /// Throws `.invalidArgument` for empty sizes or a chroma format deeper than 8 bits.
@@ -101,6 +107,15 @@ public final class NetworkInputWriter {
         cbTemp = [Float](repeating: 0, count: hasChroma ? chromaHeight * size : 0)
         crTemp = cbTemp
         rgbTemp = []  // made on first RGB use
+        blockScratch = .allocate(capacity: 2 * sourceWidth)
+        floatRowScratch = .allocate(capacity: 2 * ResampleKernels.blockRows * sourceWidth)
+        accumulatorScratch = .allocate(capacity: 2 * 3 * size)
+    }
+
+    deinit {
+        blockScratch.deallocate()
+        floatRowScratch.deallocate()
+        accumulatorScratch.deallocate()
     }
 
     // MARK: Y'CbCr frames
@@ -122,63 +137,91 @@ public final class NetworkInputWriter {
                 // 1. Horizontal pass over every source row of every plane.
                 let yT = yT.baseAddress!, uT = uT.baseAddress, vT = vT.baseAddress
                 RowSplit.run(chunks) { part in
-                    Self.horizontal(base, width: sourceWidth, rows: RowSplit.range(part, of: chunks, count: sourceHeight),
-                                    table: columns, into: yT, stride: size)
+                    let block = self.blockScratch + part * self.sourceWidth
+                    let floatRows = self.floatRowScratch + part * ResampleKernels.blockRows * self.sourceWidth
+                    ResampleKernels.horizontal(base, width: sourceWidth, rows: RowSplit.range(part, of: chunks, count: sourceHeight),
+                                               table: columns, into: yT, stride: size, block: block, floatRows: floatRows)
                     if !mono {
                         let r = RowSplit.range(part, of: chunks, count: chromaHeight)
-                        Self.horizontal(base + format.planeOffset(1), width: chromaWidth, rows: r,
-                                        table: chromaColumns, into: uT!, stride: size)
-                        Self.horizontal(base + format.planeOffset(2), width: chromaWidth, rows: r,
-                                        table: chromaColumns, into: vT!, stride: size)
+                        ResampleKernels.horizontal(base + format.planeOffset(1), width: chromaWidth, rows: r,
+                                                   table: chromaColumns, into: uT!, stride: size, block: block, floatRows: floatRows)
+                        ResampleKernels.horizontal(base + format.planeOffset(2), width: chromaWidth, rows: r,
+                                                   table: chromaColumns, into: vT!, stride: size, block: block, floatRows: floatRows)
                     }
                 }
                 // 2. Vertical pass, padding and color conversion, one output row at a time.
                 RowSplit.run(chunks) { part in
-                    withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * size) { rowBuffer in
-                        let accY = rowBuffer.baseAddress!, accU = accY + size, accV = accU + size
-                        for oy in RowSplit.range(part, of: chunks, count: size) {
-                            self.outputRowYUV(oy, yT: yT, uT: uT, vT: vT, mono: mono,
-                                              accY: accY, accU: accU, accV: accV, output: output.baseAddress!)
-                        }
+                    let acc = self.accumulatorScratch + part * 3 * self.size
+                    for oy in RowSplit.range(part, of: chunks, count: size) {
+                        self.outputRowYUV(oy, yT: yT, uT: uT, vT: vT, mono: mono, acc: acc, output: output.baseAddress!)
                     }
                 }
             }}}
         }
     }
 
+    /// One output row: vertical sums of the three planes into `acc` (`3·size` floats), then padding
+    /// share, color conversion and scaling.
     private func outputRowYUV(_ oy: Int, yT: UnsafeMutablePointer<Float>, uT: UnsafeMutablePointer<Float>?,
-                              vT: UnsafeMutablePointer<Float>?, mono: Bool,
-                              accY: UnsafeMutablePointer<Float>, accU: UnsafeMutablePointer<Float>,
-                              accV: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>) {
+                              vT: UnsafeMutablePointer<Float>?, mono: Bool, acc: UnsafeMutablePointer<Float>,
+                              output: UnsafeMutablePointer<Float>) {
         let out = output + oy * size * 3
+        let accY = acc, accU = acc + size, accV = acc + 2 * size
         let activeX = columns.activeCount
         let scale = scaling.scale, biasR = scaling.bias[0], biasG = scaling.bias[1], biasB = scaling.bias[2]
         guard oy < rows.activeCount else {
             Self.fillPadding(out, pixels: 0..<size, biasR: biasR, biasG: biasG, biasB: biasB)
             return
         }
-        Self.vertical(yT, stride: size, table: rows, row: oy, count: activeX, into: accY)
         let c = coefficients
-        if mono {
-            for x in 0..<activeX { accU[x] = 128; accV[x] = 128 }
-        } else {
-            Self.vertical(uT!, stride: size, table: chromaRows, row: oy, count: activeX, into: accU)
-            Self.vertical(vT!, stride: size, table: chromaRows, row: oy, count: activeX, into: accV)
-        }
+        let stride = size
         // Padding share: black is Y = yOffset (16 or 0), Cb = Cr = 128.
         let realY = rows.realSum[oy]
         let padY = c.yOffset
+        rows.weights.withUnsafeBufferPointer { rowWeights in
+        chromaRows.weights.withUnsafeBufferPointer { chromaRowWeights in
         columns.realSum.withUnsafeBufferPointer { realX in
-            for x in 0..<activeX {
-                let pad = 1 - realY * realX[x]
-                let l = (accY[x] + pad * padY - c.yOffset) * c.yScale
-                let u = mono ? 0 : accU[x] + pad * 128 - 128
-                let v = mono ? 0 : accV[x] + pad * 128 - 128
-                out[3 * x] = Self.scaled(l + c.crToR * v, scale, biasR)
-                out[3 * x + 1] = Self.scaled(l - c.cbToG * u - c.crToG * v, scale, biasG)
-                out[3 * x + 2] = Self.scaled(l + c.cbToB * u, scale, biasB)
+            let realX = realX.baseAddress!
+            let lumaTaps = rows.taps, chromaTaps = chromaRows.taps
+            let wY = rowWeights.baseAddress! + oy * lumaTaps
+            let srcY = UnsafePointer(yT + Int(rows.first[oy]) * stride)
+            // Mono: no chroma planes; the chroma rows below are never read.
+            let wC = mono ? wY : chromaRowWeights.baseAddress! + oy * chromaTaps
+            let chromaOffset = mono ? 0 : Int(chromaRows.first[oy]) * stride
+            let srcU = mono ? srcY : UnsafePointer(uT! + chromaOffset)
+            let srcV = mono ? srcY : UnsafePointer(vT! + chromaOffset)
+
+            // Vertical sums for the row first (weights broadcast once per tap), then conversion.
+            ResampleKernels.vertical(srcY, stride: stride, weights: wY, taps: lumaTaps, count: activeX, into: accY)
+            if mono {
+                for x in 0..<activeX {
+                    let pad = 1 - realY * realX[x]
+                    let l = (accY[x] + pad * padY - c.yOffset) * c.yScale
+                    let u: Float = 0, v: Float = 0
+                    out[3 * x] = Self.scaled(l + c.crToR * v, scale, biasR)
+                    out[3 * x + 1] = Self.scaled(l - c.cbToG * u - c.crToG * v, scale, biasG)
+                    out[3 * x + 2] = Self.scaled(l + c.cbToB * u, scale, biasB)
+                }
+            } else {
+                ResampleKernels.vertical(srcU, stride: stride, weights: wC, taps: chromaTaps, count: activeX, into: accU)
+                ResampleKernels.vertical(srcV, stride: stride, weights: wC, taps: chromaTaps, count: activeX, into: accV)
+                // Planar first (contiguous, so the loop vectorizes), then interleave.
+                for x in 0..<activeX {
+                    let pad = 1 - realY * realX[x]
+                    let l = (accY[x] + pad * padY - c.yOffset) * c.yScale
+                    let u = accU[x] + pad * 128 - 128
+                    let v = accV[x] + pad * 128 - 128
+                    accY[x] = Self.scaled(l + c.crToR * v, scale, biasR)
+                    accU[x] = Self.scaled(l - c.cbToG * u - c.crToG * v, scale, biasG)
+                    accV[x] = Self.scaled(l + c.cbToB * u, scale, biasB)
+                }
+                for x in 0..<activeX {
+                    out[3 * x] = accY[x]
+                    out[3 * x + 1] = accU[x]
+                    out[3 * x + 2] = accV[x]
+                }
             }
-        }
+        }}}
         Self.fillPadding(out, pixels: activeX..<size, biasR: biasR, biasG: biasG, biasB: biasB)
     }
 
@@ -267,33 +310,6 @@ public final class NetworkInputWriter {
     }
 
     // MARK: kernels
-
-    /// `into[y·stride + o] = Σ_k w[o,k] · plane[y·width + first[o] + k]` for the table's active outputs.
-    static func horizontal(_ plane: UnsafePointer<UInt8>, width: Int, rows range: Range<Int>,
-                           table: ResampleWeights, into temp: UnsafeMutablePointer<Float>, stride: Int) {
-        let taps = table.taps, active = table.activeCount
-        // Widen each source row to floats once (vectorised), then gather taps from it.
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: width) { row in
-            let row = row.baseAddress!
-            table.first.withUnsafeBufferPointer { first in
-                table.weights.withUnsafeBufferPointer { weights in
-                    for y in range {
-                        let src = plane + y * width
-                        for x in 0..<width { row[x] = Float(src[x]) }
-                        let dst = temp + y * stride
-                        var w = weights.baseAddress!
-                        for o in 0..<active {
-                            let s = row + Int(first[o])
-                            var acc: Float = 0
-                            for k in 0..<taps { acc += w[k] * s[k] }
-                            dst[o] = acc
-                            w += taps
-                        }
-                    }
-                }
-            }
-        }
-    }
 
     /// `into[i] = Σ_k w[row,k] · temp[(first[row] + k)·stride + i]` for `i < count`.
     static func vertical(_ temp: UnsafeMutablePointer<Float>, stride: Int, table: ResampleWeights,
