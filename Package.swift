@@ -80,8 +80,9 @@ let tuned = tunedCPU()
 /// The portable build adds nothing (SwiftPM's release build is already -O with whole-module
 /// optimization); the tuned build also drops the runtime checks.
 let optimize: [SwiftSetting] = tuned == nil ? [] : [.unsafeFlags(["-Ounchecked", "-wmo"], .when(configuration: .release))]
-/// Tensor's codegen: the tuned build adds the CPU.
-let tensorSettings: [SwiftSetting] = optimize + (tuned.map { cpu, level in
+/// Codegen of the targets with the hot loops (Tensor's kernels, FrameIO's frame conversions): the
+/// tuned build adds the CPU. (Bit-identical either way: Swift never contracts a + b * c into an FMA.)
+let kernelSettings: [SwiftSetting] = optimize + (tuned.map { cpu, level in
     [.unsafeFlags(["-target-cpu", cpu] + (level == .avx512 ? ["-DPOSEKIT_AVX512"] : [])), .define("POSEKIT_FMA")]
 } ?? [])
 /// What the CPU guard must find in the host (safe `.define`s: the guard itself stays baseline).
@@ -112,9 +113,9 @@ let package = Package(
         ),
         .target(name: "CCPUID"),
         .target(name: "CPUFeatures", dependencies: ["CCPUID"], swiftSettings: guardSettings),
-        .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: tensorSettings),
+        .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: kernelSettings),
         .target(name: "PoseCore", swiftSettings: optimize),
-        .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: optimize),
+        .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: kernelSettings),
         .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO"], swiftSettings: optimize),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore"], swiftSettings: optimize),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.

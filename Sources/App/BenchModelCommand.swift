@@ -14,7 +14,7 @@ struct BenchModel: ParsableCommand {
         discussion: """
             For each model, input size and thread count: median and minimum milliseconds per forward \
             pass, GFLOP per pass (2 per multiply-add) and GFLOP/s at the median. --layers adds a \
-            per-layer breakdown at the largest size. "CPU ms/thr" is the process's CPU time per pass \
+            per-layer breakdown at the largest size (best and median per layer). "CPU ms/thr" is the process's CPU time per pass \
             divided by the thread count (median): it leaves out time spent descheduled on a busy \
             host, but counts every thread's spinning and library threads. --busy-neighbor times each configuration \
             again next to a process that busy-loops on one core (a shared host) and prints the \
@@ -102,18 +102,26 @@ struct BenchModel: ParsableCommand {
             if layers, let size = sizes.max(), let t = threads.max() {
                 let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
                 for _ in 0..<5 { try model.run() }
-                var totals: [Double] = []
+                // Per layer: every run's time, for the best (what the kernel can do) and the median
+                // (what it does on this machine as it is).
+                var samples: [[Double]] = []
                 var last: [PoseNetModel.LayerTiming] = []
-                for _ in 0..<max(5, runs / 2) {
+                let profileRuns = max(5, runs / 2)
+                for _ in 0..<profileRuns {
                     last = try model.profile()
-                    if totals.isEmpty { totals = last.map(\.seconds) } else { for i in totals.indices { totals[i] = min(totals[i], last[i].seconds) } }
+                    if samples.isEmpty { samples = last.map { _ in [] } }
+                    for i in last.indices { samples[i].append(last[i].seconds) }
                 }
-                log("\(name) at \(size), \(t) thread(s), per layer (best of \(max(5, runs / 2))):")
-                for (timing, seconds) in zip(last, totals) {
-                    log(String(format: "  %-34@ %7.3f ms %7.1f GFLOP/s", timing.name as NSString, seconds * 1e3,
-                               Double(timing.flops) / seconds / 1e9))
+                let best = samples.map { $0.min()! }, median = samples.map { BenchPipeline.median($0) }
+                log("\(name) at \(size), \(t) thread(s), per layer over \(profileRuns) runs:")
+                let column = (last.map(\.name.count).max() ?? 0) + 2
+                func padded(_ text: String) -> String { "  " + text.padding(toLength: column, withPad: " ", startingAt: 0) }
+                log(padded("layer") + "best ms   median  GFLOP/s (at best)")
+                for (i, timing) in last.enumerated() {
+                    log(padded(timing.name) + String(format: "%7.3f  %7.3f  %7.1f", best[i] * 1e3, median[i] * 1e3,
+                                                     Double(timing.flops) / best[i] / 1e9))
                 }
-                log(String(format: "  %-34@ %7.3f ms", "sum" as NSString, totals.reduce(0, +) * 1e3))
+                log(padded("sum") + String(format: "%7.3f  %7.3f", best.reduce(0, +) * 1e3, median.reduce(0, +) * 1e3))
             }
         }
         report["results"] = rows
