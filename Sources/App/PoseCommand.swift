@@ -58,6 +58,11 @@ struct PoseCommand: ParsableCommand {
           ls clips/*.y4m | xargs -P 2 -n 4 posekit pose --threads 1 --output-dir poses/
           posekit pose --inputs-from list.txt --shard 0/4 --output-dir poses/   # machine 0 of 4
 
+        Speed: video runs one frame per thread at once (--threads, default all cores), each \
+        frame's network on its own core, and the lines still come out in frame order: the most \
+        frames per second. Images and --realtime streams run one frame at a time on every thread, \
+        the least time per frame.
+
         Output streams: each line is written as soon as its frame is done when stdout is a pipe \
         or a terminal (or with --realtime); files get them at most 100 ms late. SIGINT, SIGTERM \
         or SIGHUP stop after the current frame, keep every finished line and exit 130, 143 or 129.
