@@ -112,7 +112,7 @@ struct BenchModel: ParsableCommand {
                     if samples.isEmpty { samples = last.map { _ in [] } }
                     for i in last.indices { samples[i].append(last[i].seconds) }
                 }
-                let best = samples.map { $0.min()! }, median = samples.map { BenchPipeline.median($0) }
+                let best = samples.map { $0.min()! }, median = samples.map { Benchmark.Timing(samples: $0).median }
                 log("\(name) at \(size), \(t) thread(s), per layer over \(profileRuns) runs:")
                 let column = (last.map(\.name.count).max() ?? 0) + 2
                 func padded(_ text: String) -> String { "  " + text.padding(toLength: column, withPad: " ", startingAt: 0) }

@@ -85,9 +85,9 @@ struct BenchPipeline: ParsableCommand {
                 }
                 if let peer { peerMilliseconds.append(try peer.forwardMilliseconds(size: size)) }
             }
-            let peerMedian = peerMilliseconds.isEmpty ? nil : Self.median(peerMilliseconds)
+            let peerMedian = peerMilliseconds.isEmpty ? nil : Benchmark.Timing(samples: peerMilliseconds).median
             for (i, detectors) in schedules.enumerated() {
-                let msPerFrame = 1e3 * Self.median(seconds[i]) / Double(frames)
+                let msPerFrame = 1e3 * Benchmark.Timing(samples: seconds[i]).median / Double(frames)
                 var row: [String: Any] = ["input_size": size, "frames_in_flight": detectors.framesInFlight,
                                           "frames_per_second": 1e3 / msPerFrame, "ms_per_frame": msPerFrame, "poses": poses[i]]
                 var line = String(format: "input %4d, %@: %6.1f frames/s  (%.2f ms/frame, %d poses)", size,
@@ -115,11 +115,6 @@ struct BenchPipeline: ParsableCommand {
             let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         }
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     /// One pass over the stream exactly as `posekit pose` does it; returns (seconds, poses found).

@@ -125,7 +125,7 @@ final class FrameWorkers: @unchecked Sendable {
             let more = try source.reader.advance()
             condition.lock(); defer { condition.unlock() }
             guard more, !stopped else {
-                end = min(end ?? nextToRead, nextToRead)
+                end = nextToRead  // only a reader sets `end`, and readers take turns
                 condition.broadcast()
                 return nil
             }

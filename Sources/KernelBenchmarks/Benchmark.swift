@@ -13,6 +13,8 @@ public enum Benchmark {
     public struct Timing: Sendable {
         /// Every timed run, in the order they ran.
         public let samples: [Double]
+        /// Samples timed elsewhere (one per pass of a whole pipeline, say).
+        public init(samples: [Double]) { self.samples = samples }
         /// The median run: robust to the odd descheduled run on a shared machine.
         public var median: Double {
             let sorted = samples.sorted()
