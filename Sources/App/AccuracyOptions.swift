@@ -23,15 +23,15 @@ struct AccuracyOptions: ParsableArguments {
 
     /// The detector the options ask for: a plain ``PoseDetector``, or with `--accurate` a
     /// ``MultiScalePoseDetector`` over two input sizes (`--input-size`, default 769, and the
-    /// `16k + 1` size nearest 0.8 of it), output stride 8, flip averaging at both. `threads`
-    /// overrides `--threads`.
-    func makeDetector(_ model: ModelOptions, _ decode: DecodeOptions, threads: Int? = nil) throws -> any PoseFinding {
-        guard accurate else { return try model.makeDetector(decode, threads: threads) }
-        let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(model.model))
+    /// `16k + 1` size nearest 0.8 of it), output stride 8, flip averaging at both.
+    func makeDetector(_ model: ModelOptions, _ decode: DecodeOptions) throws -> any PoseFinding {
+        guard accurate else { return try model.makeDetector(decode) }
+        let url = try ModelLocator.resolve(model.model)
+        let weights = try PoseNetWeights(bundle: CLIError.reading(url.path) { try WeightBundle(contentsOf: url) })
         let large = model.inputSize ?? Self.accurateInputSize
         let small = max(33, Int((Double(large - 1) * 0.8 / 16).rounded()) * 16 + 1)
-        let models = try [large, small].map {
-            try PoseNetModel(bundle: bundle, inputSize: $0, outputStride: 8, threads: threads ?? model.resolvedThreads)
+        let models = try [large, small].map {  // both sizes read one copy of the weights
+            try PoseNetModel(weights: weights, inputSize: $0, outputStride: 8, threads: model.resolvedThreads)
         }
         var decoding = decode.decoding
         decoding.flipAveraging = true

@@ -109,9 +109,8 @@ struct ActionsCommand: ParsableCommand {
             throw ValidationError("\(inputs.count) inputs (a directory's files count one by one): several inputs need --output-dir DIR (one summary per input)")
         }
         // ActionNet was trained on poses found at 353 (`make train-actions`), so that is its default.
-        let detectors = try FrameDetectors(threads: model.resolvedThreads) { [model, decode] in
-            try model.makeDetector(decode, defaults: .actionRecognition, threads: $0)
-        }
+        let detectors = FrameDetectors(primary: try model.makeDetector(decode, defaults: .actionRecognition),
+                                       threads: model.resolvedThreads)
         let reporter = ProgressReporter(forced: progress)
         defer { reporter.finish() }
         if let directory = batch.outputDir {

@@ -69,10 +69,11 @@ struct BenchPipeline: ParsableCommand {
         var rows: [[String: Any]] = []
         for size in sizes {
             // What `posekit pose` does on video (frames in flight), and one frame at a time on every thread.
+            let weights = try PoseNetWeights(bundle: bundle)
             let schedules = try [nil, 1].map { framesInFlight in
-                try FrameDetectors(threads: threads, framesInFlight: framesInFlight) {
-                    PoseDetector(model: try PoseNetModel(bundle: bundle, inputSize: size, outputStride: 16, threads: $0))
-                }
+                FrameDetectors(primary: PoseDetector(model: try PoseNetModel(weights: weights, inputSize: size, outputStride: 16,
+                                                                             threads: threads)),
+                               threads: threads, framesInFlight: framesInFlight)
             }
             var seconds = schedules.map { _ in [Double]() }, poses = schedules.map { _ in 0 }
             var peerMilliseconds: [Double] = []

@@ -86,9 +86,8 @@ struct Eval: ParsableCommand {
             }
         } else {
             // Images: one at a time, on every thread.
-            let detectors = try FrameDetectors(threads: model.resolvedThreads, framesInFlight: 1) { [accuracy, model, decode] in
-                try accuracy.makeDetector(model, decode, threads: $0)
-            }
+            let detectors = FrameDetectors(primary: try accuracy.makeDetector(model, decode), threads: model.resolvedThreads,
+                                           framesInFlight: 1)
             for path in try InputDirectory.expand(images) {
                 let id = try imageID(path)
                 try FrameInput.namingErrors(of: path) { try FrameInput.withFrames(of: path) { reader in

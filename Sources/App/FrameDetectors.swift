@@ -10,7 +10,7 @@ import Tensor
 /// frame then takes longer from read to write, so images (one frame) and `--realtime` streams
 /// (the newest frame, as soon as possible) use ``primary``, on every thread.
 final class FrameDetectors {
-    /// The most frames in flight: more would only add latency and a model's memory each.
+    /// The most frames in flight: more would only add latency and a model's activations each.
     static let maxFramesInFlight = 8
 
     /// The detector on every thread, for one frame at a time.
@@ -19,23 +19,22 @@ final class FrameDetectors {
     let threads: Int
     /// How many frames in-order video keeps in flight (1: one at a time, on ``primary``).
     let framesInFlight: Int
-    private let make: (_ threads: Int) throws -> any PoseFinding
     private var workers: [any PoseFinding]?
 
-    /// `make(threads)` builds a detector on that many threads; the primary one is built now, the
-    /// workers on first use. `framesInFlight` defaults to one frame per thread.
-    init(threads: Int, framesInFlight: Int? = nil, make: @escaping (_ threads: Int) throws -> any PoseFinding) throws {
+    /// `primary` runs on `threads` cores; the workers are made from it on first use.
+    /// `framesInFlight` defaults to one frame per thread.
+    init(primary: any PoseFinding, threads: Int, framesInFlight: Int? = nil) {
+        self.primary = primary
         self.threads = threads
         self.framesInFlight = max(1, min(framesInFlight ?? threads, threads, Self.maxFramesInFlight))
-        self.make = make
-        primary = try make(threads)
     }
 
-    /// ``framesInFlight`` detectors sharing ``threads`` between them (built once).
+    /// ``framesInFlight`` detectors sharing ``threads`` between them and ``primary``'s weights
+    /// (built once; each has only its own activations).
     func frameWorkers() throws -> [any PoseFinding] {
         if let workers { return workers }
         let count = framesInFlight
-        let made = try (0..<count).map { try make(Parallelism.bandRange($0, of: count, count: threads).count) }
+        let made = try (0..<count).map { try primary.sharingWeights(threads: Parallelism.bandRange($0, of: count, count: threads).count) }
         workers = made
         return made
     }

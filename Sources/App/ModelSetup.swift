@@ -9,15 +9,13 @@ extension ModelOptions {
     static let defaultInputSize = PoseDetector.Configuration.default.inputSize
 
     /// The detector these options and `decode` ask for, built by the library's one-call API;
-    /// what an option leaves unset comes from `defaults`. `threads` overrides `--threads` (a
-    /// frame-parallel worker's share of them).
-    func makeDetector(_ decode: DecodeOptions, defaults: PoseDetector.Configuration = .default,
-                      threads: Int? = nil) throws -> PoseDetector {
+    /// what an option leaves unset comes from `defaults`.
+    func makeDetector(_ decode: DecodeOptions, defaults: PoseDetector.Configuration = .default) throws -> PoseDetector {
         let url = try ModelLocator.resolve(model)
         let bundle = try CLIError.reading(url.path) { try WeightBundle(contentsOf: url) }
         let configuration = PoseDetector.Configuration(
             inputSize: inputSize ?? defaults.inputSize, outputStride: outputStride, geometry: geometry,
-            threads: threads ?? self.threads ?? defaults.threads, decoding: decode.decoding)
+            threads: threads ?? defaults.threads, decoding: decode.decoding)
         return try PoseDetector(bundle: bundle, configuration: configuration)
     }
 

@@ -130,9 +130,7 @@ struct PoseCommand: ParsableCommand {
     func run() throws {
         let inputs = try batch.selectedInputs(arguments: self.inputs)
         SignalHandling.install()
-        let detectors = try FrameDetectors(threads: model.resolvedThreads) { [accuracy, model, decode] in
-            try accuracy.makeDetector(model, decode, threads: $0)
-        }
+        let detectors = FrameDetectors(primary: try accuracy.makeDetector(model, decode), threads: model.resolvedThreads)
         let progressReporter = ProgressReporter(forced: progress)
         defer { progressReporter.finish() }
         if let directory = batch.outputDir {

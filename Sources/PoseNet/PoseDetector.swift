@@ -81,6 +81,12 @@ public final class PoseDetector: PoseFinding, @unchecked Sendable {
             outputStride: model.outputStride)
         return try decoding.poses(from: heads, mappingTo: transform, imageSize: imageSize)
     }
+
+    public func sharingWeights(threads: Int) throws -> any PoseFinding {
+        PoseDetector(model: try PoseNetModel(weights: model.weights, inputSize: model.inputSize,
+                                             outputStride: model.outputStride, threads: threads),
+                     decoding: decoding, geometry: geometry)
+    }
 }
 
 extension PoseDecoding {

@@ -14,6 +14,9 @@ public protocol PoseFinding: AnyObject {
     /// then on, and the cores are free while decoding: a reader can convert the next frame).
     func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)?,
                 afterNetwork: () -> Void) throws -> [Pose]
+    /// Another finder with the same settings on `threads` cores, reading the same weights (shared,
+    /// not copied) into activations of its own: one per frame in flight, each on its own core.
+    func sharingWeights(threads: Int) throws -> any PoseFinding
 }
 
 extension PoseFinding {

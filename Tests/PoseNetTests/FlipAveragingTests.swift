@@ -31,7 +31,7 @@ import PoseCore
         try model.run()
         let mirrored = [model.heatmapScores.scalars, model.offsets.scalars]
 
-        try model.input.withUnsafeMutableBufferPointer { p in _ = p.update(fromContentsOf: image) }
+        model.input.withUnsafeMutableBufferPointer { p in _ = p.update(fromContentsOf: image) }
         try model.runWithFlipAveraging()
         #expect(model.input.scalars == image, "the input is restored")
         let averaged = [model.heatmapScores.scalars, model.offsets.scalars]

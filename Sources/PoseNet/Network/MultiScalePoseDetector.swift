@@ -67,6 +67,12 @@ public final class MultiScalePoseDetector: PoseFinding, @unchecked Sendable {
         return try decoding.poses(from: heads, mappingTo: transform, imageSize: imageSize)
     }
 
+    public func sharingWeights(threads: Int) throws -> any PoseFinding {
+        try MultiScalePoseDetector(models: models.map {
+            try PoseNetModel(weights: $0.weights, inputSize: $0.inputSize, outputStride: $0.outputStride, threads: threads)
+        }, decoding: decoding)
+    }
+
     /// Bilinear resize of `[H, W, C]` into `[h, w, C]` with corners aligned (output pixel `o`
     /// samples input `o · (H − 1) / (h − 1)`), every value times `scale`.
     static func resampleAlignCorners(_ source: Tensor, into target: Tensor, scale: Float) {

@@ -1,0 +1,146 @@
+import PoseCore
+import Tensor
+
+/// A PoseNet's weights, checked and packed once for the GEMM, shared by every
+/// ``PoseNetModel`` built from them.
+///
+/// The weights do not depend on the input size, the output stride (it changes only strides and
+/// dilations) or the thread count, and no forward pass writes them. So the models of a
+/// multi-scale detector, and the per-thread copies of a detector that keeps several video
+/// frames in flight, all read one set: one copy in memory and in the shared cache instead of
+/// one per model (about 5 MB of float32 for MobileNet 0.75).
+///
+/// Layouts, as packed here: block 0's HWIO `[3, 3, 3, C]` weights as the im2col matrix
+/// `[27, C]`; each block's depthwise weights `[3, 3, C]`; each pointwise and the four heads
+/// side by side (heatmap 17 | offsets 34 | forward 32 | backward 32 output channels) as
+/// ``PackedPointwiseWeights``.
+public final class PoseNetWeights: @unchecked Sendable {
+    /// The 14 block strides of the architecture the weights were trained for (output stride 32).
+    public let blockStrides: [Int]
+    /// How 0…255 pixel values become network input values.
+    public let inputScaling: InputScaling
+    /// Output channels of block 0 and of each block 1...13, in order.
+    public let blockChannels: [Int]
+
+    /// One separable block's weights: depthwise `[3, 3, C]` + bias `[C]`, then pointwise `C → Cout`.
+    struct SeparableBlock {
+        let depthwiseWeights: Tensor
+        let depthwiseBias: Tensor
+        let pointwise: PackedPointwiseWeights
+    }
+
+    /// Block 0, the full 3×3 convolution, as the im2col GEMM `[27, C]` + bias.
+    let firstConvolution: PackedPointwiseWeights
+    /// Blocks 1...13.
+    let separableBlocks: [SeparableBlock]
+    /// The four heads as one `C → 115` GEMM.
+    let heads: PackedPointwiseWeights
+
+    /// Checks and packs the weights `lookup` returns by canonical TF name, such as
+    /// `MobilenetV1/Conv2d_3_pointwise/weights` (HWIO layouts, depthwise `[3, 3, C, 1]`).
+    ///
+    /// - Parameters:
+    ///   - blockStrides: the 14 block strides; `nil` infers them like TF.js does (a last
+    ///     pointwise layer that doubles the width means the 1.0 architecture).
+    ///   - inputScaling: how pixel values become input values (a bundle's manifest records it).
+    /// - Throws: ``PoseNetError/badWeights(_:)`` when a tensor is missing or has the wrong shape,
+    ///   ``PoseNetError/invalidConfiguration(_:)`` for block strides that are not 14 values of 1 or 2.
+    public init(lookup: (String) throws -> Tensor, blockStrides: [Int]? = nil,
+                inputScaling: InputScaling = .minusOneToOne) throws {
+        func named(_ name: String, rank: Int) throws -> Tensor {
+            let t = try lookup(name)
+            guard t.rank == rank else { throw PoseNetError.badWeights("\(name) has shape \(t.shape), expected rank \(rank)") }
+            return t
+        }
+        func vector(_ name: String, count: Int) throws -> Tensor {
+            let t = try lookup(name)
+            guard t.count == count else { throw PoseNetError.badWeights("\(name) has shape \(t.shape), expected [\(count)]") }
+            return try t.reshaped([count])
+        }
+
+        // Infer the architecture from block 12's pointwise shape when not given.
+        let last = try named(PoseNetWeightNames.pointwiseWeights(12), rank: 4)
+        let strides = blockStrides ?? MobileNetArchitecture.blockStrides(
+            blockChannels: [Int](repeating: 0, count: 11) + [last.shape[2], last.shape[3], 0])
+        guard strides.count == MobileNetArchitecture.blockCount, strides.allSatisfy({ $0 == 1 || $0 == 2 }) else {
+            throw PoseNetError.invalidConfiguration(
+                "block strides must be \(MobileNetArchitecture.blockCount) values of 1 or 2, got \(strides)")
+        }
+        self.blockStrides = strides
+        self.inputScaling = inputScaling
+
+        let w0 = try named(PoseNetWeightNames.firstConvWeights, rank: 4)
+        guard w0.shape[0] == 3, w0.shape[1] == 3, w0.shape[2] == 3 else {
+            throw PoseNetError.badWeights("\(PoseNetWeightNames.firstConvWeights) has shape \(w0.shape), expected [3, 3, 3, C]")
+        }
+        var c = w0.shape[3]
+        let b0 = try vector(PoseNetWeightNames.firstConvBiases, count: c)
+        // HWIO [3, 3, 3, C] is the im2col weight matrix [3·3·3, C].
+        firstConvolution = try PackedPointwiseWeights(weights: w0.reshaped([27, c]), bias: b0)
+        var channels = [c]
+
+        var blocks: [SeparableBlock] = []
+        for i in 1..<MobileNetArchitecture.blockCount {
+            let dw = try named(PoseNetWeightNames.depthwiseWeights(i), rank: 4)
+            guard dw.shape == [3, 3, c, 1] else {
+                throw PoseNetError.badWeights("\(PoseNetWeightNames.depthwiseWeights(i)) has shape \(dw.shape), expected [3, 3, \(c), 1]")
+            }
+            let dwb = try vector(PoseNetWeightNames.depthwiseBiases(i), count: c)
+            let pw = try named(PoseNetWeightNames.pointwiseWeights(i), rank: 4)
+            guard pw.shape[0] == 1, pw.shape[1] == 1, pw.shape[2] == c else {
+                throw PoseNetError.badWeights("\(PoseNetWeightNames.pointwiseWeights(i)) has shape \(pw.shape), expected [1, 1, \(c), Cout]")
+            }
+            let cout = pw.shape[3]
+            let pwb = try vector(PoseNetWeightNames.pointwiseBiases(i), count: cout)
+            blocks.append(SeparableBlock(depthwiseWeights: try dw.reshaped([3, 3, c]), depthwiseBias: dwb,
+                                         pointwise: try PackedPointwiseWeights(weights: pw.reshaped([c, cout]), bias: pwb)))
+            c = cout
+            channels.append(c)
+        }
+        separableBlocks = blocks
+        blockChannels = channels
+
+        // The four heads share their input, so they run as one GEMM with the weights side by side.
+        let headTotal = MobileNetArchitecture.headChannelTotal
+        let headWeights = try Tensor(zeros: [c, headTotal])
+        let headBias = try Tensor(zeros: [headTotal])
+        var column = 0
+        for (name, headChannels) in MobileNetArchitecture.heads {
+            let hw = try named(PoseNetWeightNames.headWeights(name), rank: 4)
+            guard hw.shape == [1, 1, c, headChannels] else {
+                throw PoseNetError.badWeights("\(PoseNetWeightNames.headWeights(name)) has shape \(hw.shape), expected [1, 1, \(c), \(headChannels)]")
+            }
+            let hb = try vector(PoseNetWeightNames.headBiases(name), count: headChannels)
+            hw.withUnsafeBufferPointer { src in
+                headWeights.withUnsafeMutableBufferPointer { dst in
+                    for row in 0..<c {
+                        for j in 0..<headChannels { dst[row * headTotal + column + j] = src[row * headChannels + j] }
+                    }
+                }
+            }
+            hb.withUnsafeBufferPointer { src in
+                headBias.withUnsafeMutableBufferPointer { dst in
+                    for j in 0..<headChannels { dst[column + j] = src[j] }
+                }
+            }
+            column += headChannels
+        }
+        heads = try PackedPointwiseWeights(weights: headWeights, bias: headBias)
+    }
+}
+
+extension PoseNetWeights {
+    /// The weights of an imported bundle (`.pkw`), with the block strides and the input scaling
+    /// (`preprocessing`: scale, per-channel bias) its manifest records. fp16 weights are widened
+    /// to float32 once, here.
+    public convenience init(bundle: WeightBundle) throws {
+        try bundle.requireKind(PoseNetSection.kind)
+        let preprocessing = bundle.manifest.preprocessing
+        guard preprocessing.bias.count == 3, preprocessing.scale.isFinite, preprocessing.bias.allSatisfy(\.isFinite) else {
+            throw PoseNetError.badWeights("manifest preprocessing needs a finite scale and 3 finite biases, got scale \(preprocessing.scale), bias \(preprocessing.bias)")
+        }
+        let scaling = InputScaling(scale: Float(preprocessing.scale), bias: preprocessing.bias.map { Float($0) })
+        try self.init(lookup: { try bundle.tensor(named: $0) }, blockStrides: bundle.manifest.blockStrides,
+                      inputScaling: scaling)
+    }
+}
