@@ -83,6 +83,11 @@ public final class PoseDetector: PoseFinding, @unchecked Sendable {
     }
 
     public func sharingWeights(threads: Int) throws -> any PoseFinding {
+        try detectorSharingWeights(threads: threads)
+    }
+
+    /// ``sharingWeights(threads:)`` as a ``PoseDetector``.
+    func detectorSharingWeights(threads: Int) throws -> PoseDetector {
         PoseDetector(model: try PoseNetModel(weights: model.weights, inputSize: model.inputSize,
                                              outputStride: model.outputStride, threads: threads),
                      decoding: decoding, geometry: geometry)

@@ -109,6 +109,47 @@ struct OneCallDetectorTests {
         #expect(raw == perFrame)
     }
 
+    /// Collects `poses(from:)` over `bytes` written to a file: the frames, then the error that ended them (if any).
+    static func collect(_ detector: PoseDetector, _ bytes: [UInt8], framesInFlight: Int) async throws -> ([PoseFrame], String?) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("posekit-inflight-\(UUID().uuidString).y4m").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var results: [PoseFrame] = []
+        do {
+            for try await frame in detector.poses(from: Y4MFrameSequence(path: path), framesInFlight: framesInFlight) {
+                results.append(frame)
+            }
+        } catch {
+            return (results, "\(error)")
+        }
+        return (results, nil)
+    }
+
+    /// Frames in flight (worker detectors on shared weights) give exactly what one frame at a
+    /// time gives, in order, also when the stream is cut inside a frame.
+    @Test(arguments: [2, 3])
+    func framesInFlightGiveWhatOneFrameAtATimeGives(_ framesInFlight: Int) async throws {
+        var configuration = Self.configuration
+        configuration.threads = 3
+        let detector = try PoseDetector(model: .mobilenet075, configuration: configuration)
+        let bytes = try Self.makeClip(frames: 7)
+        let (expected, noError) = try await Self.collect(detector, bytes, framesInFlight: 1)
+        #expect(expected.count == 7 && noError == nil)
+        let (results, error) = try await Self.collect(detector, bytes, framesInFlight: framesInFlight)
+        #expect(error == nil)
+        #expect(results.map(\.frame) == Array(0..<7))
+        #expect(results == expected)
+
+        // Cut inside frame 5: frames 0...4, then the reading error, as one frame at a time gives them.
+        let header = bytes.firstIndex(of: 0x0A)! + 1
+        let frameBytes = (bytes.count - header) / 7
+        let cut = Array(bytes[0..<(header + 5 * frameBytes + frameBytes / 2)])
+        let (before, cutError) = try await Self.collect(detector, cut, framesInFlight: 1)
+        let (inFlight, inFlightError) = try await Self.collect(detector, cut, framesInFlight: framesInFlight)
+        #expect(before.count == 5 && cutError != nil)
+        #expect(inFlight == before && inFlightError == cutError)
+    }
+
     /// Through the detector too, a consumer that stops keeps the pipe's writer waiting.
     @Test func aSlowConsumerHoldsTheDetectorsInputBack() async throws {
         let frameCount = 8, width = 1280, height = 720
@@ -135,12 +176,14 @@ struct OneCallDetectorTests {
             try? handle.close()
         }.start()
 
-        let detector = try PoseDetector(model: .mobilenet050, configuration: PoseDetector.Configuration(inputSize: 129))
-        var results = detector.poses(from: Y4MFrameSequence(fileHandle: pipe.fileHandleForReading)).makeAsyncIterator()
+        let detector = try PoseDetector(model: .mobilenet050, configuration: PoseDetector.Configuration(inputSize: 129, threads: 2))
+        // Two frames in flight: at most one frame read ahead of the consumer, one in the pipe.
+        var results = detector.poses(from: Y4MFrameSequence(fileHandle: pipe.fileHandleForReading), framesInFlight: 2)
+            .makeAsyncIterator()
         var taken = 0
         if try await results.next() != nil { taken += 1 }
         try await Task.sleep(for: .milliseconds(300))   // a slow consumer
-        #expect(written.count - taken <= 2, "the producer wrote \(written.count) frames while the consumer took \(taken)")
+        #expect(written.count - taken <= 3, "the producer wrote \(written.count) frames while the consumer took \(taken)")
         while let frame = try await results.next() {
             #expect(frame.frame == taken)
             taken += 1
