@@ -13,7 +13,15 @@ enum FrameInput {
     /// and reaped before this returns or throws.
     static func withFrames<T>(of input: String, _ body: (FrameReader) throws -> T) throws -> T {
         guard let format = try ffmpegFormat(of: input) else {
-            return try body(FrameReader(source: ByteSource(path: input)))
+            let reader: FrameReader
+            do {
+                reader = try FrameReader(source: ByteSource(path: input))
+            } catch let error as FrameIOError where input == "-" {
+                guard case .wrongMagic = error else { throw error }
+                // Piped media cannot be handed to ffmpeg once its first bytes are read: say how to pipe it.
+                throw CLIError("\(error); other media on standard input need decoding first (ffmpeg -i - -f yuv4mpegpipe - | posekit ... -), or give the file's path")
+            }
+            return try body(reader)
         }
         let decoder = try FFmpegDecoder(input: input, media: format.media, format: format.name)
         do {

@@ -76,13 +76,6 @@ struct FrameSource {
     let scaling: InputScaling
     let wantsRGB: Bool
 
-    init(reader: FrameReader, geometry: NetworkInputWriter.Geometry, scaling: InputScaling, wantsRGB: Bool) {
-        self.reader = reader
-        self.geometry = geometry
-        self.scaling = scaling
-        self.wantsRGB = wantsRGB
-    }
-
     /// Calls `body(frame, poses, droppedSinceLastCall)` for each delivered frame, in order. Errors
     /// from the input are thrown after every frame read before them has been delivered; after a
     /// stop signal (`InputCancellation`) no further frame is delivered and `.interrupted` is thrown.

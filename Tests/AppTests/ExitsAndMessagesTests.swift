@@ -70,6 +70,19 @@ import Testing
         }
     }
 
+    /// Media posekit cannot read piped into standard input: one line that says how to pipe it.
+    @Test func otherMediaOnStandardInputGetAHint() throws {
+        let jpeg = try Data(contentsOf: Self.images.appendingPathComponent("coco_000000000785.jpg"))
+        for command in [["pose"], ["actions"]] {
+            let result = try CLI.run(command + ["-"], stdin: jpeg)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(result.status == 1, "\(command): \(result.status)")
+            #expect(lines.count == 1 && lines[0].hasPrefix("posekit: error: ") && lines[0].contains("wrong signature")
+                    && lines[0].contains("ffmpeg -i - -f yuv4mpegpipe - | posekit"), "\(command): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
     /// Peak RSS of posekit reading a 23-byte PGM (and a Y4M header) that claims 16384x16384,
     /// against a 2x2 image: the lie may cost a few MB, not the 805 MB it claims. Measured as the
     /// child's ru_maxrss by a fresh python3 parent whose only child is posekit.
