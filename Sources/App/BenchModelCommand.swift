@@ -23,6 +23,7 @@ struct BenchModel: ParsableCommand {
             EXAMPLES
               posekit bench model
               posekit bench model --models mobilenet075 --sizes 513 --threads 2 --layers
+              posekit bench model --models mobilenet075 --sizes 257 --threads 1 --layers --compare-ort
               posekit bench model --models mobilenet075 --sizes 513 --busy-neighbor
               POSEKIT_GEMM=blas posekit bench model --sizes 513
               env -u OPENBLAS_CORETYPE posekit bench model --json
@@ -49,6 +50,10 @@ struct BenchModel: ParsableCommand {
     @Flag(help: "Also time each configuration next to a process busy-looping on one core.")
     var busyNeighbor = false
 
+    @Flag(help: ArgumentHelp(
+        "With --layers: also time ONNX Runtime's forward pass layer by layer (its profiler) on the same published weights, right after ours (scripts/ort-layer-profile.py with ../shared/tools/peers/ort_peer.py; needs python3 with numpy, onnx and onnxruntime)."))
+    var compareOrt = false
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -57,6 +62,8 @@ struct BenchModel: ParsableCommand {
         try Limits.inputSize.check(sizes, "--sizes")
         try Limits.threads.check(threads, "--threads")
         try Limits.checkOutputStride(outputStride)
+        if compareOrt && !layers { throw ValidationError("--compare-ort compares layer by layer: add --layers") }
+        if compareOrt && outputStride != 16 { throw ValidationError("--compare-ort: the ONNX Runtime peer builds output stride 16 only") }
     }
 
     func run() throws {
@@ -113,15 +120,28 @@ struct BenchModel: ParsableCommand {
                     for i in last.indices { samples[i].append(last[i].seconds) }
                 }
                 let best = samples.map { $0.min()! }, median = samples.map { Benchmark.Timing(samples: $0).median }
+                // ONNX Runtime's nodes, grouped like our layers, timed right after them.
+                let peer = compareOrt
+                    ? try Self.peerLayers(OnnxRuntimePeer(bundle: bundle, threads: t).nodeTimings(size: size, runs: profileRuns),
+                                          layers: last.count)
+                    : nil
                 log("\(name) at \(size), \(t) thread(s), per layer over \(profileRuns) runs:")
                 let column = (last.map(\.name.count).max() ?? 0) + 2
                 func padded(_ text: String) -> String { "  " + text.padding(toLength: column, withPad: " ", startingAt: 0) }
-                log(padded("layer") + "best ms   median  GFLOP/s (at best)")
+                log(padded("layer") + "best ms   median  GFLOP/s (at best)" + (peer == nil ? "" : "   ORT best   median   best ratio"))
                 for (i, timing) in last.enumerated() {
-                    log(padded(timing.name) + String(format: "%7.3f  %7.3f  %7.1f", best[i] * 1e3, median[i] * 1e3,
-                                                     Double(timing.flops) / best[i] / 1e9))
+                    var line = padded(timing.name) + String(format: "%7.3f  %7.3f  %7.1f", best[i] * 1e3, median[i] * 1e3,
+                                                            Double(timing.flops) / best[i] / 1e9)
+                    if let peer { line += String(format: "   %8.3f  %7.3f  %7.2fx", peer[i].best, peer[i].median, best[i] * 1e3 / peer[i].best) }
+                    log(line)
                 }
-                log(padded("sum") + String(format: "%7.3f  %7.3f", best.reduce(0, +) * 1e3, median.reduce(0, +) * 1e3))
+                var sum = padded("sum") + String(format: "%7.3f  %7.3f", best.reduce(0, +) * 1e3, median.reduce(0, +) * 1e3)
+                if let peer {
+                    let peerBest = peer.reduce(0) { $0 + $1.best }
+                    sum += String(repeating: " ", count: 9)
+                        + String(format: "   %8.3f  %7.3f  %7.2fx", peerBest, peer.reduce(0) { $0 + $1.median }, best.reduce(0, +) * 1e3 / peerBest)
+                }
+                log(sum)
             }
         }
         report["results"] = rows
@@ -129,6 +149,25 @@ struct BenchModel: ParsableCommand {
             let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         }
+    }
+}
+
+extension BenchModel {
+    /// ONNX Runtime's nodes summed into our `layers` rows: its first convolution is block 0, each
+    /// next pair (depthwise, pointwise) one separable block, and everything after them the heads
+    /// (four convolutions, the sigmoid, layout reorders). Best and median are per-node sums.
+    static func peerLayers(_ nodes: [OnnxRuntimePeer.NodeTiming], layers: Int) throws -> [(best: Double, median: Double)] {
+        let convolutions = 1 + 2 * (layers - 2)
+        guard layers >= 2, nodes.count > convolutions, nodes.prefix(convolutions).allSatisfy({ $0.op == "Conv" }) else {
+            throw CLIError("--compare-ort: ONNX Runtime's graph does not start with the \(convolutions) convolutions of the backbone (\(nodes.prefix(4).map(\.op)) ...)")
+        }
+        func total(_ slice: ArraySlice<OnnxRuntimePeer.NodeTiming>) -> (best: Double, median: Double) {
+            (slice.reduce(0) { $0 + $1.best }, slice.reduce(0) { $0 + $1.median })
+        }
+        var rows = [total(nodes[0..<1])]
+        for block in 0..<(layers - 2) { rows.append(total(nodes[(1 + 2 * block)..<(3 + 2 * block)])) }
+        rows.append(total(nodes[convolutions...]))
+        return rows
     }
 }
 

@@ -3,9 +3,13 @@ import Tensor
 
 /// ONNX Runtime's bare forward pass on the same published weights, timed by the peer script that
 /// ships beside the checkout (`../shared/tools/peers/ort_peer.py`), for `bench pipeline
-/// --compare-ort`: the ratio to it is measured in the same run, as the machine's load changes.
+/// --compare-ort` (the ratio to it is measured in the same run, as the machine's load changes),
+/// and layer by layer with ORT's profiler for `bench model --layers --compare-ort`
+/// (`scripts/ort-layer-profile.py`, which builds the graph with the peer script's builder).
 struct OnnxRuntimePeer {
     let script: String
+    /// `scripts/ort-layer-profile.py` in the checkout.
+    let layerScript: String
     /// The published weight file the bundle was imported from (its manifest names it).
     let weights: String
     let threads: Int
@@ -20,7 +24,10 @@ struct OnnxRuntimePeer {
         }
         let shared = URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("shared")
         script = shared.appendingPathComponent("tools/peers/ort_peer.py").path
-        guard FileManager.default.fileExists(atPath: script) else { throw CLIError("--compare-ort: \(script) not found") }
+        layerScript = URL(fileURLWithPath: root).appendingPathComponent("scripts/ort-layer-profile.py").path
+        for file in [script, layerScript] where !FileManager.default.fileExists(atPath: file) {
+            throw CLIError("--compare-ort: \(file) not found")
+        }
         let fileName = bundle.manifest.source.fileName
         let weightsDirectory = shared.appendingPathComponent("weights")
         let candidates = (try? FileManager.default.contentsOfDirectory(atPath: weightsDirectory.path)) ?? []
@@ -45,6 +52,29 @@ struct OnnxRuntimePeer {
             throw CLIError("--compare-ort: ort_peer.py failed: \(result.lastLine)")
         }
         return milliseconds
+    }
+
+    /// One node of ONNX Runtime's graph as its profiler timed it: best and median milliseconds.
+    struct NodeTiming {
+        let name: String, op: String
+        let best: Double, median: Double
+    }
+
+    /// ONNX Runtime's graph nodes at `size` in execution order (after its graph optimizations:
+    /// convolutions with their activation fused, NCHWc layout on x86), each timed over `runs` passes.
+    func nodeTimings(size: Int, runs: Int) throws -> [NodeTiming] {
+        let peerDirectory = URL(fileURLWithPath: script).deletingLastPathComponent().path
+        let result = try Self.python([layerScript, peerDirectory, weights, "--size", "\(size)", "--threads", "\(threads)",
+                                      "--runs", "\(runs)"])
+        let nodes: [NodeTiming] = result.output.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count == 5, fields[0] == "node", let best = Double(fields[3]), let median = Double(fields[4]) else { return nil }
+            return NodeTiming(name: String(fields[1]), op: String(fields[2]), best: best, median: median)
+        }
+        guard result.status == 0, !nodes.isEmpty else {
+            throw CLIError("--compare-ort: ort-layer-profile.py failed: \(result.lastLine)")
+        }
+        return nodes
     }
 
     private static func python(_ arguments: [String]) throws -> (status: Int32, output: String, lastLine: String) {
