@@ -10,9 +10,6 @@ import Tensor
 /// frame then takes longer from read to write, so images (one frame) and `--realtime` streams
 /// (the newest frame, as soon as possible) use ``primary``, on every thread.
 final class FrameDetectors {
-    /// The most frames in flight: more would only add latency and a model's activations each.
-    static let maxFramesInFlight = 8
-
     /// The detector on every thread, for one frame at a time.
     let primary: any PoseFinding
     /// Threads in all: ``primary``'s, and the workers' together.
@@ -26,7 +23,7 @@ final class FrameDetectors {
     init(primary: any PoseFinding, threads: Int, framesInFlight: Int? = nil) {
         self.primary = primary
         self.threads = threads
-        self.framesInFlight = max(1, min(framesInFlight ?? threads, threads, Self.maxFramesInFlight))
+        self.framesInFlight = max(1, min(framesInFlight ?? threads, threads, PoseDetector.maxFramesInFlight))
     }
 
     /// ``framesInFlight`` detectors sharing ``threads`` between them and ``primary``'s weights

@@ -3,6 +3,10 @@ import FrameIO
 import Tensor
 
 extension PoseDetector {
+    /// The most frames a video keeps in flight (``poses(from:smoothing:framesInFlight:)``, `posekit
+    /// pose`): more would only add latency and a model's activations each.
+    public static let maxFramesInFlight = 8
+
     /// The poses of every frame of a video stream, as an `AsyncSequence`, with the identities
     /// and smoothing `posekit pose` gives video:
     ///
@@ -32,7 +36,7 @@ extension PoseDetector {
                                              framesInFlight: Int? = nil) -> PoseDetectionSequence<Frames>
     where Frames.Element == VideoFrame {
         let threads = model.threads
-        let count = max(1, min(framesInFlight ?? threads, threads, PoseDetectionSequence<Frames>.maxFramesInFlight))
+        let count = max(1, min(framesInFlight ?? threads, threads, Self.maxFramesInFlight))
         return PoseDetectionSequence(detector: self, frames: frames, smoothing: smoothing, framesInFlight: count)
     }
 }
@@ -45,8 +49,6 @@ extension PoseDetector {
 /// A reading error is thrown after the results of every frame read before it.
 public struct PoseDetectionSequence<Frames: AsyncSequence>: AsyncSequence where Frames.Element == VideoFrame {
     public typealias Element = PoseFrame
-    /// The most frames in flight: more would only add latency and activations.
-    public static var maxFramesInFlight: Int { 8 }
 
     let detector: PoseDetector
     let frames: Frames
