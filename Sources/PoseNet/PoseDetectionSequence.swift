@@ -17,8 +17,9 @@ extension PoseDetector {
     ///
     /// **Frames in flight.** Like `posekit pose` on video, the sequence keeps one frame per thread
     /// of the detector in flight: each runs on its own core, on a detector that shares this one's
-    /// weights (``sharingWeights(threads:)``), and results come back in frame order, exactly what
-    /// one frame at a time gives. On 2 cores that is about 1.25× the frames per second; each frame
+    /// weights (``sharingWeights(threads:)``), and results come back in frame order. A tuned build
+    /// (PoseKit's own GEMM) gives exactly what one frame at a time gives; the default build's
+    /// OpenBLAS GEMM may round the last bits differently when a pass runs on fewer threads. On 2 cores that is about 1.25× the frames per second; each frame
     /// takes longer from read to result, and every extra frame in flight holds its own activations
     /// (about 8 MB at input 257, 30 MB at 513). Pass `framesInFlight: 1` for the least latency:
     /// one frame at a time on all the detector's threads.
