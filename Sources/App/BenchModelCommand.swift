@@ -25,6 +25,7 @@ struct BenchModel: ParsableCommand {
               posekit bench model --models mobilenet075 --sizes 513 --threads 2 --layers
               posekit bench model --models mobilenet075 --sizes 257 --threads 1 --layers --compare-ort
               posekit bench model --models mobilenet075 --sizes 513 --busy-neighbor
+              posekit bench model --models mobilenet075 --sizes 257 --threads 1 --letterbox 640x480
               POSEKIT_GEMM=blas posekit bench model --sizes 513
               env -u OPENBLAS_CORETYPE posekit bench model --json
             """)
@@ -54,6 +55,11 @@ struct BenchModel: ParsableCommand {
         "With --layers: also time ONNX Runtime's forward pass layer by layer (its profiler) on the same published weights, right after ours (scripts/ort-layer-profile.py with ../shared/tools/peers/ort_peer.py; needs python3 with numpy, onnx and onnxruntime)."))
     var compareOrt = false
 
+    @Option(help: ArgumentHelp(
+        "Also time a frame of this size letterboxed into the input, interleaved with the full network: the padding rows are one color, and the network computes only one of the rows they give (e.g. 640x480, 1280x720; with --layers, the breakdown is of that frame).",
+        valueName: "WxH"))
+    var letterbox: FrameSize?
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -76,7 +82,7 @@ struct BenchModel: ParsableCommand {
             for size in sizes {
                 for t in threads {
                     let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
-                    model.input.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Float(i % 255) / 127.5 - 1 } }
+                    Self.fill(model.input, letterboxing: nil)
                     let timing = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
                     var cpu: [Double] = []
                     for _ in 0..<runs {
@@ -104,10 +110,27 @@ struct BenchModel: ParsableCommand {
                     }
                     rows.append(row)
                     log(line)
+                    if let letterbox {
+                        // The same model on the letterboxed frame (rows skipped) and on it with every row computed, alternating.
+                        let framed = try PoseNetModel(weights: model.weights, inputSize: size, outputStride: outputStride, threads: t)
+                        let contentRows = Self.fill(framed.input, letterboxing: letterbox)
+                        let timings = try Benchmark.measureInterleaved(warmup: 5, runs: runs, minimumSeconds: 0.5, [
+                            { framed.skipsRepeatedRows = true; try framed.run() },
+                            { framed.skipsRepeatedRows = false; try framed.run() },
+                        ])
+                        let (skipping, full) = (timings[0].median, timings[1].median)
+                        rows[rows.count - 1]["letterbox"] = [
+                            "frame": "\(letterbox)", "padding_rows": size - contentRows,
+                            "median_ms": skipping * 1e3, "full_network_median_ms": full * 1e3, "ratio": skipping / full,
+                        ] as [String: Any]
+                        log(String(format: "  letterboxed %@ (%d of %d rows one color): %.2f ms, every row computed %.2f ms: %.2fx",
+                                   "\(letterbox)" as NSString, size - contentRows, size, skipping * 1e3, full * 1e3, skipping / full))
+                    }
                 }
             }
             if layers, let size = sizes.max(), let t = threads.max() {
                 let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
+                Self.fill(model.input, letterboxing: letterbox)
                 for _ in 0..<5 { try model.run() }
                 // Per layer: every run's time, for the best (what the kernel can do) and the median
                 // (what it does on this machine as it is).
@@ -153,6 +176,24 @@ struct BenchModel: ParsableCommand {
 }
 
 extension BenchModel {
+    /// Fills `input` (`[size, size, 3]`) with a pattern whose rows all differ; with `letterboxing`,
+    /// only the rows a frame of that size covers when letterboxed, the rest black as
+    /// `NetworkInputWriter` pads (one color, so those rows are equal). Returns the pattern's rows.
+    @discardableResult
+    static func fill(_ input: Tensor, letterboxing frame: FrameSize?) -> Int {
+        let size = input.shape[0], rowCount = input.shape[1] * input.shape[2]
+        var contentRows = size
+        if let frame {
+            let placement = InputPlacement(imageWidth: frame.width, imageHeight: frame.height, inputSize: size, fit: .letterbox)
+            // The resize filter spreads the frame's last row over one more input row.
+            contentRows = min(size, Int((Float(frame.height) * placement.inputPerImagePixelY).rounded(.up)) + 1)
+        }
+        input.withUnsafeMutableBufferPointer { p in
+            for i in p.indices { p[i] = i / rowCount < contentRows ? Float(i % 255) / 127.5 - 1 : -1 }
+        }
+        return contentRows
+    }
+
     /// ONNX Runtime's nodes summed into our `layers` rows: its first convolution is block 0, each
     /// next pair (depthwise, pointwise) one separable block, and everything after them the heads
     /// (four convolutions, the sigmoid, layout reorders). Best and median are per-node sums.

@@ -51,6 +51,32 @@ public struct ConvolutionGeometry: Sendable, Equatable {
             padTop = 0; padLeft = 0
         }
     }
+
+    /// The output rows whose windows read only input rows in `rows` (no padding row either).
+    ///
+    /// When the input rows in `rows` are all equal (a letterbox band of one color, say), these
+    /// output rows come out equal too: each is the same computation on the same values. A
+    /// network can then compute the first of them and skip the rest (see
+    /// ``Convolution/separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:threads:)``).
+    /// Empty when no window fits.
+    public func outputRows(readingOnly rows: Range<Int>) -> Range<Int> {
+        let low = max(rows.lowerBound, 0), high = min(rows.upperBound, inputHeight)
+        let span = (kernelHeight - 1) * dilation
+        // Output row y reads input rows y·stride − padTop ... y·stride − padTop + span.
+        let first = max(0, (low + padTop + stride - 1) / stride)
+        let lastTop = high - 1 - span + padTop  // the last window top that still fits
+        guard lastTop >= 0 else { return first..<first }
+        let end = min(outputHeight, lastTop / stride + 1)
+        return first..<max(first, end)
+    }
+
+    /// The input rows that output rows `outputRows` read (clamped to the image).
+    public func inputRows(readBy outputRows: Range<Int>) -> Range<Int> {
+        guard !outputRows.isEmpty else { return 0..<0 }
+        let low = max(0, outputRows.lowerBound * stride - padTop)
+        let high = min(inputHeight, (outputRows.upperBound - 1) * stride - padTop + (kernelHeight - 1) * dilation + 1)
+        return low..<max(low, high)
+    }
 }
 
 // Shape checks shared by the kernels: one line, descriptive, thrown before any memory access.

@@ -108,10 +108,13 @@ extension Convolution {
     /// (nil: a temporary one) and calls `body(columns, firstPixel, pixels)` on the same core.
     static func forEachIm2colBand(
         _ input: Tensor, _ g: ConvolutionGeometry, threads: Int, workspace: ConvolutionWorkspace?,
-        _ body: (UnsafeMutablePointer<Float>, Int, Int) -> Void
+        skippingPixels: Range<Int> = 0..<0, _ body: (UnsafeMutablePointer<Float>, Int, Int) -> Void
     ) {
         let cin = input.shape[2]
-        let k = g.kernelHeight * g.kernelWidth * cin, m = g.outputHeight * g.outputWidth
+        let k = g.kernelHeight * g.kernelWidth * cin
+        let pixelsToCompute = SkippedRows(count: g.outputHeight * g.outputWidth, skipping: skippingPixels)
+        let m = pixelsToCompute.computed
+        guard m > 0 else { return }
         let (bandRows, bands) = im2colBands(m: m, k: k, threads: threads)
         let workers = max(1, min(threads, bands))
         let scratch = workspace ?? ConvolutionWorkspace()
@@ -121,9 +124,11 @@ extension Convolution {
             Parallelism.forEachBand(workers) { worker in
                 let columns = scratchBase + worker * bandRows * k
                 for band in Parallelism.bandRange(worker, of: workers, count: bands) {
-                    let row0 = band * bandRows, rows = min(bandRows, m - row0)
-                    im2colRows(src, g, cin, firstPixel: row0, pixels: rows, into: columns)
-                    body(columns, row0, rows)
+                    let row0 = band * bandRows
+                    pixelsToCompute.forEachRun(row0..<min(row0 + bandRows, m)) { run in
+                        im2colRows(src, g, cin, firstPixel: run.lowerBound, pixels: run.count, into: columns)
+                        body(columns, run.lowerBound, run.count)
+                    }
                 }
             }
         }
@@ -144,11 +149,14 @@ extension Convolution {
     /// OpenBLAS, use banded im2col (bands whose im2col rows stay in L2, each band's GEMM on the
     /// core that wrote its rows).
     ///
+    /// `skippingRows` are output rows not to compute (left as they are), as in ``separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:threads:)``.
+    ///
     /// - Throws: ``TensorError`` on shape mismatches or non-positive stride / dilation.
     public static func general(
         _ input: Tensor, packed: PackedPointwiseWeights, kernelHeight kh: Int, kernelWidth kw: Int,
         stride: Int = 1, dilation: Int = 1, padding: Padding = .same, activation: Activation = .none,
-        into output: Tensor, workspace: ConvolutionWorkspace? = nil, threads: Int = Parallelism.defaultThreads
+        into output: Tensor, workspace: ConvolutionWorkspace? = nil, skippingRows: Range<Int> = 0..<0,
+        threads: Int = Parallelism.defaultThreads
     ) throws {
         try input.requireRank(3, "convolution input")
         let (h, w, cin) = (input.shape[0], input.shape[1], input.shape[2])
@@ -163,16 +171,19 @@ extension Convolution {
         try output.requireDisjoint(from: input, "convolution output")
         let k = kh * kw * cin
         let scratch = workspace ?? ConvolutionWorkspace()
+        let rowsToCompute = SkippedRows(count: g.outputHeight, skipping: skippingRows)
+        guard rowsToCompute.computed > 0 else { return }
         if dilation == 1 && packed.kernel == .packed {
-            let tileRows = packedTileRows, oh = g.outputHeight, ow = g.outputWidth
-            let workers = max(1, min(threads, oh))
+            let tileRows = packedTileRows, ow = g.outputWidth
+            let workers = max(1, min(threads, rowsToCompute.computed))
             scratch.reserve(count: workers * tileRows * k)
             let (low, high) = activation.bounds
             withExtendedLifetime((input, packed, output, scratch)) {
                 let src = input.basePointer, dst = output.mutableBasePointer, scratchBase = scratch.base
                 Parallelism.forEachBand(workers) { worker in
                     let columns = scratchBase + worker * tileRows * k
-                    for oy in Parallelism.bandRange(worker, of: workers, count: oh) {
+                    let share = Parallelism.bandRange(worker, of: workers, count: rowsToCompute.computed)
+                    rowsToCompute.forEachRun(share) { run in for oy in run {
                         let iy0 = oy * stride - g.padTop
                         let rowInside = iy0 >= 0 && iy0 + kh <= h
                         var ox = 0
@@ -191,14 +202,16 @@ extension Convolution {
                             }
                             ox += pixels
                         }
-                    }
+                    } }
                 }
             }
             return
         }
         withExtendedLifetime((packed, output)) {
             let dst = output.mutableBasePointer
-            forEachIm2colBand(input, g, threads: threads, workspace: scratch) { columns, row0, rows in
+            let ow = g.outputWidth
+            let pixels = (rowsToCompute.skipped.lowerBound * ow)..<(rowsToCompute.skipped.upperBound * ow)
+            forEachIm2colBand(input, g, threads: threads, workspace: scratch, skippingPixels: pixels) { columns, row0, rows in
                 packedGEMM(a: columns, m: rows, packed: packed, c: dst + row0 * cout, activation: activation, threads: 1)
             }
         }

@@ -26,7 +26,7 @@ extension Convolution {
     /// A MobileNet block: depthwise 3×3 + bias + activation, then pointwise 1×1 + bias + activation,
     /// fused band by band so the depthwise output never leaves the core's cache.
     ///
-    /// The output rows are split into contiguous runs, one per core; each core walks its run in
+    /// The output rows (all but `skippingRows`) are split into contiguous runs, one per core; each core walks its run in
     /// bands of a few rows (~96 KiB of depthwise output), computing the band's depthwise output
     /// into its own slice of `workspace` (``depthwise3x3(_:weights:bias:stride:dilation:padding:activation:into:outputRows:threads:)``'s
     /// row kernel) and at once the band's pointwise output with the packed GEMM microkernel
@@ -45,12 +45,14 @@ extension Convolution {
     ///   - output: `[outH, outW, Cout]` (SAME geometry); must not overlap `input`.
     ///   - workspace: scratch, grown to ``separableWorkspaceCount(width:channels:threads:)`` floats
     ///     if smaller; one workspace must not be used by two calls at once.
+    ///   - skippingRows: output rows not to compute; they are left as they are. A network skips
+    ///     rows it knows equal another one (``ConvolutionGeometry/outputRows(readingOnly:)``).
     ///   - threads: cores to use (≥ 1).
     /// - Throws: ``TensorError`` on shape mismatches or unsupported strides.
     public static func separable(
         _ input: Tensor, depthwiseWeights: Tensor, depthwiseBias: Tensor?, stride: Int = 1, dilation: Int = 1,
         packed: PackedPointwiseWeights, activation: Activation = .none, into output: Tensor,
-        workspace: ConvolutionWorkspace, threads: Int = Parallelism.defaultThreads
+        workspace: ConvolutionWorkspace, skippingRows: Range<Int> = 0..<0, threads: Int = Parallelism.defaultThreads
     ) throws {
         try input.requireRank(3, "separable input")
         let (h, w, c) = (input.shape[0], input.shape[1], input.shape[2])
@@ -72,7 +74,9 @@ extension Convolution {
         try output.requireDisjoint(from: input, "separable output")
 
         let bandRows = separableBandRows(width: ow, channels: c, kernel: packed.kernel)
-        let workers = max(1, min(threads, oh))
+        let rowsToCompute = SkippedRows(count: oh, skipping: skippingRows)
+        guard rowsToCompute.computed > 0 else { return }
+        let workers = max(1, min(threads, rowsToCompute.computed))
         workspace.reserve(count: separableWorkspaceCount(width: ow, channels: c, threads: workers, kernel: packed.kernel))
         let (low, high) = activation.bounds
         withExtendedLifetime((input, depthwiseWeights, depthwiseBias, packed, output, workspace)) {
@@ -80,14 +84,16 @@ extension Convolution {
             let dst = output.mutableBasePointer, scratchBase = workspace.base
             Parallelism.forEachBand(workers) { worker in
                 let band = scratchBase + worker * bandRows * ow * c
-                let run = Parallelism.bandRange(worker, of: workers, count: oh)
-                var row = run.lowerBound
-                while row < run.upperBound {
-                    let rows = min(bandRows, run.upperBound - row)
-                    depthwiseRows(src, wts, bias, g, c, low, high, outputRows: row..<(row + rows), into: band)
-                    packedGEMM(a: band, m: rows * ow, packed: packed, c: dst + row * ow * cout,
-                               activation: activation, threads: 1)
-                    row += rows
+                let share = Parallelism.bandRange(worker, of: workers, count: rowsToCompute.computed)
+                rowsToCompute.forEachRun(share) { run in
+                    var row = run.lowerBound
+                    while row < run.upperBound {
+                        let rows = min(bandRows, run.upperBound - row)
+                        depthwiseRows(src, wts, bias, g, c, low, high, outputRows: row..<(row + rows), into: band)
+                        packedGEMM(a: band, m: rows * ow, packed: packed, c: dst + row * ow * cout,
+                                   activation: activation, threads: 1)
+                        row += rows
+                    }
                 }
             }
         }

@@ -1,0 +1,34 @@
+/// Output rows `0..<count` with a run of rows left out: the rows a kernel computes when the
+/// caller asks it to skip some (``Convolution/separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:threads:)``).
+///
+/// The computed rows are numbered contiguously (`0..<computed`) so that they split over cores
+/// like any other rows; ``forEachRun(_:_:)`` turns a split back into runs of real rows.
+struct SkippedRows {
+    /// All rows.
+    let count: Int
+    /// The rows left out, clamped into `0..<count` (empty when nothing is skipped).
+    let skipped: Range<Int>
+
+    init(count: Int, skipping rows: Range<Int>) {
+        self.count = count
+        let low = min(max(rows.lowerBound, 0), count)
+        skipped = low..<min(max(rows.upperBound, low), count)
+    }
+
+    /// How many rows are computed.
+    var computed: Int { count - skipped.count }
+
+    /// Calls `body` with the real rows that computed rows `computedRows` stand for: one run, or
+    /// two when they straddle the skipped rows.
+    @inline(__always)
+    func forEachRun(_ computedRows: Range<Int>, _ body: (Range<Int>) -> Void) {
+        guard !computedRows.isEmpty else { return }
+        let before = skipped.lowerBound, gap = skipped.count
+        if computedRows.lowerBound < before {
+            body(computedRows.lowerBound..<min(computedRows.upperBound, before))
+        }
+        if computedRows.upperBound > before {
+            body((max(computedRows.lowerBound, before) + gap)..<(computedRows.upperBound + gap))
+        }
+    }
+}
