@@ -20,7 +20,7 @@ POSEKIT := .build/release/posekit
 TEST_FLAGS := -c release -Xswiftc -enable-testing
 TEST_SCRATCH := --scratch-path .build-test
 # What the portable build must pass as well: every kernel, network parity, decoding, the CPU guard.
-PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|SharedWeightsTests|RepeatedRowsTests|Decoding|BuildInfoCommandTests
+PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|SharedWeightsTests|RepeatedBandTests|Decoding|BuildInfoCommandTests
 
 WEIGHTS := Weights/mobilenet075.pkw Weights/mobilenet050.pkw
 

@@ -113,18 +113,20 @@ struct BenchModel: ParsableCommand {
                     if let letterbox {
                         // The same model on the letterboxed frame (rows skipped) and on it with every row computed, alternating.
                         let framed = try PoseNetModel(weights: model.weights, inputSize: size, outputStride: outputStride, threads: t)
-                        let contentRows = Self.fill(framed.input, letterboxing: letterbox)
+                        let padding = Self.fill(framed.input, letterboxing: letterbox)
                         let timings = try Benchmark.measureInterleaved(warmup: 5, runs: runs, minimumSeconds: 0.5, [
-                            { framed.skipsRepeatedRows = true; try framed.run() },
-                            { framed.skipsRepeatedRows = false; try framed.run() },
+                            { framed.skipsRepeatedBands = true; try framed.run() },
+                            { framed.skipsRepeatedBands = false; try framed.run() },
                         ])
                         let (skipping, full) = (timings[0].median, timings[1].median)
                         rows[rows.count - 1]["letterbox"] = [
-                            "frame": "\(letterbox)", "padding_rows": size - contentRows,
+                            "frame": "\(letterbox)", "padding": padding,
                             "median_ms": skipping * 1e3, "full_network_median_ms": full * 1e3, "ratio": skipping / full,
                         ] as [String: Any]
-                        log(String(format: "  letterboxed %@ (%d of %d rows one color): %.2f ms, every row computed %.2f ms: %.2fx",
-                                   "\(letterbox)" as NSString, size - contentRows, size, skipping * 1e3, full * 1e3, skipping / full))
+                        let band = letterbox.width >= letterbox.height ? "rows" : "columns"
+                        log(String(format: "  letterboxed %@ (%d of %d %@ one color): %.2f ms, all computed %.2f ms: %.2fx",
+                                   "\(letterbox)" as NSString, padding, size, band as NSString, skipping * 1e3, full * 1e3,
+                                   skipping / full))
                     }
                 }
             }
@@ -176,22 +178,27 @@ struct BenchModel: ParsableCommand {
 }
 
 extension BenchModel {
-    /// Fills `input` (`[size, size, 3]`) with a pattern whose rows all differ; with `letterboxing`,
-    /// only the rows a frame of that size covers when letterboxed, the rest black as
-    /// `NetworkInputWriter` pads (one color, so those rows are equal). Returns the pattern's rows.
+    /// Fills `input` (`[size, size, 3]`) with a pattern whose rows and columns all differ; with
+    /// `letterboxing`, only the part a frame of that size covers when letterboxed (the top rows of
+    /// a landscape frame, the left columns of a portrait one), the rest black as
+    /// `NetworkInputWriter` pads. Returns the rows or columns left black.
     @discardableResult
     static func fill(_ input: Tensor, letterboxing frame: FrameSize?) -> Int {
-        let size = input.shape[0], rowCount = input.shape[1] * input.shape[2]
-        var contentRows = size
+        let size = input.shape[0]
+        var (contentRows, contentColumns) = (size, size)
         if let frame {
             let placement = InputPlacement(imageWidth: frame.width, imageHeight: frame.height, inputSize: size, fit: .letterbox)
-            // The resize filter spreads the frame's last row over one more input row.
+            // The resize filter spreads the frame's last row (column) over one more input row (column).
             contentRows = min(size, Int((Float(frame.height) * placement.inputPerImagePixelY).rounded(.up)) + 1)
+            contentColumns = min(size, Int((Float(frame.width) * placement.inputPerImagePixelX).rounded(.up)) + 1)
         }
         input.withUnsafeMutableBufferPointer { p in
-            for i in p.indices { p[i] = i / rowCount < contentRows ? Float(i % 255) / 127.5 - 1 : -1 }
+            for i in p.indices {
+                let (y, x) = (i / (size * 3), i / 3 % size)
+                p[i] = y < contentRows && x < contentColumns ? Float(i % 255) / 127.5 - 1 : -1
+            }
         }
-        return contentRows
+        return (size - contentRows) + (size - contentColumns)
     }
 
     /// ONNX Runtime's nodes summed into our `layers` rows: its first convolution is block 0, each

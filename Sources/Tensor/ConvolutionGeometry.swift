@@ -57,24 +57,45 @@ public struct ConvolutionGeometry: Sendable, Equatable {
     /// When the input rows in `rows` are all equal (a letterbox band of one color, say), these
     /// output rows come out equal too: each is the same computation on the same values. A
     /// network can then compute the first of them and skip the rest (see
-    /// ``Convolution/separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:threads:)``).
+    /// ``Convolution/separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:skippingColumns:threads:)``).
     /// Empty when no window fits.
     public func outputRows(readingOnly rows: Range<Int>) -> Range<Int> {
-        let low = max(rows.lowerBound, 0), high = min(rows.upperBound, inputHeight)
-        let span = (kernelHeight - 1) * dilation
-        // Output row y reads input rows y·stride − padTop ... y·stride − padTop + span.
-        let first = max(0, (low + padTop + stride - 1) / stride)
-        let lastTop = high - 1 - span + padTop  // the last window top that still fits
-        guard lastTop >= 0 else { return first..<first }
-        let end = min(outputHeight, lastTop / stride + 1)
-        return first..<max(first, end)
+        Self.outputs(readingOnly: rows, input: inputHeight, output: outputHeight, kernel: kernelHeight, pad: padTop,
+                     stride: stride, dilation: dilation)
+    }
+
+    /// The output columns whose windows read only input columns in `columns`: equal columns in
+    /// every row (a letterbox band at the side of a portrait frame) give equal columns.
+    public func outputColumns(readingOnly columns: Range<Int>) -> Range<Int> {
+        Self.outputs(readingOnly: columns, input: inputWidth, output: outputWidth, kernel: kernelWidth, pad: padLeft,
+                     stride: stride, dilation: dilation)
     }
 
     /// The input rows that output rows `outputRows` read (clamped to the image).
     public func inputRows(readBy outputRows: Range<Int>) -> Range<Int> {
-        guard !outputRows.isEmpty else { return 0..<0 }
-        let low = max(0, outputRows.lowerBound * stride - padTop)
-        let high = min(inputHeight, (outputRows.upperBound - 1) * stride - padTop + (kernelHeight - 1) * dilation + 1)
+        Self.inputs(readBy: outputRows, input: inputHeight, kernel: kernelHeight, pad: padTop, stride: stride, dilation: dilation)
+    }
+
+    /// The input columns that output columns `outputColumns` read (clamped to the image).
+    public func inputColumns(readBy outputColumns: Range<Int>) -> Range<Int> {
+        Self.inputs(readBy: outputColumns, input: inputWidth, kernel: kernelWidth, pad: padLeft, stride: stride, dilation: dilation)
+    }
+
+    // One axis: output position y reads input positions y·stride − pad ... y·stride − pad + (kernel − 1)·dilation.
+    private static func outputs(readingOnly band: Range<Int>, input: Int, output: Int, kernel: Int, pad: Int,
+                                stride: Int, dilation: Int) -> Range<Int> {
+        let low = max(band.lowerBound, 0), high = min(band.upperBound, input)
+        let first = min(output, (low + pad + stride - 1) / stride)
+        let lastStart = high - 1 - (kernel - 1) * dilation + pad  // the last window start that still fits
+        guard lastStart >= 0 else { return first..<first }
+        return first..<max(first, min(output, lastStart / stride + 1))
+    }
+
+    private static func inputs(readBy outputs: Range<Int>, input: Int, kernel: Int, pad: Int,
+                               stride: Int, dilation: Int) -> Range<Int> {
+        guard !outputs.isEmpty else { return 0..<0 }
+        let low = max(0, outputs.lowerBound * stride - pad)
+        let high = min(input, (outputs.upperBound - 1) * stride - pad + (kernel - 1) * dilation + 1)
         return low..<max(low, high)
     }
 }

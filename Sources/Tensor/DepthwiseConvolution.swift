@@ -88,11 +88,14 @@ extension Convolution {
     /// fast path: for each block of 8 channels the 9 weight vectors and the bias are loaded into
     /// registers once and swept along the row, so each tap costs one load and one multiply-add.
     /// Border pixels gather their in-bounds taps into a small list and take the general path.
+    ///
+    /// Output columns in `skippingColumns` are not computed (their floats in `dst` are left as they are).
     static func depthwiseRows(
         _ src: UnsafePointer<Float>, _ wts: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?,
         _ g: ConvolutionGeometry, _ c: Int, _ low: Float, _ high: Float,
-        outputRows: Range<Int>, into dst: UnsafeMutablePointer<Float>
+        outputRows: Range<Int>, skippingColumns: Range<Int> = 0..<0, into dst: UnsafeMutablePointer<Float>
     ) {
+        let columns = SkippedRows(count: g.outputWidth, skipping: skippingColumns)
         let s = g.stride, d = g.dilation
         // Interior columns: ox·s − padLeft ≥ 0 and ox·s − padLeft + 2d ≤ W − 1.
         let interiorStart = min((g.padLeft + s - 1) / s, g.outputWidth)
@@ -120,18 +123,17 @@ extension Convolution {
                 let outRow = dst + r * g.outputWidth * c
                 let iy0 = oy * s - g.padTop
                 guard iy0 >= 0 && iy0 + 2 * d < g.inputHeight else {
-                    for ox in 0..<g.outputWidth { borderPixel(oy, ox, outRow + ox * c) }
+                    columns.forEachKept(0..<g.outputWidth) { for ox in $0 { borderPixel(oy, ox, outRow + ox * c) } }
                     continue
                 }
-                for ox in 0..<interiorStart { borderPixel(oy, ox, outRow + ox * c) }
-                if interiorStart < interiorEnd {
-                    // Top-left input pixel of the first interior window.
-                    let window = src + iy0 * rowStride + (interiorStart * s - g.padLeft) * c
+                columns.forEachKept(0..<interiorStart) { for ox in $0 { borderPixel(oy, ox, outRow + ox * c) } }
+                columns.forEachKept(interiorStart..<interiorEnd) { run in
+                    // Top-left input pixel of the run's first window.
+                    let window = src + iy0 * rowStride + (run.lowerBound * s - g.padLeft) * c
                     depthwiseInterior(window, rowStride: rowStride, wts, bias, c: c, stride: s, dilation: d,
-                                      pixels: interiorEnd - interiorStart, low, high,
-                                      into: outRow + interiorStart * c)
+                                      pixels: run.count, low, high, into: outRow + run.lowerBound * c)
                 }
-                for ox in interiorEnd..<g.outputWidth { borderPixel(oy, ox, outRow + ox * c) }
+                columns.forEachKept(interiorEnd..<g.outputWidth) { for ox in $0 { borderPixel(oy, ox, outRow + ox * c) } }
             }
         }
     }

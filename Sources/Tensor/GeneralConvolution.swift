@@ -149,14 +149,16 @@ extension Convolution {
     /// OpenBLAS, use banded im2col (bands whose im2col rows stay in L2, each band's GEMM on the
     /// core that wrote its rows).
     ///
-    /// `skippingRows` are output rows not to compute (left as they are), as in ``separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:threads:)``.
+    /// `skippingRows` are output rows not to compute (left as they are) and `skippingColumns`
+    /// output columns that need not be (the packed kernel with dilation 1 skips them when that
+    /// pays; their values afterwards are unspecified), as in ``separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:skippingColumns:threads:)``.
     ///
     /// - Throws: ``TensorError`` on shape mismatches or non-positive stride / dilation.
     public static func general(
         _ input: Tensor, packed: PackedPointwiseWeights, kernelHeight kh: Int, kernelWidth kw: Int,
         stride: Int = 1, dilation: Int = 1, padding: Padding = .same, activation: Activation = .none,
         into output: Tensor, workspace: ConvolutionWorkspace? = nil, skippingRows: Range<Int> = 0..<0,
-        threads: Int = Parallelism.defaultThreads
+        skippingColumns: Range<Int> = 0..<0, threads: Int = Parallelism.defaultThreads
     ) throws {
         try input.requireRank(3, "convolution input")
         let (h, w, cin) = (input.shape[0], input.shape[1], input.shape[2])
@@ -175,6 +177,7 @@ extension Convolution {
         guard rowsToCompute.computed > 0 else { return }
         if dilation == 1 && packed.kernel == .packed {
             let tileRows = packedTileRows, ow = g.outputWidth
+            let columnsToCompute = SkippedRows(count: ow, skipping: skipsColumns(skippingColumns, packed.kernel) ? skippingColumns : 0..<0)
             let workers = max(1, min(threads, rowsToCompute.computed))
             scratch.reserve(count: workers * tileRows * k)
             let (low, high) = activation.bounds
@@ -186,21 +189,23 @@ extension Convolution {
                     rowsToCompute.forEachRun(share) { run in for oy in run {
                         let iy0 = oy * stride - g.padTop
                         let rowInside = iy0 >= 0 && iy0 + kh <= h
-                        var ox = 0
-                        while ox < ow {
-                            let pixels = min(tileRows, ow - ox)
-                            let ix0 = ox * stride - g.padLeft
-                            let out = dst + (oy * ow + ox) * cout
-                            if rowInside && ix0 >= 0 && (ox + pixels - 1) * stride - g.padLeft + kw <= w {
-                                packedRowTile(a: src + (iy0 * w + ix0) * cin, lda: stride * cin, segments: kh,
-                                              segmentLength: kw * cin, segmentStride: w * cin, rows: pixels,
-                                              packed: packed, low: low, high: high, c: out)
-                            } else {
-                                im2colRows(src, g, cin, firstPixel: oy * ow + ox, pixels: pixels, into: columns)
-                                packedRowTile(a: columns, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
-                                              rows: pixels, packed: packed, low: low, high: high, c: out)
+                        columnsToCompute.forEachKept(0..<ow) { part in
+                            var ox = part.lowerBound
+                            while ox < part.upperBound {
+                                let pixels = min(tileRows, part.upperBound - ox)
+                                let ix0 = ox * stride - g.padLeft
+                                let out = dst + (oy * ow + ox) * cout
+                                if rowInside && ix0 >= 0 && (ox + pixels - 1) * stride - g.padLeft + kw <= w {
+                                    packedRowTile(a: src + (iy0 * w + ix0) * cin, lda: stride * cin, segments: kh,
+                                                  segmentLength: kw * cin, segmentStride: w * cin, rows: pixels,
+                                                  packed: packed, low: low, high: high, c: out)
+                                } else {
+                                    im2colRows(src, g, cin, firstPixel: oy * ow + ox, pixels: pixels, into: columns)
+                                    packedRowTile(a: columns, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
+                                                  rows: pixels, packed: packed, low: low, high: high, c: out)
+                                }
+                                ox += pixels
                             }
-                            ox += pixels
                         }
                     } }
                 }

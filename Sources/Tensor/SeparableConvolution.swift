@@ -23,6 +23,14 @@ extension Convolution {
         max(1, threads) * separableBandRows(width: width, channels: channels, kernel: kernel) * width * channels
     }
 
+    /// Whether skipping `columns` saves work with weights packed for `kernel`. Skipped columns cut
+    /// every row's pixels into separate GEMM runs, and each run may end in a partial tile, which
+    /// costs as much as a whole one: skipping pays when more columns than a tile's pixels are
+    /// skipped. OpenBLAS re-packs the weights on every call, so one call per run never pays.
+    static func skipsColumns(_ columns: Range<Int>, _ kernel: GEMMKernel) -> Bool {
+        kernel == .packed && columns.count > packedTileRows
+    }
+
     /// A MobileNet block: depthwise 3×3 + bias + activation, then pointwise 1×1 + bias + activation,
     /// fused band by band so the depthwise output never leaves the core's cache.
     ///
@@ -47,12 +55,16 @@ extension Convolution {
     ///     if smaller; one workspace must not be used by two calls at once.
     ///   - skippingRows: output rows not to compute; they are left as they are. A network skips
     ///     rows it knows equal another one (``ConvolutionGeometry/outputRows(readingOnly:)``).
+    ///   - skippingColumns: output columns that need not be computed (equal to another one in
+    ///     every row, ``ConvolutionGeometry/outputColumns(readingOnly:)``); their values afterwards
+    ///     are unspecified. They are skipped only when that pays (``skipsColumns(_:_:)``).
     ///   - threads: cores to use (≥ 1).
     /// - Throws: ``TensorError`` on shape mismatches or unsupported strides.
     public static func separable(
         _ input: Tensor, depthwiseWeights: Tensor, depthwiseBias: Tensor?, stride: Int = 1, dilation: Int = 1,
         packed: PackedPointwiseWeights, activation: Activation = .none, into output: Tensor,
-        workspace: ConvolutionWorkspace, skippingRows: Range<Int> = 0..<0, threads: Int = Parallelism.defaultThreads
+        workspace: ConvolutionWorkspace, skippingRows: Range<Int> = 0..<0, skippingColumns: Range<Int> = 0..<0,
+        threads: Int = Parallelism.defaultThreads
     ) throws {
         try input.requireRank(3, "separable input")
         let (h, w, c) = (input.shape[0], input.shape[1], input.shape[2])
@@ -75,6 +87,7 @@ extension Convolution {
 
         let bandRows = separableBandRows(width: ow, channels: c, kernel: packed.kernel)
         let rowsToCompute = SkippedRows(count: oh, skipping: skippingRows)
+        let columns = SkippedRows(count: ow, skipping: skipsColumns(skippingColumns, packed.kernel) ? skippingColumns : 0..<0)
         guard rowsToCompute.computed > 0 else { return }
         let workers = max(1, min(threads, rowsToCompute.computed))
         workspace.reserve(count: separableWorkspaceCount(width: ow, channels: c, threads: workers, kernel: packed.kernel))
@@ -89,9 +102,27 @@ extension Convolution {
                     var row = run.lowerBound
                     while row < run.upperBound {
                         let rows = min(bandRows, run.upperBound - row)
-                        depthwiseRows(src, wts, bias, g, c, low, high, outputRows: row..<(row + rows), into: band)
-                        packedGEMM(a: band, m: rows * ow, packed: packed, c: dst + row * ow * cout,
-                                   activation: activation, threads: 1)
+                        depthwiseRows(src, wts, bias, g, c, low, high, outputRows: row..<(row + rows),
+                                      skippingColumns: columns.skipped, into: band)
+                        if columns.skipped.isEmpty {
+                            packedGEMM(a: band, m: rows * ow, packed: packed, c: dst + row * ow * cout,
+                                       activation: activation, threads: 1)
+                        } else {
+                            // The kept pixels between one row's skipped columns and the next row's
+                            // are contiguous (the row's right part, the next row's left part): one
+                            // GEMM each, so a partial tile is wasted once per row, not per part.
+                            func gemm(_ pixels: Range<Int>) {
+                                guard !pixels.isEmpty else { return }
+                                packedGEMM(a: band + pixels.lowerBound * c, m: pixels.count, packed: packed,
+                                           c: dst + (row * ow + pixels.lowerBound) * cout, activation: activation, threads: 1)
+                            }
+                            var start = 0
+                            for r in 0..<rows {
+                                gemm(start..<(r * ow + columns.skipped.lowerBound))
+                                start = r * ow + columns.skipped.upperBound
+                            }
+                            gemm(start..<(rows * ow))
+                        }
                         row += rows
                     }
                 }

@@ -1,5 +1,5 @@
-/// Output rows `0..<count` with a run of rows left out: the rows a kernel computes when the
-/// caller asks it to skip some (``Convolution/separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:threads:)``).
+/// Output rows (or columns) `0..<count` with a run of them left out: what a kernel computes when
+/// the caller asks it to skip some (``Convolution/separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:skippingColumns:threads:)``).
 ///
 /// The computed rows are numbered contiguously (`0..<computed`) so that they split over cores
 /// like any other rows; ``forEachRun(_:_:)`` turns a split back into runs of real rows.
@@ -17,6 +17,18 @@ struct SkippedRows {
 
     /// How many rows are computed.
     var computed: Int { count - skipped.count }
+
+    /// Calls `body` with the parts of `rows` that are not skipped (none, one or two runs).
+    @inline(__always)
+    func forEachKept(_ rows: Range<Int>, _ body: (Range<Int>) -> Void) {
+        guard !skipped.isEmpty else {
+            if !rows.isEmpty { body(rows) }
+            return
+        }
+        let before = rows.clamped(to: 0..<skipped.lowerBound), after = rows.clamped(to: skipped.upperBound..<Int.max)
+        if !before.isEmpty { body(before) }
+        if !after.isEmpty { body(after) }
+    }
 
     /// Calls `body` with the real rows that computed rows `computedRows` stand for: one run, or
     /// two when they straddle the skipped rows.

@@ -1,9 +1,9 @@
 import Testing
 @testable import Tensor
 
-/// Skipping output rows: which rows a window confines to a band (geometry), how the computed
-/// rows map back to real rows, and kernels that leave skipped rows alone and compute every other
-/// row exactly as a full call does.
+/// Skipping output rows and columns: which rows (columns) a window confines to a band
+/// (geometry), how the computed rows map back to real rows, and kernels that leave skipped rows
+/// alone and compute every other row and every column they keep exactly as a full call does.
 @Suite struct SkippedRowsTests {
     /// Brute force: the rows each output row's window reads.
     static func windowRows(_ g: ConvolutionGeometry, _ y: Int) -> ClosedRange<Int> {
@@ -26,6 +26,11 @@ import Testing
                         let got = g.outputRows(readingOnly: band)
                         #expect(Array(got) == want, "\(g) band \(band)")
                         #expect(want.isEmpty || got == want.first!..<(want.last! + 1))
+                        // The same axis as columns: a geometry whose width is this one's height.
+                        let sideways = try ConvolutionGeometry(inputHeight: 3, inputWidth: height, kernelHeight: 1, kernelWidth: kernel,
+                                                               stride: stride, dilation: dilation, padding: padding)
+                        #expect(sideways.outputColumns(readingOnly: band) == got)
+                        #expect(sideways.inputColumns(readBy: got) == g.inputRows(readBy: got))
                     } }
                     for low in 0...g.outputHeight { for high in low...g.outputHeight {
                         let read = (low..<high).flatMap { Array(Self.windowRows(g, $0)) }.filter { $0 >= 0 && $0 < height }
@@ -94,6 +99,65 @@ import Testing
                                               threads: threads)
                     Self.expectSkipped(full, got, rows: skipped, exact: kernel == .packed, "\(kernel) separable \(s) skipping \(skipped) threads=\(threads)")
                 }
+            }
+        }
+    }
+
+    /// The columns a kernel keeps equal a full call's; the skipped ones are unspecified.
+    static func expectKeptColumns(_ full: Tensor, _ skipping: Tensor, skipped: Range<Int>, exact: Bool, _ what: String) {
+        let (height, width, channels) = (full.shape[0], full.shape[1], full.shape[2])
+        let (want, got) = (full.scalars, skipping.scalars)
+        var worst: Float = 0
+        for y in 0..<height { for x in 0..<width where !skipped.contains(x) { for c in 0..<channels {
+            let i = (y * width + x) * channels + c
+            worst = max(worst, exact ? (got[i].bitPattern == want[i].bitPattern ? 0 : .infinity) : abs(got[i] - want[i]) / max(1, abs(want[i])))
+        } } }
+        #expect(worst <= 1e-5, "\(what): kept columns differ from the full call's (worst \(worst))")
+    }
+
+    @Test func kernelsComputeTheColumnsTheyKeep() throws {
+        var rng = SeededGenerator(seed: 777)
+        let workspace = ConvolutionWorkspace()
+        // Separable: skipped columns in the middle, at the right and at the left; narrow skips the kernel may ignore.
+        for (h, w, cin, cout, stride) in [(13, 40, 24, 48, 1), (11, 33, 16, 19, 2), (9, 17, 8, 40, 1)] {
+            let x = randomTensor([h, w, cin], &rng, in: -2...2)
+            let dw = randomTensor([3, 3, cin], &rng), dwb = randomTensor([cin], &rng)
+            let pw = randomTensor([1, 1, cin, cout], &rng), pwb = randomTensor([cout], &rng)
+            let (oh, ow) = ((h + stride - 1) / stride, (w + stride - 1) / stride)
+            for kernel in GEMMKernel.allCases {
+                let packed = try PackedPointwiseWeights(weights: pw, bias: pwb, kernel: kernel)
+                for threads in [1, 2] {
+                    let full = try Tensor(zeros: [oh, ow, cout])
+                    try Convolution.separable(x, depthwiseWeights: dw, depthwiseBias: dwb, stride: stride, packed: packed,
+                                              activation: .relu6, into: full, workspace: workspace, threads: threads)
+                    for skipped in [3..<(ow - 2), (ow - 9)..<ow, 0..<8, 5..<8, 2..<(ow - 1)] {
+                        let got = try Tensor(shape: full.shape, values: Array(repeating: .nan, count: full.count))
+                        try Convolution.separable(x, depthwiseWeights: dw, depthwiseBias: dwb, stride: stride, packed: packed,
+                                                  activation: .relu6, into: got, workspace: workspace, skippingRows: 1..<3,
+                                                  skippingColumns: skipped, threads: threads)
+                        // Rows 1 and 2 skipped too: fill them from the full call, then compare the kept columns.
+                        let rowCount = ow * cout
+                        got.withUnsafeMutableBufferPointer { g in full.withUnsafeBufferPointer { f in
+                            for i in rowCount..<(3 * rowCount) { g[i] = f[i] }
+                        } }
+                        Self.expectKeptColumns(full, got, skipped: skipped, exact: kernel == .packed,
+                                               "\(kernel) separable \(h)x\(w) s\(stride) skipping columns \(skipped) threads \(threads)")
+                    }
+                }
+            }
+        }
+        // The 3×3 convolution with packed weights (block 0).
+        let x = randomTensor([31, 45, 3], &rng)
+        let weights = randomTensor([27, 24], &rng), bias = randomTensor([24], &rng)
+        for kernel in GEMMKernel.allCases {
+            let packed = try PackedPointwiseWeights(weights: weights, bias: bias, kernel: kernel)
+            let full = try Tensor(zeros: [16, 23, 24])
+            try Convolution.general(x, packed: packed, kernelHeight: 3, kernelWidth: 3, stride: 2, activation: .relu6, into: full)
+            for skipped in [4..<20, 12..<23, 0..<3] {
+                let got = try Tensor(shape: full.shape, values: Array(repeating: .nan, count: full.count))
+                try Convolution.general(x, packed: packed, kernelHeight: 3, kernelWidth: 3, stride: 2, activation: .relu6,
+                                        into: got, skippingColumns: skipped, threads: 2)
+                Self.expectKeptColumns(full, got, skipped: skipped, exact: kernel == .packed, "\(kernel) general skipping columns \(skipped)")
             }
         }
     }

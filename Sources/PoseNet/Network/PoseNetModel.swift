@@ -62,16 +62,17 @@ public final class PoseNetModel: @unchecked Sendable {
         let geometry: ConvolutionGeometry   // 3×3, SAME
     }
 
-    /// Whether ``run()`` computes only one of the output rows that see nothing but equal input
-    /// rows (a letterbox band of one color, for one), instead of each of them; true by default.
+    /// Whether ``run()`` computes only one of the output rows (columns) that see nothing but
+    /// equal input rows (columns), instead of each of them; true by default.
     ///
-    /// A 640×480 frame letterboxed to 257 has 63 rows of padding, and a 1280×720 one 111, so this
-    /// saves part of the first blocks' work on most video (5–6% of a 257 forward pass at 4:3,
-    /// 14% at 16:9). The input is checked on every ``run()`` (a `memcmp` of neighboring rows), so
-    /// any way of filling ``input`` gets it. The heads are bit for bit the same either way with
-    /// PoseKit's GEMM (tuned builds); OpenBLAS's (``GEMMKernel/blas``) may round a row's last bit
-    /// by where it falls in a call. Set it to false to time the full network.
-    public var skipsRepeatedRows = true
+    /// A letterbox leaves such a band: a 640×480 frame letterboxed to 257 has 63 rows of padding
+    /// at the bottom, a 1280×720 one 111, a 720×1280 one 111 columns at the right. This saves part
+    /// of the first blocks' work on most video (a 257 forward pass takes 0.94–0.95× the time at
+    /// 4:3, 0.86× at 16:9). The input is checked on every ``run()`` (neighboring rows and columns
+    /// compared), so any way of filling ``input`` gets it. The heads are bit for bit the same
+    /// either way with PoseKit's GEMM (tuned builds); OpenBLAS's (``GEMMKernel/blas``) may round a
+    /// row's last bit by where it falls in a call. Set it to false to time the full network.
+    public var skipsRepeatedBands = true
 
     /// Builds the network from weights looked up by canonical TF name.
     ///
@@ -168,7 +169,7 @@ public final class PoseNetModel: @unchecked Sendable {
 
     /// Runs the network on ``input`` and rewrites the four head tensors.
     public func run() throws {
-        var repeated = skipsRepeatedRows ? RepeatedRows(input: input) : RepeatedRows()
+        var repeated = skipsRepeatedBands ? RepeatedBand(input: input) : RepeatedBand()
         for layer in layers { try run(layer, &repeated) }
         repeated.finish(layers[layers.count - 1].output)
         try runHeads()
@@ -185,7 +186,7 @@ public final class PoseNetModel: @unchecked Sendable {
     /// Runs the network once, timing every layer (for `posekit bench model --layers`).
     public func profile() throws -> [LayerTiming] {
         var timings: [LayerTiming] = []
-        var repeated = skipsRepeatedRows ? RepeatedRows(input: input) : RepeatedRows()
+        var repeated = skipsRepeatedBands ? RepeatedBand(input: input) : RepeatedBand()
         for (block, layer) in layers.enumerated() {
             let start = DispatchTime.now().uptimeNanoseconds
             try run(layer, &repeated)
@@ -211,20 +212,22 @@ public final class PoseNetModel: @unchecked Sendable {
         return timings
     }
 
-    /// Runs one layer, skipping the output rows `repeated` shows equal to a computed one.
-    private func run(_ layer: Layer, _ repeated: inout RepeatedRows) throws {
-        let skipped = repeated.skippedRows(layer.geometry)
+    /// Runs one layer, skipping the output rows (columns) `repeated` shows equal to a computed one.
+    private func run(_ layer: Layer, _ repeated: inout RepeatedBand) throws {
+        let skipped = repeated.skipped(layer.geometry)
+        let (skippedRows, skippedColumns) = repeated.axis == .rows ? (skipped, 0..<0) : (0..<0, skipped)
         repeated.prepare(layer.input, for: layer.geometry, skipping: skipped)
         switch layer.kind {
         case .full3x3:
             try Convolution.general(layer.input, packed: weights.firstConvolution, kernelHeight: 3, kernelWidth: 3,
                                     stride: layer.stride, dilation: layer.dilation, activation: .relu6,
-                                    into: layer.output, workspace: workspace, skippingRows: skipped, threads: threads)
+                                    into: layer.output, workspace: workspace, skippingRows: skippedRows,
+                                    skippingColumns: skippedColumns, threads: threads)
         case .separable(let block):
             try Convolution.separable(layer.input, depthwiseWeights: block.depthwiseWeights, depthwiseBias: block.depthwiseBias,
                                       stride: layer.stride, dilation: layer.dilation, packed: block.pointwise,
                                       activation: .relu6, into: layer.output, workspace: workspace,
-                                      skippingRows: skipped, threads: threads)
+                                      skippingRows: skippedRows, skippingColumns: skippedColumns, threads: threads)
         }
         repeated.advance(layer.geometry, skipped: skipped)
     }
