@@ -56,7 +56,7 @@ struct BenchModel: ParsableCommand {
     var compareOrt = false
 
     @Option(help: ArgumentHelp(
-        "Also time a frame of this size letterboxed into the input, interleaved with the full network: the padding rows are one color, and the network computes only one of the rows they give (e.g. 640x480, 1280x720; with --layers, the breakdown is of that frame).",
+        "Also time a frame of this size (WxH, each 1...16384) letterboxed into the input, interleaved with every row and column computed: the padding rows (columns, for a portrait frame) are one color, and the network computes only one of the rows (columns) they give (e.g. 640x480, 1280x720, 720x1280; with --layers, the breakdown is of that frame).",
         valueName: "WxH"))
     var letterbox: FrameSize?
 
