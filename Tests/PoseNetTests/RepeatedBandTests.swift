@@ -9,7 +9,7 @@ import FrameIO
 /// compute one of the rows (columns) the band gives per layer (``PoseNetModel/skipsRepeatedBands``).
 /// The heads must be the full network's, bit for bit where the GEMM rounds the same for every
 /// row (PoseKit's own kernel); OpenBLAS's may round a row by where it falls in a call, so there
-/// they must be close.
+/// they must be within 1e-4 of each head's largest value.
 @Suite struct RepeatedBandTests {
     static func heads(_ model: PoseNetModel) -> [[Float]] {
         [model.heatmapScores.scalars, model.offsets.scalars, model.displacementsFwd.scalars, model.displacementsBwd.scalars]
@@ -31,9 +31,12 @@ import FrameIO
         if GEMMKernel.preferred == .packed {
             #expect(got == want, "\(what): heads equal the full network's bit for bit")
         } else {
+            // Relative to each head's largest value (offsets and displacements reach tens of
+            // pixels): OpenBLAS's rounding differences stay within about 7e-6 of it here.
             for (a, b) in zip(got, want) {
+                let scale = max(1, b.map(abs).max() ?? 0)
                 let worst = zip(a, b).map { abs($0 - $1) }.max() ?? 0
-                #expect(worst <= 1e-4, "\(what): heads within 1e-4 of the full network's (worst \(worst))")
+                #expect(worst <= 1e-4 * scale, "\(what): heads within 1e-4 of the full network's largest value \(scale) (worst \(worst))")
             }
         }
     }
