@@ -11,8 +11,8 @@ struct SkippedRows {
 
     init(count: Int, skipping rows: Range<Int>) {
         self.count = count
-        let low = min(max(rows.lowerBound, 0), count)
-        skipped = low..<min(max(rows.upperBound, low), count)
+        let low = min(max(rows.lowerBound, 0), count), high = min(max(rows.upperBound, low), count)
+        skipped = low < high ? low..<high : 0..<0  // an empty skip splits nothing
     }
 
     /// How many rows are computed.

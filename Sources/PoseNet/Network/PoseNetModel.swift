@@ -68,10 +68,11 @@ public final class PoseNetModel: @unchecked Sendable {
     /// A letterbox leaves such a band: a 640×480 frame letterboxed to 257 has 63 rows of padding
     /// at the bottom, a 1280×720 one 111, a 720×1280 one 111 columns at the right. This saves part
     /// of the first blocks' work on most video (a 257 forward pass takes 0.93–0.95× the time at
-    /// 4:3, 0.85–0.87× at 16:9, 0.90–0.93× at 9:16). The input is checked on every ``run()`` (neighboring rows and columns
-    /// compared), so any way of filling ``input`` gets it. The heads are bit for bit the same
-    /// either way with PoseKit's GEMM (tuned builds); OpenBLAS's (``GEMMKernel/blas``) may round a
-    /// row's last bit by where it falls in a call. Set it to false to time the full network.
+    /// 4:3, 0.85–0.87× at 16:9, 0.90–0.93× at 9:16). The input is checked on every ``run()``
+    /// (neighboring rows and columns compared), so any way of filling ``input`` gets it. The heads
+    /// are bit for bit the same either way with PoseKit's GEMM (tuned builds); OpenBLAS's
+    /// (``GEMMKernel/blas``) may round a row's last bit by where it falls in a call. Set it to
+    /// false to time the full network.
     public var skipsRepeatedBands = true
 
     /// Builds the network from weights looked up by canonical TF name.
