@@ -34,9 +34,9 @@ extension Convolution {
     /// A MobileNet block: depthwise 3×3 + bias + activation, then pointwise 1×1 + bias + activation,
     /// fused band by band so the depthwise output never leaves the core's cache.
     ///
-    /// The output rows (all but `skippingRows`) are split into contiguous runs, one per core; each core walks its run in
-    /// bands of a few rows (~96 KiB of depthwise output), computing the band's depthwise output
-    /// into its own slice of `workspace` (``depthwise3x3(_:weights:bias:stride:dilation:padding:activation:into:outputRows:threads:)``'s
+    /// The output rows (all but `skippingRows`) are split into contiguous runs, one per core; each
+    /// core walks its run in bands of a few rows (~96 KiB of depthwise output), computing the
+    /// band's depthwise output into its own slice of `workspace` (``depthwise3x3(_:weights:bias:stride:dilation:padding:activation:into:outputRows:threads:)``'s
     /// row kernel) and at once the band's pointwise output with the packed GEMM microkernel
     /// (``pointwise(_:packed:activation:into:threads:)``). Compared with the two layers run one
     /// after the other, this saves writing and re-reading the whole depthwise activation (up to
