@@ -2,14 +2,15 @@ extension Convolution {
     /// Depthwise 3×3 convolution (one filter per channel), stride 1 or 2, any dilation ≥ 1,
     /// SAME or VALID padding, with fused bias + activation.
     ///
-    /// NHWC keeps a pixel's channels contiguous, so the kernel vectorises over channels. Interior
-    /// pixels (window fully inside the image) are swept along each output row once per block of
-    /// 8 channels (`SIMD8<Float>`) with that block's 9 weight
-    /// vectors held in registers; channels past the last multiple of 8 use scalars. Border pixels accumulate only their in-bounds
-    /// taps (`SIMD16`, `SIMD8`, then scalars). Accumulation starts from the bias and the
-    /// activation is a clamp at the end: every output value is written exactly once, activated.
-    /// Output rows are split over `threads` cores. The kernel is memory-bound; see
-    /// `posekit bench kernels` for its GB/s.
+    /// NHWC keeps a pixel's channels contiguous, so the kernel vectorises over channels. Output
+    /// pixels whose window columns lie inside the image go in groups of four, each group sweeping
+    /// all channels in blocks of 8 (`SIMD8<Float>`; 16 with AVX-512) with four accumulators, then
+    /// single channels; in the first and last rows only the window rows inside the image are
+    /// read. Pixels at the left and right edges accumulate only their in-bounds taps (`SIMD32`
+    /// down to scalars). Accumulation starts from the bias, taps go in window order (row by row,
+    /// left to right) on every path, and the activation is a clamp at the end: every output value
+    /// is written activated. Output rows are split over `threads` cores. See `posekit bench
+    /// kernels` for its speed.
     ///
     /// `outputRows` computes only that band of output rows (into an `output` of shape
     /// `[outputRows.count, outW, C]`), so a network can produce a depthwise band and feed it to
@@ -84,10 +85,11 @@ extension Convolution {
 
     /// Output rows `outputRows` of the depthwise convolution, written contiguously from `dst`.
     ///
-    /// Pixels whose 3×3 window lies inside the image (the interior, nearly all of them) take the
-    /// fast path: for each block of 8 channels the 9 weight vectors and the bias are loaded into
-    /// registers once and swept along the row, so each tap costs one load and one multiply-add.
-    /// Border pixels gather their in-bounds taps into a small list and take the general path.
+    /// Pixels whose window columns lie inside the image (nearly all of them) take the fast path,
+    /// ``depthwiseInterior(_:rowStride:_:windowRows:_:c:stride:dilation:pixels:_:_:into:)``; in
+    /// the first and last rows it reads only the window rows inside the image, so SAME padding's
+    /// zero rows cost nothing. Pixels at the left and right edges gather their in-bounds taps into
+    /// a small list and take the general path.
     ///
     /// Output columns in `skippingColumns` are not computed (their floats in `dst` are left as they are).
     static func depthwiseRows(
@@ -121,151 +123,190 @@ extension Convolution {
             }
             for (r, oy) in outputRows.enumerated() {
                 let outRow = dst + r * g.outputWidth * c
+                // The window rows inside the image: a contiguous run of the 3.
                 let iy0 = oy * s - g.padTop
-                guard iy0 >= 0 && iy0 + 2 * d < g.inputHeight else {
+                let firstRow = iy0 >= 0 ? 0 : min(3, (-iy0 + d - 1) / d)
+                let lastRow = min(2, (g.inputHeight - 1 - iy0) >= 0 ? (g.inputHeight - 1 - iy0) / d : -1)
+                guard firstRow <= lastRow else {
                     columns.forEachKept(0..<g.outputWidth) { for ox in $0 { borderPixel(oy, ox, outRow + ox * c) } }
                     continue
                 }
                 columns.forEachKept(0..<interiorStart) { for ox in $0 { borderPixel(oy, ox, outRow + ox * c) } }
                 columns.forEachKept(interiorStart..<interiorEnd) { run in
-                    // Top-left input pixel of the run's first window.
-                    let window = src + iy0 * rowStride + (run.lowerBound * s - g.padLeft) * c
-                    depthwiseInterior(window, rowStride: rowStride, wts, bias, c: c, stride: s, dilation: d,
-                                      pixels: run.count, low, high, into: outRow + run.lowerBound * c)
+                    // Left input pixel of the run's first window, in its first in-image row.
+                    let window = src + (iy0 + firstRow * d) * rowStride + (run.lowerBound * s - g.padLeft) * c
+                    depthwiseInterior(window, rowStride: rowStride, wts + firstRow * 3 * c, windowRows: lastRow - firstRow + 1,
+                                      bias, c: c, stride: s, dilation: d, pixels: run.count, low, high,
+                                      into: outRow + run.lowerBound * c)
                 }
                 columns.forEachKept(interiorEnd..<g.outputWidth) { for ox in $0 { borderPixel(oy, ox, outRow + ox * c) } }
             }
         }
     }
 
-    /// `pixels` consecutive interior output pixels of one row; `window` is the top-left input
-    /// pixel of the first one's 3×3 window.
+    /// Output pixels per group of the interior sweep: four accumulators per channel block are
+    /// four independent multiply-add chains, enough to hide the FMA latency.
+    static let depthwiseGroupPixels = 4
+
+    /// `pixels` consecutive output pixels of one row whose windows lie inside the image
+    /// horizontally. `window` is the left input pixel of the first pixel's window in its first
+    /// window row, `wts` that row's weights; `windowRows` (1...3) rows are read, `dilation` apart.
+    ///
+    /// Pixels go in groups of ``depthwiseGroupPixels``, and each group sweeps every channel:
+    /// along NHWC memory, so the reads are sequential streams. (Sweeping a whole row per channel
+    /// block instead reads one vector every `C` floats; at 384 channels that maps a row's pixels
+    /// onto a few L1 sets, which evict each other, and took 1.5 times as long.) A row shorter
+    /// than a group takes ``depthwisePixel(_:_:_:_:_:_:_:_:_:)``; a last partial group is
+    /// computed as the whole group ending at the row's end, which rewrites a few pixels with the
+    /// same values.
     @inline(__always)
     static func depthwiseInterior(
-        _ window: UnsafePointer<Float>, rowStride: Int, _ wts: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?,
-        c: Int, stride s: Int, dilation d: Int, pixels: Int, _ low: Float, _ high: Float,
-        into out: UnsafeMutablePointer<Float>
+        _ window: UnsafePointer<Float>, rowStride: Int, _ wts: UnsafePointer<Float>, windowRows: Int,
+        _ bias: UnsafePointer<Float>?, c: Int, stride s: Int, dilation d: Int, pixels: Int,
+        _ low: Float, _ high: Float, into out: UnsafeMutablePointer<Float>
     ) {
-        let dx = d * c, dy = d * rowStride, step = s * c
-        var ch = 0
+        let group = depthwiseGroupPixels
+        guard pixels >= group else {
+            withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: 9) { taps in
+                var n = 0
+                for ky in 0..<windowRows {
+                    for kx in 0..<3 { taps[n] = (ky * d * rowStride + kx * d * c, (ky * 3 + kx) * c); n += 1 }
+                }
+                for p in 0..<pixels {
+                    depthwisePixel(window + p * s * c, wts, bias, UnsafePointer(taps.baseAddress!), n, c, low, high, out + p * c)
+                }
+            }
+            return
+        }
         // Stride and dilation become compile-time constants for PoseNet's combinations, so the
-        // tap offsets inside a 4-pixel group are small multiples of `c` the compiler can share.
-        @inline(__always) func blocks(_ s: Int, _ d: Int) {
-            #if POSEKIT_AVX512
-            depthwiseInteriorBlocks(SIMD16<Float>.self, window, rowStride: rowStride, stride: s, dilation: d, wts, bias,
-                                    c: c, pixels: pixels, clamp: { $0.clampedLanes(low, high) }, into: out, channel: &ch)
-            #endif
-            depthwiseInteriorBlocks(SIMD8<Float>.self, window, rowStride: rowStride, stride: s, dilation: d, wts, bias,
-                                    c: c, pixels: pixels, clamp: { $0.clampedLanes(low, high) }, into: out, channel: &ch)
+        // tap offsets are constant multiples of `c` and loads shared by neighboring pixels' taps
+        // (stride 1, dilation 1) are loaded once.
+        @inline(__always) func groups(_ s: Int, _ d: Int) {
+            var first = 0
+            while first < pixels {
+                let start = min(first, pixels - group)
+                depthwiseGroup(window + start * s * c, rowStride: rowStride, wts, windowRows: windowRows, bias,
+                               c: c, stride: s, dilation: d, low, high, into: out + start * c)
+                first = start + group
+            }
         }
         switch (s, d) {
-        case (1, 1): blocks(1, 1)
-        case (2, 1): blocks(2, 1)
-        case (1, 2): blocks(1, 2)
-        case (1, 4): blocks(1, 4)
-        default: blocks(s, d)
+        case (1, 1): groups(1, 1)
+        case (2, 1): groups(2, 1)
+        case (1, 2): groups(1, 2)
+        case (1, 4): groups(1, 4)
+        default: groups(s, d)
         }
+    }
+
+    /// One group of ``depthwiseGroupPixels`` interior pixels over all channels: vector blocks
+    /// (16 lanes with AVX-512, then 8), then single channels.
+    @inline(__always)
+    static func depthwiseGroup(
+        _ window: UnsafePointer<Float>, rowStride: Int, _ wts: UnsafePointer<Float>, windowRows: Int,
+        _ bias: UnsafePointer<Float>?, c: Int, stride s: Int, dilation d: Int,
+        _ low: Float, _ high: Float, into out: UnsafeMutablePointer<Float>
+    ) {
+        var ch = 0
+        #if POSEKIT_AVX512
+        depthwiseGroupBlocks(SIMD16<Float>.self, window, rowStride: rowStride, wts, windowRows: windowRows, bias,
+                             c: c, stride: s, dilation: d, clamp: { $0.clampedLanes(low, high) }, into: out, channel: &ch)
+        #endif
+        depthwiseGroupBlocks(SIMD8<Float>.self, window, rowStride: rowStride, wts, windowRows: windowRows, bias,
+                             c: c, stride: s, dilation: d, clamp: { $0.clampedLanes(low, high) }, into: out, channel: &ch)
         while ch < c {  // channel tail, one channel at a time
-            let w = wts + ch
-            let w0 = w[0], w1 = w[c], w2 = w[2 * c], w3 = w[3 * c], w4 = w[4 * c]
-            let w5 = w[5 * c], w6 = w[6 * c], w7 = w[7 * c], w8 = w[8 * c]
-            let b = bias?[ch] ?? 0
-            var p = window + ch, o = out + ch
-            for _ in 0..<pixels {
-                var acc = b
-                acc += p[0] * w0
-                acc += p[dx] * w1
-                acc += p[2 * dx] * w2
-                acc += p[dy] * w3
-                acc += p[dy + dx] * w4
-                acc += p[dy + 2 * dx] * w5
-                acc += p[2 * dy] * w6
-                acc += p[2 * dy + dx] * w7
-                acc += p[2 * dy + 2 * dx] * w8
-                o.pointee = acc < low ? low : (acc > high ? high : acc)
-                p += step
-                o += c
+            for j in 0..<depthwiseGroupPixels {
+                var acc = bias?[ch] ?? 0
+                var row = window + j * s * c + ch, w = wts + ch
+                for _ in 0..<windowRows {
+                    acc += row[0] * w[0]
+                    acc += row[d * c] * w[c]
+                    acc += row[2 * d * c] * w[2 * c]
+                    row += d * rowStride
+                    w += 3 * c
+                }
+                out[j * c + ch] = acc < low ? low : (acc > high ? high : acc)
             }
             ch += 1
         }
     }
 
-    /// The interior sweep for channel blocks of `V.scalarCount`, from `channel` while a whole
-    /// block fits; advances `channel`. The block's 9 weight vectors and bias stay in registers.
-    /// Four pixels are computed at once: each pixel's 9 taps form a chain of dependent
-    /// multiply-adds, and four independent chains keep the FMA units busy instead of waiting
-    /// on one chain's latency.
+    /// The group's channel blocks of `V.scalarCount`, from `channel` while a whole block fits;
+    /// advances `channel`. Each block keeps the group's four accumulators and one window row's
+    /// three weight vectors in registers (few enough that nothing spills to the stack); pixel `j`,
+    /// tap `kx` reads input column `j·s + kx·d` of the group.
     @inline(__always)
-    static func depthwiseInteriorBlocks<V: SIMD>(
-        _: V.Type, _ window: UnsafePointer<Float>, rowStride: Int, stride s: Int, dilation d: Int,
-        _ wts: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?, c: Int, pixels: Int,
+    static func depthwiseGroupBlocks<V: SIMD>(
+        _: V.Type, _ window: UnsafePointer<Float>, rowStride: Int, _ wts: UnsafePointer<Float>, windowRows: Int,
+        _ bias: UnsafePointer<Float>?, c: Int, stride s: Int, dilation d: Int,
         clamp: (V) -> V, into out: UnsafeMutablePointer<Float>, channel ch: inout Int
     ) where V.Scalar == Float {
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-        let dx = d * c, dy = d * rowStride, step = s * c
-        while ch + V.scalarCount <= c {
-            let w0 = load(wts + ch), w1 = load(wts + c + ch), w2 = load(wts + 2 * c + ch)
-            let w3 = load(wts + 3 * c + ch), w4 = load(wts + 4 * c + ch), w5 = load(wts + 5 * c + ch)
-            let w6 = load(wts + 6 * c + ch), w7 = load(wts + 7 * c + ch), w8 = load(wts + 8 * c + ch)
-            let b = bias.map { load($0 + ch) } ?? V()
-            var p = window + ch, o = out + ch
-            var left = pixels
-            while left >= 4 {
-                var a0 = b, a1 = b, a2 = b, a3 = b
-                // One window row: pixel j, tap kx reads input column j·s + kx·d of the group.
-                @inline(__always) func taps(_ r: UnsafePointer<Float>, _ wa: V, _ wb: V, _ wc: V) {
-                    a0.multiplyAdd(load(r), wa)
-                    a1.multiplyAdd(load(r + s * c), wa)
-                    a2.multiplyAdd(load(r + 2 * s * c), wa)
-                    a3.multiplyAdd(load(r + 3 * s * c), wa)
-                    a0.multiplyAdd(load(r + d * c), wb)
-                    a1.multiplyAdd(load(r + (s + d) * c), wb)
-                    a2.multiplyAdd(load(r + (2 * s + d) * c), wb)
-                    a3.multiplyAdd(load(r + (3 * s + d) * c), wb)
-                    a0.multiplyAdd(load(r + 2 * d * c), wc)
-                    a1.multiplyAdd(load(r + (s + 2 * d) * c), wc)
-                    a2.multiplyAdd(load(r + (2 * s + 2 * d) * c), wc)
-                    a3.multiplyAdd(load(r + (3 * s + 2 * d) * c), wc)
-                }
-                taps(p, w0, w1, w2)
-                taps(p + dy, w3, w4, w5)
-                taps(p + 2 * dy, w6, w7, w8)
-                UnsafeMutableRawPointer(o).storeBytes(of: clamp(a0), as: V.self)
-                UnsafeMutableRawPointer(o + c).storeBytes(of: clamp(a1), as: V.self)
-                UnsafeMutableRawPointer(o + 2 * c).storeBytes(of: clamp(a2), as: V.self)
-                UnsafeMutableRawPointer(o + 3 * c).storeBytes(of: clamp(a3), as: V.self)
-                p += 4 * step
-                o += 4 * c
-                left -= 4
-            }
-            for _ in 0..<left {
-                var acc = b
-                acc.multiplyAdd(load(p), w0)
-                acc.multiplyAdd(load(p + dx), w1)
-                acc.multiplyAdd(load(p + 2 * dx), w2)
-                acc.multiplyAdd(load(p + dy), w3)
-                acc.multiplyAdd(load(p + dy + dx), w4)
-                acc.multiplyAdd(load(p + dy + 2 * dx), w5)
-                acc.multiplyAdd(load(p + 2 * dy), w6)
-                acc.multiplyAdd(load(p + 2 * dy + dx), w7)
-                acc.multiplyAdd(load(p + 2 * dy + 2 * dx), w8)
-                UnsafeMutableRawPointer(o).storeBytes(of: clamp(acc), as: V.self)
-                p += step
-                o += c
-            }
-            ch += V.scalarCount
+        @inline(__always) func store(_ x: V, _ p: UnsafeMutablePointer<Float>) {
+            UnsafeMutableRawPointer(p).storeBytes(of: clamp(x), as: V.self)
         }
+        let dy = d * rowStride
+        @inline(__always) func blocks(_ windowRows: Int) {
+            while ch + V.scalarCount <= c {
+                let b = bias.map { load($0 + ch) } ?? V()
+                var a0 = b, a1 = b, a2 = b, a3 = b
+                var row = window + ch, w = wts + ch
+                for _ in 0..<windowRows {
+                    let w0 = load(w), w1 = load(w + c), w2 = load(w + 2 * c)
+                    a0.multiplyAdd(load(row), w0)
+                    a0.multiplyAdd(load(row + d * c), w1)
+                    a0.multiplyAdd(load(row + 2 * d * c), w2)
+                    a1.multiplyAdd(load(row + s * c), w0)
+                    a1.multiplyAdd(load(row + (s + d) * c), w1)
+                    a1.multiplyAdd(load(row + (s + 2 * d) * c), w2)
+                    a2.multiplyAdd(load(row + 2 * s * c), w0)
+                    a2.multiplyAdd(load(row + (2 * s + d) * c), w1)
+                    a2.multiplyAdd(load(row + (2 * s + 2 * d) * c), w2)
+                    a3.multiplyAdd(load(row + 3 * s * c), w0)
+                    a3.multiplyAdd(load(row + (3 * s + d) * c), w1)
+                    a3.multiplyAdd(load(row + (3 * s + 2 * d) * c), w2)
+                    row += dy
+                    w += 3 * c
+                }
+                store(a0, out + ch)
+                store(a1, out + c + ch)
+                store(a2, out + 2 * c + ch)
+                store(a3, out + 3 * c + ch)
+                ch += V.scalarCount
+            }
+        }
+        // A constant 3 (every row but the first and last) lets the compiler unroll the window
+        // rows and fold the tap offsets; with a run-time count, groups were no faster than
+        // sweeping a whole row per channel block.
+        if windowRows == 3 { blocks(3) } else { blocks(windowRows) }
     }
 
     /// One output pixel: `clamp(bias + Σ taps input·weight, low, high)` over all channels.
+    ///
+    /// Channels go 32 at a time as two 16-lane accumulators (four independent multiply-add
+    /// chains with AVX2's 8-lane registers: a pixel has at most 9 taps, too few to hide the FMA
+    /// latency on one chain), then 16, 8 and single channels.
     @inline(__always)
     static func depthwisePixel(
         _ src: UnsafePointer<Float>, _ wts: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?,
         _ taps: UnsafePointer<(Int, Int)>, _ n: Int, _ c: Int, _ low: Float, _ high: Float,
         _ out: UnsafeMutablePointer<Float>
     ) {
+        typealias V = SIMD16<Float>
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
         var ch = 0
-        while ch + 16 <= c {
+        while ch + 32 <= c {
+            var acc0 = bias.map { load($0 + ch) } ?? V(), acc1 = bias.map { load($0 + ch + 16) } ?? V()
+            for t in 0..<n {
+                let x = src + taps[t].0 + ch, k = wts + taps[t].1 + ch
+                acc0.multiplyAdd(load(x), load(k))
+                acc1.multiplyAdd(load(x + 16), load(k + 16))
+            }
+            UnsafeMutableRawPointer(out + ch).storeBytes(of: acc0.clampedLanes(low, high), as: V.self)
+            UnsafeMutableRawPointer(out + ch + 16).storeBytes(of: acc1.clampedLanes(low, high), as: V.self)
+            ch += 32
+        }
+        if ch + 16 <= c {
             depthwiseVector(SIMD16<Float>.self, src, wts, bias, taps, n, ch, low, high, out)
             ch += 16
         }

@@ -187,25 +187,9 @@ extension Convolution {
                     let columns = scratchBase + worker * tileRows * k
                     let share = Parallelism.bandRange(worker, of: workers, count: rowsToCompute.computed)
                     rowsToCompute.forEachRun(share) { run in for oy in run {
-                        let iy0 = oy * stride - g.padTop
-                        let rowInside = iy0 >= 0 && iy0 + kh <= h
                         columnsToCompute.forEachKept(0..<ow) { part in
-                            var ox = part.lowerBound
-                            while ox < part.upperBound {
-                                let pixels = min(tileRows, part.upperBound - ox)
-                                let ix0 = ox * stride - g.padLeft
-                                let out = dst + (oy * ow + ox) * cout
-                                if rowInside && ix0 >= 0 && (ox + pixels - 1) * stride - g.padLeft + kw <= w {
-                                    packedRowTile(a: src + (iy0 * w + ix0) * cin, lda: stride * cin, segments: kh,
-                                                  segmentLength: kw * cin, segmentStride: w * cin, rows: pixels,
-                                                  packed: packed, low: low, high: high, c: out)
-                                } else {
-                                    im2colRows(src, g, cin, firstPixel: oy * ow + ox, pixels: pixels, into: columns)
-                                    packedRowTile(a: columns, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
-                                                  rows: pixels, packed: packed, low: low, high: high, c: out)
-                                }
-                                ox += pixels
-                            }
+                            packedConvolutionRow(src, g, cin, packed, row: oy, columns: part, low, high,
+                                                 scratch: columns, into: dst)
                         }
                     } }
                 }
@@ -219,6 +203,44 @@ extension Convolution {
             forEachIm2colBand(input, g, threads: threads, workspace: scratch, skippingPixels: pixels) { columns, row0, rows in
                 packedGEMM(a: columns, m: rows, packed: packed, c: dst + row0 * cout, activation: activation, threads: 1)
             }
+        }
+    }
+
+    /// Output pixels `columns` of output row `oy` of a packed-weight convolution with dilation 1:
+    /// one microkernel call per ``packedTileRows`` pixels, reading the windows in place (one
+    /// segment per window row) where they lie inside the image, else through im2col rows in
+    /// `scratch`.
+    ///
+    /// Its own function, never inlined, so that the optimizer compiles the microkernel inlined
+    /// here as it does in ``packedGEMM(a:m:packed:c:activation:threads:)``: inlined into all of
+    /// ``general(_:packed:kernelHeight:kernelWidth:stride:dilation:padding:activation:into:workspace:skippingRows:skippingColumns:threads:)``,
+    /// it once left the microkernel's vector loads and stores as calls, and the first layer of
+    /// PoseNet ran three times slower.
+    @inline(never)
+    static func packedConvolutionRow(
+        _ src: UnsafePointer<Float>, _ g: ConvolutionGeometry, _ cin: Int, _ packed: PackedPointwiseWeights,
+        row oy: Int, columns: Range<Int>, _ low: Float, _ high: Float,
+        scratch: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Float>
+    ) {
+        let (w, kh, kw, stride) = (g.inputWidth, g.kernelHeight, g.kernelWidth, g.stride)
+        let k = kh * kw * cin, ow = g.outputWidth, cout = packed.outputChannels
+        let iy0 = oy * stride - g.padTop
+        let rowInside = iy0 >= 0 && iy0 + kh <= g.inputHeight
+        var ox = columns.lowerBound
+        while ox < columns.upperBound {
+            let pixels = min(packedTileRows, columns.upperBound - ox)
+            let ix0 = ox * stride - g.padLeft
+            let out = dst + (oy * ow + ox) * cout
+            if rowInside && ix0 >= 0 && (ox + pixels - 1) * stride - g.padLeft + kw <= w {
+                packedRowTile(a: src + (iy0 * w + ix0) * cin, lda: stride * cin, segments: kh,
+                              segmentLength: kw * cin, segmentStride: w * cin, rows: pixels,
+                              packed: packed, low: low, high: high, c: out)
+            } else {
+                im2colRows(src, g, cin, firstPixel: oy * ow + ox, pixels: pixels, into: scratch)
+                packedRowTile(a: scratch, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
+                              rows: pixels, packed: packed, low: low, high: high, c: out)
+            }
+            ox += pixels
         }
     }
 

@@ -190,12 +190,27 @@ extension Convolution {
                            bias: bias + column, low: low, high: high, c: c + column, ldc: n, columns: min(full, remaining))
                 column += full
             } else {
-                packedTile(wide: false, a: a, lda: lda, segments: segments, segmentLength: segmentLength,
-                           segmentStride: segmentStride, rows: rows, panel: panel, panelWidth: v,
-                           bias: bias + column, low: low, high: high, c: c + column, ldc: n, columns: remaining)
+                packedNarrowTile(a: a, lda: lda, segments: segments, segmentLength: segmentLength,
+                                 segmentStride: segmentStride, rows: rows, panel: panel,
+                                 bias: bias + column, low: low, high: high, c: c + column, ldc: n, columns: remaining)
                 column += v
             }
         }
+    }
+
+    /// The microkernel for a last panel of one vector (``packedTile(wide:a:lda:segments:segmentLength:segmentStride:rows:panel:panelWidth:bias:low:high:c:ldc:columns:)``
+    /// with `wide` false), compiled once on its own: inlining a second copy of the microkernel
+    /// into every caller is more than the optimizer will do, and the copy it then calls decides
+    /// `wide` inside the loop.
+    @inline(never)
+    static func packedNarrowTile(
+        a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int,
+        rows: Int, panel: UnsafePointer<Float>, bias: UnsafePointer<Float>, low: Float, high: Float,
+        c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int
+    ) {
+        packedTile(wide: false, a: a, lda: lda, segments: segments, segmentLength: segmentLength,
+                   segmentStride: segmentStride, rows: rows, panel: panel, panelWidth: PanelVector.scalarCount,
+                   bias: bias, low: low, high: high, c: c, ldc: ldc, columns: columns)
     }
 
     /// The microkernel: `rows` (≤ ``packedTileRows``) output pixels × one panel (`wide`: two vectors, else one).

@@ -3,9 +3,11 @@ import Testing
 @testable import Tensor
 
 @Suite struct DepthwiseConvolutionTests {
-    // Channel counts around the SIMD widths (8, 16) and MobileNet's; sizes odd, even and tiny.
+    // Channel counts around the SIMD widths (8, 16, 32) and MobileNet's; sizes odd, even and
+    // tiny: rows shorter than a 4-pixel group, rows ending in a partial group, and (3x17 at
+    // dilation 4) rows whose windows keep one of their three rows inside the image.
     static let channels = [1, 3, 8, 15, 16, 17, 24, 33, 40]
-    static let sizes: [(Int, Int)] = [(1, 1), (2, 3), (5, 5), (8, 7), (17, 13)]
+    static let sizes: [(Int, Int)] = [(1, 1), (2, 3), (5, 5), (8, 7), (17, 13), (3, 17)]
 
     @Test(arguments: [1, 2], [1, 2, 4])
     func matchesReference(stride: Int, dilation: Int) throws {
