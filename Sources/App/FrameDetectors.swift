@@ -1,5 +1,4 @@
 import PoseNet
-import Tensor
 
 /// The detectors a command runs its frames through: one on every thread, and, for video read in
 /// order, one per frame in flight.
@@ -23,15 +22,14 @@ final class FrameDetectors {
     init(primary: any PoseFinding, threads: Int, framesInFlight: Int? = nil) {
         self.primary = primary
         self.threads = threads
-        self.framesInFlight = max(1, min(framesInFlight ?? threads, threads, PoseDetector.maxFramesInFlight))
+        self.framesInFlight = PoseDetector.framesInFlight(requested: framesInFlight, threads: threads)
     }
 
     /// ``framesInFlight`` detectors sharing ``threads`` between them and ``primary``'s weights
     /// (built once; each has only its own activations).
     func frameWorkers() throws -> [any PoseFinding] {
         if let workers { return workers }
-        let count = framesInFlight
-        let made = try (0..<count).map { try primary.sharingWeights(threads: Parallelism.bandRange($0, of: count, count: threads).count) }
+        let made = try PoseDetector.workerThreadShares(frames: framesInFlight, threads: threads).map { try primary.sharingWeights(threads: $0) }
         workers = made
         return made
     }

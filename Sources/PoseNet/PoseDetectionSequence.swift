@@ -7,6 +7,19 @@ extension PoseDetector {
     /// pose`): more would only add latency and a model's activations each.
     public static let maxFramesInFlight = 8
 
+    /// How many frames a video keeps in flight on `threads` threads when `requested` are asked
+    /// for: one per thread when nil, never more than the threads (each frame has at least one)
+    /// nor ``maxFramesInFlight``, and at least one.
+    public static func framesInFlight(requested: Int?, threads: Int) -> Int {
+        max(1, min(requested ?? threads, threads, maxFramesInFlight))
+    }
+
+    /// The threads of each of `frames` frames in flight: `threads` split as evenly as they go,
+    /// the first frames one more where they do not divide (5 threads on 2 frames: `[3, 2]`).
+    public static func workerThreadShares(frames: Int, threads: Int) -> [Int] {
+        (0..<frames).map { Parallelism.bandRange($0, of: frames, count: threads).count }
+    }
+
     /// The poses of every frame of a video stream, as an `AsyncSequence`, with the identities
     /// and smoothing `posekit pose` gives video:
     ///
@@ -32,12 +45,12 @@ extension PoseDetector {
     ///   - smoothing: One-Euro smoothing of the keypoints over time (`posekit pose`'s default);
     ///     pass false for the raw per-frame positions (what `ActionRecognizer` expects).
     ///   - framesInFlight: frames run at once, each on its share of the detector's threads;
-    ///     nil (the default) is one per thread. Clamped to `1...min(threads, 8)`.
+    ///     nil (the default) is one per thread. Clamped to `1...min(threads, 8)`
+    ///     (``framesInFlight(requested:threads:)``).
     public func poses<Frames: AsyncSequence>(from frames: Frames, smoothing: Bool = true,
                                              framesInFlight: Int? = nil) -> PoseDetectionSequence<Frames>
     where Frames.Element == VideoFrame {
-        let threads = model.threads
-        let count = max(1, min(framesInFlight ?? threads, threads, Self.maxFramesInFlight))
+        let count = Self.framesInFlight(requested: framesInFlight, threads: model.threads)
         return PoseDetectionSequence(detector: self, frames: frames, smoothing: smoothing, framesInFlight: count)
     }
 }
@@ -100,10 +113,8 @@ public struct PoseDetectionSequence<Frames: AsyncSequence>: AsyncSequence where 
         /// frames end; a reading error ends the reading and is kept for after the frames before it.
         private mutating func startFrames() async throws {
             if workers.isEmpty {
-                let count = framesInFlight, threads = detector.model.threads
-                workers = try (0..<count).map {
-                    try detector.detectorSharingWeights(threads: Parallelism.bandRange($0, of: count, count: threads).count)
-                }
+                workers = try PoseDetector.workerThreadShares(frames: framesInFlight, threads: detector.model.threads)
+                    .map { try detector.detectorSharingWeights(threads: $0) }
             }
             while !readingEnded && inFlight.count < framesInFlight {
                 let next: VideoFrame?

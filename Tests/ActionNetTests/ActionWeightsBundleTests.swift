@@ -6,10 +6,14 @@ import Tensor
 
 /// ActionNet's weights in the shared bundle container, the earlier `PKACTN01` format, and damage.
 struct ActionWeightsBundleTests {
-    static func scratch(_ name: String) throws -> URL {
+    /// A fresh scratch directory for one test, which removes it when it ends (also on failure):
+    ///
+    ///     let dir = try Self.scratchDirectory()
+    ///     defer { try? FileManager.default.removeItem(at: dir) }
+    static func scratchDirectory() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("posekit-actionweights-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent(name)
+        return dir
     }
 
     static func randomNet(_ seed: UInt64) -> TemporalConvNet {
@@ -20,8 +24,10 @@ struct ActionWeightsBundleTests {
     }
 
     @Test func bundleRoundTripsEveryParameterAndSetting() throws {
+        let dir = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let net = Self.randomNet(21)
-        let url = try Self.scratch("a.pkw")
+        let url = dir.appendingPathComponent("a.pkw")
         try ActionWeightsFile.encode(net, fps: 25, windowStride: 7, training: ["seed": "1"]).write(to: url)
         let bundle = try WeightBundle(contentsOf: url)
         #expect(bundle.manifest.kind == "actionnet")
@@ -38,14 +44,16 @@ struct ActionWeightsBundleTests {
 
     /// A file of the earlier format loads as is, and converts to a bundle with the same network.
     @Test func legacyFilesStillLoadAndConvert() throws {
+        let dir = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let net = Self.randomNet(22)
-        let legacy = try Self.scratch("old.pkw")
+        let legacy = dir.appendingPathComponent("old.pkw")
         let data = try ActionWeightsFile.encodeLegacy(net, fps: 30, windowStride: 10, training: ["seed": "9"])
         #expect(data.starts(with: Array("PKACTN01".utf8)))
         try data.write(to: legacy)
         let (old, oldHeader) = try ActionWeightsFile.load(contentsOf: legacy)
         #expect(old.parameterValues == net.parameterValues && oldHeader.training["seed"] == "9")
-        let converted = try Self.scratch("new.pkw")
+        let converted = dir.appendingPathComponent("new.pkw")
         try ActionWeightsFile.encode(old, fps: oldHeader.fps, windowStride: oldHeader.windowStride, training: oldHeader.training).write(to: converted)
         let (new, newHeader) = try ActionWeightsFile.load(contentsOf: converted)
         #expect(new.parameterValues == net.parameterValues && newHeader == oldHeader)
@@ -59,10 +67,12 @@ struct ActionWeightsBundleTests {
     }
 
     @Test func corruptTruncatedAndWrongKindBundlesAreRefusedInOneLine() throws {
+        let dir = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let net = Self.randomNet(23)
         let good = [UInt8](try ActionWeightsFile.encode(net, fps: 30, windowStride: 10, training: [:]))
         func load(_ bytes: [UInt8]) throws -> Error? {
-            let url = try Self.scratch("x.pkw")
+            let url = dir.appendingPathComponent("x.pkw")
             try Data(bytes).write(to: url)
             do { _ = try ActionWeightsFile.load(contentsOf: url); return nil } catch { return error }
         }

@@ -80,6 +80,10 @@ enum CLI {
         return result.stdout
     }
 
+    /// A fresh directory for one test, which removes it when it ends (also on failure):
+    ///
+    ///     let dir = try CLI.temporaryDirectory()
+    ///     defer { try? FileManager.default.removeItem(at: dir) }
     static func temporaryDirectory() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("posekit-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

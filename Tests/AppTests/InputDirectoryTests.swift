@@ -9,9 +9,8 @@ import Testing
     static let fast = ["--input-size", "257", "--threads", "1"]
     static let names = ["coco_000000000785.ppm", "mpii_052475643.ppm", "coco_000000040083.ppm"]
 
-    /// A directory holding the three PPMs as b.ppm, a.ppm, c.pgm... plus files to skip.
-    func makeDirectory() throws -> (dir: URL, media: URL) {
-        let dir = try CLI.temporaryDirectory()
+    /// `dir/media`, holding the three PPMs as b.ppm, a.ppm, C.ppm plus files to skip.
+    func makeMedia(in dir: URL) throws -> URL {
         let media = dir.appendingPathComponent("media")
         try FileManager.default.createDirectory(at: media.appendingPathComponent("sub.ppm"), withIntermediateDirectories: true)
         for (name, target) in zip(Self.names, ["b.ppm", "a.ppm", "C.ppm"]) {
@@ -20,7 +19,7 @@ import Testing
         try FileManager.default.copyItem(at: Self.images.appendingPathComponent(Self.names[0]), to: media.appendingPathComponent(".hidden.ppm"))
         try FileManager.default.copyItem(at: Self.images.appendingPathComponent(Self.names[0]), to: media.appendingPathComponent("sub.ppm/d.ppm"))
         try Data("notes".utf8).write(to: media.appendingPathComponent("notes.txt"))
-        return (dir, media)
+        return media
     }
 
     func sources(_ result: CLI.Result) throws -> [String] {
@@ -28,8 +27,9 @@ import Testing
     }
 
     @Test func directoryIsItsMediaFilesInNameOrder() throws {
-        let (dir, media) = try makeDirectory()
+        let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
+        let media = try makeMedia(in: dir)
         let result = try CLI.run(["pose"] + Self.fast + [media.path])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(try sources(result) == ["C.ppm", "a.ppm", "b.ppm"].map { media.path + "/" + $0 })
@@ -39,8 +39,9 @@ import Testing
     }
 
     @Test func directoryWithOutputDirShardAndInputsFrom() throws {
-        let (dir, media) = try makeDirectory()
+        let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
+        let media = try makeMedia(in: dir)
         let whole = dir.appendingPathComponent("whole"), sharded = dir.appendingPathComponent("sharded")
         let one = try CLI.run(["pose"] + Self.fast + ["--output-dir", whole.path, media.path + "/"])
         #expect(one.status == 0, "stderr: \(one.stderr)")
@@ -58,8 +59,9 @@ import Testing
     }
 
     @Test func actionsTakesADirectoryWithOutputDir() throws {
-        let (dir, media) = try makeDirectory()
+        let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
+        let media = try makeMedia(in: dir)
         let refused = try CLI.run(["actions"] + Self.fast + [media.path])
         #expect(refused.status == 2 && refused.stderr.contains("--output-dir"), "stderr: \(refused.stderr)")
         let out = dir.appendingPathComponent("actions")

@@ -4,12 +4,6 @@ import Testing
 /// Finding, installing, describing and converting weight bundles, through the `posekit` binary
 /// with an injected environment (a scratch home directory; nothing outside it is written).
 @Suite struct WeightsCommandTests {
-    static func scratch() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("posekit-weights-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
-    }
-
     /// An environment whose only weights are the checkout's (no POSEKIT_WEIGHTS_DIR, an empty home).
     static func isolated(home: URL) -> [String: String] {
         ["HOME": home.path, "XDG_DATA_HOME": "", "POSEKIT_WEIGHTS_DIR": "", "POSEKIT_WEIGHTS_SRC": ""]
@@ -23,7 +17,8 @@ import Testing
     }
 
     @Test func installFillsThePerUserDirectoryWhereEveryNameThenResolves() throws {
-        let home = try Self.scratch()
+        let home = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
         let env = Self.isolated(home: home)
         let user = home.appendingPathComponent(".local/share/posekit/weights")
         let install = try CLI.run(["weights", "install", "--from", CLI.shared.appendingPathComponent("weights").path], environment: env)
@@ -41,7 +36,8 @@ import Testing
         let info = try CLI.run(["info", "mobilenet050"], environment: env)
         #expect(info.status == 0 && info.lines.first?.hasPrefix(user.appendingPathComponent("mobilenet050.pkw").path) == true, "\(info.stdoutText)")
         // XDG_DATA_HOME moves the per-user directory.
-        let xdg = try Self.scratch()
+        let xdg = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: xdg) }
         var moved = env
         moved["XDG_DATA_HOME"] = xdg.path
         let missing = try CLI.run(["weights", "install", "--from", home.appendingPathComponent("nowhere").path], environment: moved)
@@ -49,7 +45,8 @@ import Testing
     }
 
     @Test func aMissingModelNamesTheCommandThatInstallsIt() throws {
-        let home = try Self.scratch()
+        let home = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
         let result = try CLI.run(["info", "mobilenet999"], environment: Self.isolated(home: home))
         expectOneLineError(result, "run `posekit weights install`")
         #expect(result.stderr.contains(home.path + "/.local/share/posekit/weights"))
@@ -65,7 +62,8 @@ import Testing
 
     @Test func corruptAndTruncatedBundlesAreRefusedInOneLine() throws {
         let good = try Data(contentsOf: CLI.repositoryRoot.appendingPathComponent("Weights/actionnet.pkw"))
-        let dir = try Self.scratch()
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         var flipped = good
         flipped[good.count / 2] ^= 0x01
         let corrupt = dir.appendingPathComponent("corrupt.pkw"), short = dir.appendingPathComponent("short.pkw")
@@ -101,7 +99,8 @@ import Testing
             let value: Float = Float((i * 7919) % 201 - 100) / 400   // deterministic, in [-0.25, 0.25]
             withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 }
         }
-        let dir = try Self.scratch()
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let legacy = dir.appendingPathComponent("old.pkw"), converted = dir.appendingPathComponent("new.pkw")
         try Data(bytes).write(to: legacy)
         expectOneLineError(try CLI.run(["info", legacy.path]), "not a PoseKit weight bundle")

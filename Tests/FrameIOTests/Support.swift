@@ -13,13 +13,16 @@ let sharedDirectory: URL = {
 /// A real clip from shared/media/videos (640×360 after scaling in ffmpeg tests).
 let testClip = sharedDirectory.appendingPathComponent("media/videos/409416541_Independent-Study__Jumping_Jacks.mp4").path
 
-/// A fresh temporary directory, removed by the caller with `removeTemporaryDirectory`.
+/// A fresh temporary directory, which the caller removes when it ends (also on failure):
+/// `defer { try? FileManager.default.removeItem(at: dir) }`. Synchronous tests use
+/// ``withTemporaryDirectory(_:)``, which does that.
 func makeTemporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("frameio-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
 
+/// Runs `body` on a fresh temporary directory and removes it afterwards, also when `body` throws.
 func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     let dir = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }

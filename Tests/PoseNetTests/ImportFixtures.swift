@@ -19,7 +19,10 @@ enum SharedData {
     static let graphDefModel = root.appendingPathComponent("weights/posenet-mobilenet050-tf/model-mobilenet_v1_050.pb")
     static let referenceTools = root.appendingPathComponent("tools/posenet_reference")
 
-    /// A fresh scratch directory for one test.
+    /// A fresh scratch directory for one test, which removes it when it ends (also on failure):
+    ///
+    ///     let dir = try SharedData.scratchDirectory()
+    ///     defer { try? FileManager.default.removeItem(at: dir) }
     static func scratchDirectory() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("posekit-weights-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -8,11 +8,11 @@ import PoseCore
 /// Importing the real shared PoseNet models, checked against the reference heads (always) and the
 /// numpy reference readers (when python3 has numpy).
 @Suite struct ImportSharedModelTests {
-    /// Imports `source` into a scratch bundle and opens it.
-    static func importAndLoad(_ source: URL) throws -> WeightBundle {
+    /// Imports `source` into a bundle in `directory` (named after the source) and opens it.
+    static func importAndLoad(_ source: URL, in directory: URL) throws -> WeightBundle {
         #expect(FileManager.default.fileExists(atPath: source.path), "shared weights missing at \(source.path); set POSEKIT_SHARED")
         let imported = try WeightImporter.importModel(at: source)
-        let url = try SharedData.scratchDirectory().appendingPathComponent("imported.pkw")
+        let url = directory.appendingPathComponent(source.deletingPathExtension().lastPathComponent + ".pkw")
         try imported.bundleWriter().write(to: url)
         return try WeightBundle(contentsOf: url)
     }
@@ -26,7 +26,9 @@ import PoseCore
     }
 
     @Test func coreMLMobileNet075ImportsWithExpectedStructure() throws {
-        let bundle = try Self.importAndLoad(SharedData.coreMLModel)
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bundle = try Self.importAndLoad(SharedData.coreMLModel, in: dir)
         let m = bundle.manifest
         #expect(m.family == "posenet-mobilenet-v1")
         #expect(m.widthMultiplier == 0.75)
@@ -48,7 +50,9 @@ import PoseCore
     }
 
     @Test func graphDefMobileNet050ImportsWithExpectedStructure() throws {
-        let bundle = try Self.importAndLoad(SharedData.graphDefModel)
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bundle = try Self.importAndLoad(SharedData.graphDefModel, in: dir)
         let m = bundle.manifest
         #expect(m.widthMultiplier == 0.5)
         #expect(m.blockStrides == [2, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1])
@@ -62,8 +66,10 @@ import PoseCore
     }
 
     @Test func bothImportersProduceTheSameManifestStructure() throws {
-        let a = try Self.importAndLoad(SharedData.coreMLModel).manifest
-        let b = try Self.importAndLoad(SharedData.graphDefModel).manifest
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = try Self.importAndLoad(SharedData.coreMLModel, in: dir).manifest
+        let b = try Self.importAndLoad(SharedData.graphDefModel, in: dir).manifest
         #expect(a.tensors.map(\.name) == b.tensors.map(\.name))
         #expect(a.tensors.map(\.name) == PoseNetWeightNames.canonicalOrder())
         #expect(a.tensors.map(\.layout) == b.tensors.map(\.layout))
@@ -72,11 +78,13 @@ import PoseCore
     }
 
     @Test func corruptedCopyOfAnImportedBundleFailsItsChecksum() throws {
-        let bundle = try Self.importAndLoad(SharedData.coreMLModel)
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bundle = try Self.importAndLoad(SharedData.coreMLModel, in: dir)
         var bytes = [UInt8](try Data(contentsOf: bundle.url))
         // One byte inside the last tensor's data (the heads), which only the checksum covers.
         bytes[bytes.count - 100] ^= 0x01
-        let copy = try SharedData.scratchDirectory().appendingPathComponent("corrupt.pkw")
+        let copy = dir.appendingPathComponent("corrupt.pkw")
         try Data(bytes).write(to: copy)
         do {
             _ = try WeightBundle(contentsOf: copy)
@@ -94,6 +102,8 @@ import PoseCore
     /// of ``NetworkParityTests``. A wrong, missing or misplaced tensor moves the heads far beyond them.
     @Test(arguments: [(SharedData.coreMLModel, "mobilenet075"), (SharedData.graphDefModel, "mobilenet050")])
     func importedWeightsReproduceTheReferenceHeads(source: URL, modelName: String) throws {
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let cases = NetworkParityTests.cases.filter { $0.hasPrefix(modelName + "__") }
         try #require(!cases.isEmpty, "no reference case for \(modelName) in shared/reference/index.json")
         // The smallest input of this model's cases keeps the check fast.
@@ -105,7 +115,7 @@ import PoseCore
         let name = try cases.min { try inputSize($0) < inputSize($1) }!
         let folder = SharedData.root.appendingPathComponent("reference/\(name)")
         let meta = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("meta.json"))) as! [String: Any]
-        let bundle = try Self.importAndLoad(source)
+        let bundle = try Self.importAndLoad(source, in: dir)
         let model = try PoseNetModel(bundle: bundle, inputSize: meta["input_size"] as! Int,
                                      outputStride: meta["output_stride"] as! Int, threads: 2)
         try ReferenceInput.load(folder.appendingPathComponent("input.ppm"), into: model.input)
@@ -125,6 +135,8 @@ import PoseCore
                    "skipped: needs python3 with numpy (importedWeightsReproduceTheReferenceHeads checks the import without it)"),
           arguments: [SharedData.coreMLModel, SharedData.graphDefModel])
     func valuesMatchTheNumpyReferenceReaders(source: URL) throws {
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let script = """
             import sys, json, numpy as np
             sys.path.insert(0, sys.argv[1])
@@ -141,7 +153,7 @@ import PoseCore
         try #require(status == 0, "reference reader failed")
         struct Summary: Decodable { let shape: [Int]; let sum: Double; let abssum: Double; let idx: [Int]; let samples: [Double] }
         let reference = try JSONDecoder().decode([String: Summary].self, from: Data(output.utf8))
-        let bundle = try Self.importAndLoad(source)
+        let bundle = try Self.importAndLoad(source, in: dir)
         #expect(Set(reference.keys) == Set(bundle.tensorNames))
         for name in bundle.tensorNames {
             guard let r = reference[name] else { continue }
@@ -308,10 +320,12 @@ import PoseCore
     }
 
     @Test func overflowingManifestShapeIsRefused() throws {
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let (writer, _) = try WeightBundleTests.sampleWriter()
         var manifest = writer.manifest
         manifest.tensors[0].shape = [1 << 31, 1 << 31, 1 << 31, 4]
-        let url = try WeightBundleTests.write(try WeightBundleTests.signed(manifest: manifest, data: [UInt8](repeating: 0, count: 1024)))
+        let url = try WeightBundleTests.write(try WeightBundleTests.signed(manifest: manifest, data: [UInt8](repeating: 0, count: 1024)), in: dir)
         #expect(throws: WeightBundleError.self) { try WeightBundle(contentsOf: url) }
     }
 }

@@ -150,6 +150,17 @@ struct OneCallDetectorTests {
         #expect(inFlight == before && inFlightError == cutError)
     }
 
+    /// How many frames go in flight and each one's threads, which `posekit pose` asks here too.
+    @Test func framesInFlightAndTheirThreads() {
+        #expect(PoseDetector.framesInFlight(requested: nil, threads: 3) == 3)
+        #expect(PoseDetector.framesInFlight(requested: 5, threads: 2) == 2)
+        #expect(PoseDetector.framesInFlight(requested: 0, threads: 4) == 1)
+        #expect(PoseDetector.framesInFlight(requested: nil, threads: 32) == PoseDetector.maxFramesInFlight)
+        #expect(PoseDetector.workerThreadShares(frames: 2, threads: 5) == [3, 2])
+        #expect(PoseDetector.workerThreadShares(frames: 3, threads: 3) == [1, 1, 1])
+        #expect(PoseDetector.workerThreadShares(frames: 1, threads: 4) == [4])
+    }
+
     /// Through the detector too, a consumer that stops keeps the pipe's writer waiting.
     @Test func aSlowConsumerHoldsTheDetectorsInputBack() async throws {
         let frameCount = 8, width = 1280, height = 720

@@ -27,15 +27,18 @@ import PoseCore
         return (writer, ["a": a, "b": b, "c": c])
     }
 
-    static func write(_ bytes: [UInt8], name: String = "w.pkw") throws -> URL {
-        let url = try SharedData.scratchDirectory().appendingPathComponent(name)
+    /// Writes `bytes` to `directory/name` (the same name again replaces the file).
+    static func write(_ bytes: [UInt8], name: String = "w.pkw", in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent(name)
         try Data(bytes).write(to: url)
         return url
     }
 
     @Test func roundTripPreservesManifestAndValues() throws {
         let (writer, values) = try Self.sampleWriter()
-        let url = try Self.scratchURL()
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("bundle.pkw")
         try writer.write(to: url)
         let bundle = try WeightBundle(contentsOf: url)
         #expect(bundle.tensorNames == ["a", "b", "c"])
@@ -55,13 +58,13 @@ import PoseCore
         #expect(throws: WeightBundleError.missingTensor(file: url.path, name: "zz")) { try bundle.tensor(named: "zz") }
     }
 
-    static func scratchURL() throws -> URL { try SharedData.scratchDirectory().appendingPathComponent("bundle.pkw") }
-
     @Test func fp16StorageRoundsToNearestHalf() throws {
         var writer = WeightBundleWriter(manifest: Self.sampleManifest())
         let values: [Float] = [0.1, -1.0 / 3, 65504, 1e-7, 0]
         try writer.add(name: "h", shape: [5], layout: .c, values: values, storage: .fp16)
-        let url = try Self.scratchURL()
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("bundle.pkw")
         try writer.write(to: url)
         let loaded = try WeightBundle(contentsOf: url).tensor(named: "h").scalars
         #expect(loaded == values.map { Float(Float16($0)) })
@@ -78,6 +81,8 @@ import PoseCore
     // MARK: integrity
 
     @Test func everySingleByteFlipAfterTheHeaderFailsTheChecksum() throws {
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let (writer, _) = try Self.sampleWriter()
         let good = try writer.encoded()
         // Flip one byte at a time across manifest, padding and data; each must be caught.
@@ -85,7 +90,7 @@ import PoseCore
         for offset in stride(from: WeightBundleHeader.size, to: good.count, by: 7) {
             var bad = good
             bad[offset] ^= 0x20
-            let url = try Self.write(bad)
+            let url = try Self.write(bad, in: dir)
             do {
                 _ = try WeightBundle(contentsOf: url)
                 Issue.record("flip at byte \(offset) was not detected")
@@ -100,10 +105,12 @@ import PoseCore
     }
 
     @Test func truncatedFilesAreRefused() throws {
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let (writer, _) = try Self.sampleWriter()
         let good = try writer.encoded()
         for length in [0, 10, 63, 64, 200, good.count - 1] {
-            let url = try Self.write(Array(good.prefix(length)))
+            let url = try Self.write(Array(good.prefix(length)), in: dir)
             #expect(throws: WeightBundleError.self) { try WeightBundle(contentsOf: url) }
             do { _ = try WeightBundle(contentsOf: url) } catch let error as WeightBundleError {
                 guard case .truncated = error else { Issue.record("length \(length): \(error)"); continue }
@@ -113,15 +120,17 @@ import PoseCore
     }
 
     @Test func wrongMagicAndVersionAreRefused() throws {
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let (writer, _) = try Self.sampleWriter()
         var bytes = try writer.encoded()
         bytes[0] = UInt8(ascii: "X")
-        let notBundle = try Self.write(bytes)
+        let notBundle = try Self.write(bytes, in: dir)
         #expect(throws: WeightBundleError.notABundle(file: notBundle.path)) { try WeightBundle(contentsOf: notBundle) }
 
         bytes = try writer.encoded()
         bytes[8] = 3  // format version 3
-        let future = try Self.write(bytes)
+        let future = try Self.write(bytes, in: dir)
         #expect(throws: WeightBundleError.unsupportedVersion(file: future.path, version: 3, supported: 2)) { try WeightBundle(contentsOf: future) }
         #expect(WeightBundleError.unsupportedVersion(file: "f", version: 3, supported: 2).description.contains("version 3"))
 
@@ -130,19 +139,21 @@ import PoseCore
     }
 
     @Test func inconsistentManifestWithValidChecksumIsRefused() throws {
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         // A tensor entry pointing past the data: re-sign the file so only the manifest check can catch it.
         let (writer, _) = try Self.sampleWriter()
         var manifest = writer.manifest
         manifest.tensors[2].offset = 1 << 20
         let bytes = try Self.signed(manifest: manifest, data: [UInt8](repeating: 0, count: 1024))
-        let url = try Self.write(bytes)
+        let url = try Self.write(bytes, in: dir)
         #expect(throws: WeightBundleError.self) { try WeightBundle(contentsOf: url) }
         do { _ = try WeightBundle(contentsOf: url) } catch let error as WeightBundleError {
             guard case .corrupt(_, let detail) = error else { Issue.record("\(error)"); return }
             #expect(detail.contains("'c'"))
         }
         // Not JSON at all.
-        let garbage = try Self.write(try Self.signed(manifestBytes: Array("{not json".utf8), data: []))
+        let garbage = try Self.write(try Self.signed(manifestBytes: Array("{not json".utf8), data: []), in: dir)
         #expect(throws: WeightBundleError.self) { try WeightBundle(contentsOf: garbage) }
     }
 
@@ -209,15 +220,19 @@ import PoseCore
 
     @Test func locatorSearchesTheEnvironmentThenTheUserThenTheCheckoutAndExplainsMisses() throws {
         let (writer, _) = try Self.sampleWriter()
-        let envDir = try SharedData.scratchDirectory(), home = try SharedData.scratchDirectory()
-        let checkout = try SharedData.scratchDirectory().appendingPathComponent("Weights")
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Each place its own folder of the one scratch directory (the writer creates them).
+        let envDir = dir.appendingPathComponent("env"), home = dir.appendingPathComponent("home")
+        let checkout = dir.appendingPathComponent("checkout/Weights")
         let userDir = home.appendingPathComponent(".local/share/posekit/weights")
         try writer.write(to: envDir.appendingPathComponent("mobilenet050.pkw"))
         try writer.write(to: userDir.appendingPathComponent("mobilenet050.pkw"))
         try writer.write(to: userDir.appendingPathComponent("mobilenet075.pkw"))
         try writer.write(to: checkout.appendingPathComponent("mobilenet075.pkw"))
         try writer.write(to: checkout.appendingPathComponent("actionnet.pkw"))
-        let elsewhere = try SharedData.scratchDirectory().path
+        let elsewhere = dir.appendingPathComponent("elsewhere").path
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
         let env = ["POSEKIT_WEIGHTS_DIR": envDir.path, "HOME": home.path]
         func resolve(_ name: String, _ environment: [String: String], cwd: String = elsewhere) throws -> String {
             try ModelLocator.resolve(name, environment: environment, currentDirectory: cwd, checkoutWeights: checkout.path).path
@@ -227,7 +242,7 @@ import PoseCore
         #expect(try resolve("actionnet", env) == checkout.appendingPathComponent("actionnet.pkw").path)
         #expect(try resolve("mobilenet050", ["HOME": home.path]) == userDir.appendingPathComponent("mobilenet050.pkw").path)
         // XDG_DATA_HOME replaces ~/.local/share; a relative one is ignored (the XDG rule).
-        let xdg = try SharedData.scratchDirectory()
+        let xdg = dir.appendingPathComponent("xdg")
         try writer.write(to: xdg.appendingPathComponent("posekit/weights/mobilenet075.pkw"))
         #expect(try resolve("mobilenet075", ["HOME": home.path, "XDG_DATA_HOME": xdg.path]) == xdg.appendingPathComponent("posekit/weights/mobilenet075.pkw").path)
         #expect(ModelLocator.userDirectory(environment: ["HOME": home.path, "XDG_DATA_HOME": "relative"]) == userDir.path)
@@ -236,7 +251,7 @@ import PoseCore
         let found = try resolve("mobilenet050", env)
         #expect(try resolve(found, [:]) == found)
         // Never the current directory (a client's own package root and its Weights/ folder).
-        let client = try SharedData.scratchDirectory()
+        let client = dir.appendingPathComponent("client")
         try writer.write(to: client.appendingPathComponent("Weights/custom-model.pkw"))
         try writer.write(to: client.appendingPathComponent("custom-model.pkw").deletingLastPathComponent().appendingPathComponent("Package.swift"))
         #expect(throws: ModelLocator.NotFound.self) { try resolve("custom-model", [:], cwd: client.path) }
@@ -258,6 +273,8 @@ import PoseCore
     /// A bundle written before the generic manifest (format version 1: PoseNet fields at the top
     /// level) still opens, as kind `posenet` with the same settings.
     @Test func formatVersion1PoseNetBundlesStillOpen() throws {
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let manifest = Self.sampleManifest()
         let legacyJSON = """
             {"family":"posenet-mobilenet-v1","widthMultiplier":0.5,"blockStrides":\(manifest.blockStrides),"outputStride":16,\
@@ -268,7 +285,7 @@ import PoseCore
             """
         var bytes = try Self.signed(manifestBytes: Array(legacyJSON.utf8), data: [0, 0, 128, 63, 0, 0, 0, 64])
         bytes[8] = 1
-        let url = try Self.write(bytes)
+        let url = try Self.write(bytes, in: dir)
         let bundle = try WeightBundle(contentsOf: url)
         #expect(bundle.manifest.kind == "posenet" && bundle.manifest.name == "test.pb")
         #expect(bundle.manifest.posenet == manifest.posenet)
