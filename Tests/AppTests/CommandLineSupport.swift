@@ -73,7 +73,8 @@ enum CLI {
         return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// Runs ffmpeg (installed by `make setup`) and returns its stdout.
+    /// Runs ffmpeg (installed by `make setup`) and returns its stdout (unused when it writes a file).
+    @discardableResult
     static func ffmpeg(_ arguments: [String]) throws -> Data {
         let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["ffmpeg", "-nostdin", "-loglevel", "error"] + arguments)
         guard result.status == 0 else { throw CLIFailure("ffmpeg failed: \(result.stderr)") }
