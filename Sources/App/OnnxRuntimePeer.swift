@@ -1,15 +1,18 @@
 import Foundation
 import Tensor
 
-/// ONNX Runtime's bare forward pass on the same published weights, timed by the peer script that
-/// ships beside the checkout (`../shared/tools/peers/ort_peer.py`), for `bench pipeline
-/// --compare-ort` (the ratio to it is measured in the same run, as the machine's load changes),
-/// and layer by layer with ORT's profiler for `bench model --layers --compare-ort`
-/// (`scripts/ort-layer-profile.py`, which builds the graph with the peer script's builder).
+/// ONNX Runtime's bare forward pass on the same published weights, built by the peer script that
+/// ships beside the checkout (`../shared/tools/peers/ort_peer.py`): timed between the rounds of
+/// `bench pipeline --compare-ort` (`scripts/ort-forward-server.py`, one session for the whole
+/// run, so the ratio to it is measured in the same run as the machine's load changes), and layer
+/// by layer with ORT's profiler for `bench model --layers --compare-ort`
+/// (`scripts/ort-layer-profile.py`). Both scripts build the graph with the peer script's builder.
 struct OnnxRuntimePeer {
     let script: String
     /// `scripts/ort-layer-profile.py` in the checkout.
     let layerScript: String
+    /// `scripts/ort-forward-server.py` in the checkout.
+    let forwardScript: String
     /// The published weight file the bundle was imported from (its manifest names it).
     let weights: String
     let threads: Int
@@ -25,7 +28,8 @@ struct OnnxRuntimePeer {
         let shared = URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("shared")
         script = shared.appendingPathComponent("tools/peers/ort_peer.py").path
         layerScript = URL(fileURLWithPath: root).appendingPathComponent("scripts/ort-layer-profile.py").path
-        for file in [script, layerScript] where !FileManager.default.fileExists(atPath: file) {
+        forwardScript = URL(fileURLWithPath: root).appendingPathComponent("scripts/ort-forward-server.py").path
+        for file in [script, layerScript, forwardScript] where !FileManager.default.fileExists(atPath: file) {
             throw CLIError("--compare-ort: \(file) not found")
         }
         let fileName = bundle.manifest.source.fileName
@@ -43,15 +47,95 @@ struct OnnxRuntimePeer {
         }
     }
 
-    /// The median milliseconds of ONNX Runtime's forward pass at `size` (one call of the script).
-    func forwardMilliseconds(size: Int) throws -> Double {
-        let result = try Self.python([script, weights, "--size", "\(size)", "--threads", "\(threads)", "--runs", "\(Self.runs)"])
-        guard result.status == 0,
-              let field = result.output.split(whereSeparator: \.isWhitespace).first(where: { $0.hasPrefix("median_ms=") }),
-              let milliseconds = Double(field.dropFirst("median_ms=".count)) else {
-            throw CLIError("--compare-ort: ort_peer.py failed: \(result.lastLine)")
+    /// An ONNX Runtime session at `size`, built once, that times forward passes on request.
+    func forwardTimer(size: Int) throws -> ForwardTimer {
+        let peerDirectory = URL(fileURLWithPath: script).deletingLastPathComponent().path
+        return try ForwardTimer(arguments: [forwardScript, peerDirectory, weights, "--size", "\(size)", "--threads", "\(threads)"])
+    }
+
+    /// A running `scripts/ort-forward-server.py`: one Python process and one graph build, asked for
+    /// a batch of timed forward passes between PoseKit's rounds. Closing its input ends it.
+    final class ForwardTimer {
+        private let process = Process()
+        private let requests: FileHandle
+        private let replies: FileHandle
+        private var pending = Data()
+        private let errors = LastLine()
+
+        init(arguments: [String]) throws {
+            let input = Pipe(), output = Pipe(), errorPipe = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3"] + arguments
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errorPipe
+            requests = input.fileHandleForWriting
+            replies = output.fileHandleForReading
+            let errors = self.errors
+            errorPipe.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                if data.isEmpty { handle.readabilityHandler = nil } else { errors.append(data) }
+            }
+            try process.run()
+            guard let line = try readLine() else { throw ended("ended before it was ready") }
+            guard line == "ready" else { throw failure("did not start: \(line.prefix(120))") }
         }
-        return milliseconds
+
+        deinit {
+            try? requests.close()
+            process.waitUntilExit()
+        }
+
+        /// The median milliseconds of `runs` forward passes, timed now.
+        func medianMilliseconds(runs: Int) throws -> Double {
+            do { try requests.write(contentsOf: Data("run \(runs)\n".utf8)) } catch { throw ended("stopped") }
+            guard let line = try readLine() else { throw ended("ended") }
+            guard line.hasPrefix("median_ms="),
+                  let milliseconds = Double(line.dropFirst("median_ms=".count).prefix { $0 != " " }) else {
+                throw failure("answered \(line.prefix(120))")
+            }
+            return milliseconds
+        }
+
+        /// The next line the script printed, or nil at its end.
+        private func readLine() throws -> String? {
+            while true {
+                if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...newline)
+                    return line
+                }
+                let chunk = replies.availableData
+                guard !chunk.isEmpty else { return nil }
+                pending.append(chunk)
+            }
+        }
+
+        private func failure(_ what: String) -> CLIError {
+            CLIError("--compare-ort: ort-forward-server.py \(what)")
+        }
+
+        /// The script has gone: says how, with the last line it wrote to standard error.
+        private func ended(_ what: String) -> CLIError {
+            process.waitUntilExit()
+            let how = process.terminationReason == .uncaughtSignal
+                ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
+            return failure("\(what) (\(how)): \(errors.line ?? "nothing on standard error")")
+        }
+    }
+
+    /// The last non-empty line of a child's standard error, collected as it arrives.
+    final class LastLine: @unchecked Sendable {
+        private let lock = NSLock()
+        private var text = ""
+        func append(_ data: Data) {
+            lock.lock(); defer { lock.unlock() }
+            text = String((text + String(decoding: data, as: UTF8.self)).suffix(4096))
+        }
+        var line: String? {
+            lock.lock(); defer { lock.unlock() }
+            return text.split(separator: "\n").last.map(String.init)
+        }
     }
 
     /// One node of ONNX Runtime's graph as its profiler timed it: best and median milliseconds.
