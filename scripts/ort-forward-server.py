@@ -11,29 +11,15 @@ instead of a fresh process (and graph build) for each.
 
 usage: ort-forward-server.py PEER_DIR WEIGHTS --size 257 --threads 2
 """
-import argparse
 import sys
 import time
 
-ap = argparse.ArgumentParser()
-ap.add_argument('peer_dir')
-ap.add_argument('weights')
-ap.add_argument('--size', type=int, default=257)
-ap.add_argument('--threads', type=int, default=2)
-a = ap.parse_args()
+import numpy as np
 
-sys.path.insert(0, a.peer_dir)
-import numpy as np  # noqa: E402
-import onnxruntime as ort  # noqa: E402
-import ort_peer  # noqa: E402
+from ort_peer_session import make_session, parser
 
-model = ort_peer.build(ort_peer.rf.load_any(a.weights), a.size)
-options = ort.SessionOptions()
-options.intra_op_num_threads = a.threads
-options.inter_op_num_threads = 1
-options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-session = ort.InferenceSession(model.SerializeToString(), options, providers=['CPUExecutionProvider'])
-x = np.random.default_rng(0).uniform(-1, 1, (1, 3, a.size, a.size)).astype(np.float32)
+a = parser(__doc__, threads=2).parse_args()
+session, x = make_session(a)
 for _ in range(5):
     session.run(None, {'input': x})
 print('ready', flush=True)

@@ -8,37 +8,22 @@ whole passes. The first `warmup` passes are left out.
 
 usage: ort-layer-profile.py PEER_DIR WEIGHTS --size 257 --threads 1 --runs 50
 """
-import argparse
 import collections
 import json
 import os
-import sys
 import tempfile
 
-ap = argparse.ArgumentParser()
-ap.add_argument('peer_dir')
-ap.add_argument('weights')
-ap.add_argument('--size', type=int, default=257)
-ap.add_argument('--threads', type=int, default=1)
+import numpy as np
+
+from ort_peer_session import make_session, parser
+
+ap = parser(__doc__, threads=1)
 ap.add_argument('--runs', type=int, default=50)
 ap.add_argument('--warmup', type=int, default=5)
 a = ap.parse_args()
 
-sys.path.insert(0, a.peer_dir)
-import numpy as np  # noqa: E402
-import onnxruntime as ort  # noqa: E402
-import ort_peer  # noqa: E402
-
-model = ort_peer.build(ort_peer.rf.load_any(a.weights), a.size)
-options = ort.SessionOptions()
-options.intra_op_num_threads = a.threads
-options.inter_op_num_threads = 1
-options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-options.enable_profiling = True
 with tempfile.TemporaryDirectory() as directory:
-    options.profile_file_prefix = os.path.join(directory, 'ort')
-    session = ort.InferenceSession(model.SerializeToString(), options, providers=['CPUExecutionProvider'])
-    x = np.random.default_rng(0).uniform(-1, 1, (1, 3, a.size, a.size)).astype(np.float32)
+    session, x = make_session(a, profile_prefix=os.path.join(directory, 'ort'))
     for _ in range(a.warmup + a.runs):
         session.run(None, {'input': x})
     with open(session.end_profiling()) as f:
