@@ -8,7 +8,8 @@ import Tensor
 /// by layer with ORT's profiler for `bench model --layers --compare-ort`
 /// (`scripts/ort-layer-profile.py`). Both scripts build the graph with the peer script's builder.
 struct OnnxRuntimePeer {
-    let script: String
+    /// `../shared/tools/peers`, which holds the peer script `ort_peer.py` both scripts import.
+    let peerDirectory: String
     /// `scripts/ort-layer-profile.py` in the checkout.
     let layerScript: String
     /// `scripts/ort-forward-server.py` in the checkout.
@@ -16,7 +17,7 @@ struct OnnxRuntimePeer {
     /// The published weight file the bundle was imported from (its manifest names it).
     let weights: String
     let threads: Int
-    /// Forward passes the script times per call (it reports their median).
+    /// Forward passes the forward server times after each round (it reports their median).
     static let runs = 50
 
     /// Finds the script and the bundle's source weights, and checks that python3 can import
@@ -26,10 +27,11 @@ struct OnnxRuntimePeer {
             throw CLIError("--compare-ort: the checkout this posekit was built from is gone (the peer script lives in its ../shared)")
         }
         let shared = URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("shared")
-        script = shared.appendingPathComponent("tools/peers/ort_peer.py").path
+        peerDirectory = shared.appendingPathComponent("tools/peers").path
+        let peerScript = URL(fileURLWithPath: peerDirectory).appendingPathComponent("ort_peer.py").path
         layerScript = URL(fileURLWithPath: root).appendingPathComponent("scripts/ort-layer-profile.py").path
         forwardScript = URL(fileURLWithPath: root).appendingPathComponent("scripts/ort-forward-server.py").path
-        for file in [script, layerScript, forwardScript] where !FileManager.default.fileExists(atPath: file) {
+        for file in [peerScript, layerScript, forwardScript] where !FileManager.default.fileExists(atPath: file) {
             throw CLIError("--compare-ort: \(file) not found")
         }
         let fileName = bundle.manifest.source.fileName
@@ -49,8 +51,7 @@ struct OnnxRuntimePeer {
 
     /// An ONNX Runtime session at `size`, built once, that times forward passes on request.
     func forwardTimer(size: Int) throws -> ForwardTimer {
-        let peerDirectory = URL(fileURLWithPath: script).deletingLastPathComponent().path
-        return try ForwardTimer(arguments: [forwardScript, peerDirectory, weights, "--size", "\(size)", "--threads", "\(threads)"])
+        try ForwardTimer(arguments: [forwardScript, peerDirectory, weights, "--size", "\(size)", "--threads", "\(threads)"])
     }
 
     /// A running `scripts/ort-forward-server.py`: one Python process and one graph build, asked for
@@ -147,7 +148,6 @@ struct OnnxRuntimePeer {
     /// ONNX Runtime's graph nodes at `size` in execution order (after its graph optimizations:
     /// convolutions with their activation fused, NCHWc layout on x86), each timed over `runs` passes.
     func nodeTimings(size: Int, runs: Int) throws -> [NodeTiming] {
-        let peerDirectory = URL(fileURLWithPath: script).deletingLastPathComponent().path
         let result = try Self.python([layerScript, peerDirectory, weights, "--size", "\(size)", "--threads", "\(threads)",
                                       "--runs", "\(runs)"])
         let nodes: [NodeTiming] = result.output.split(separator: "\n").compactMap { line in

@@ -6,8 +6,8 @@ extension Convolution {
     /// pixels whose window columns lie inside the image go in groups of four, each group sweeping
     /// all channels in blocks of 8 (`SIMD8<Float>`; 16 with AVX-512) with four accumulators, then
     /// single channels; in the first and last rows only the window rows inside the image are
-    /// read. Pixels at the left and right edges accumulate only their in-bounds taps (`SIMD32`
-    /// down to scalars). Accumulation starts from the bias, taps go in window order (row by row,
+    /// read. Pixels at the left and right edges accumulate only their in-bounds taps (32 channels
+    /// at a time, then 16, 8 and single channels). Accumulation starts from the bias, taps go in window order (row by row,
     /// left to right) on every path, and the activation is a clamp at the end: every output value
     /// is written activated. Output rows are split over `threads` cores. See `posekit bench
     /// kernels` for its speed.
@@ -179,8 +179,7 @@ extension Convolution {
             return
         }
         // Stride and dilation become compile-time constants for PoseNet's combinations, so the
-        // tap offsets are constant multiples of `c` and loads shared by neighboring pixels' taps
-        // (stride 1, dilation 1) are loaded once.
+        // tap offsets are constant multiples of `c`.
         @inline(__always) func groups(_ s: Int, _ d: Int) {
             var first = 0
             while first < pixels {
@@ -233,7 +232,7 @@ extension Convolution {
 
     /// The group's channel blocks of `V.scalarCount`, from `channel` while a whole block fits;
     /// advances `channel`. Each block keeps the group's four accumulators and one window row's
-    /// three weight vectors in registers (few enough that nothing spills to the stack); pixel `j`,
+    /// three weight vectors in registers (seven vectors, few enough to stay there); pixel `j`,
     /// tap `kx` reads input column `j·s + kx·d` of the group.
     @inline(__always)
     static func depthwiseGroupBlocks<V: SIMD>(

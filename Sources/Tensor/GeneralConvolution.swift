@@ -211,11 +211,10 @@ extension Convolution {
     /// segment per window row) where they lie inside the image, else through im2col rows in
     /// `scratch`.
     ///
-    /// Its own function, never inlined, so that the optimizer compiles the microkernel inlined
-    /// here as it does in ``packedGEMM(a:m:packed:c:activation:threads:)``: inlined into all of
+    /// Its own function, never inlined: with this loop inlined into all of
     /// ``general(_:packed:kernelHeight:kernelWidth:stride:dilation:padding:activation:into:workspace:skippingRows:skippingColumns:threads:)``,
-    /// it once left the microkernel's vector loads and stores as calls, and the first layer of
-    /// PoseNet ran three times slower.
+    /// the optimizer once left the microkernel's vector loads and stores there as calls, and the
+    /// first layer of PoseNet ran three times slower.
     @inline(never)
     static func packedConvolutionRow(
         _ src: UnsafePointer<Float>, _ g: ConvolutionGeometry, _ cin: Int, _ packed: PackedPointwiseWeights,
