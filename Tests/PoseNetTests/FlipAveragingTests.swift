@@ -48,10 +48,10 @@ import PoseCore
                 let p = y * w + x, q = y * w + (w - 1 - x)
                 for k in 0..<17 {
                     let want = 0.5 * (plain[0][p * 17 + k] + mirrored[0][q * 17 + partMirror[k]])
-                    worst = max(worst, abs(averaged[0][p * 17 + k] - want))
+                    worst = max(worst, absoluteError(averaged[0][p * 17 + k], want))
                     let dy = 0.5 * (plain[1][p * 34 + k] + mirrored[1][q * 34 + partMirror[k]])
                     let dx = 0.5 * (plain[1][p * 34 + 17 + k] - mirrored[1][q * 34 + 17 + partMirror[k]])
-                    worst = max(worst, abs(averaged[1][p * 34 + k] - dy), abs(averaged[1][p * 34 + 17 + k] - dx))
+                    worst = max(worst, absoluteError(averaged[1][p * 34 + k], dy), absoluteError(averaged[1][p * 34 + 17 + k], dx))
                 }
             }
         }

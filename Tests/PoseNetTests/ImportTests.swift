@@ -205,8 +205,8 @@ import PoseCore
             let w = try #require(byName[wName]), b = try #require(byName[bName])
             #expect(w.shape == expected.shape, "\(wName)")
             #expect(w.values.count == expected.weights.count)
-            let wErr = zip(w.values, expected.weights).map { abs($0 - $1) }.max() ?? 0
-            let bErr = zip(b.values, expected.biases).map { abs($0 - $1) }.max() ?? 0
+            let wErr = zip(w.values, expected.weights).map { absoluteError($0, $1) }.max() ?? 0
+            let bErr = zip(b.values, expected.biases).map { absoluteError($0, $1) }.max() ?? 0
             #expect(wErr <= 1e-6 && bErr <= 1e-6, "\(wName): \(wErr), \(bName): \(bErr)")
             #expect(w.sourceDType == (fp16 ? .fp16 : .fp32))
         }

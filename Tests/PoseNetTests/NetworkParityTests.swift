@@ -52,9 +52,16 @@ import PoseCore
         let largest = reference.map(abs).max() ?? 0
         let bound = absolute ?? (relativeToMax! * largest)
         var worst: Float = 0
-        for (a, b) in zip(ours, reference) { worst = max(worst, abs(a - b)) }
+        for (a, b) in zip(ours, reference) { worst = max(worst, absoluteError(a, b)) }
         #expect(worst <= bound, "\(name) \(file): max abs error \(worst) > \(bound) (max |ref| \(largest))")
     }
+}
+
+/// `|a − b|`, or infinity when either is NaN: `max` skips NaN (`max(0, .nan)` is 0), so a NaN
+/// output must count as the worst error there is.
+func absoluteError(_ a: Float, _ b: Float) -> Float {
+    let d = abs(a - b)
+    return d.isNaN ? .infinity : d
 }
 
 /// Reads a reference `input.ppm` (P6, maxval 255, exactly the model input) into `[-1, 1]`.

@@ -35,7 +35,7 @@ import FrameIO
             // pixels): OpenBLAS's rounding differences stay within about 7e-6 of it here.
             for (a, b) in zip(got, want) {
                 let scale = max(1, b.map(abs).max() ?? 0)
-                let worst = zip(a, b).map { abs($0 - $1) }.max() ?? 0
+                let worst = zip(a, b).map { absoluteError($0, $1) }.max() ?? 0
                 #expect(worst <= 1e-4 * scale, "\(what): heads within 1e-4 of the full network's largest value \(scale) (worst \(worst))")
             }
         }

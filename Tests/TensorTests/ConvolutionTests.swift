@@ -7,11 +7,13 @@ import Testing
     // enough pixels for several GEMM bands (the band size depends on Cin + Cout).
     // The packed GEMM (``Convolution/pointwise(_:packed:activation:into:threads:)``) is checked
     // on the same cases plus MobileNet's shapes: partial 8-pixel tiles, Cout off the panel width
-    // (one-vector last panels, partial lanes), into a NaN-filled output so every element must be written.
+    // (one-vector last panels, partial lanes), several column chunks (384 input channels: 80
+    // output channels a chunk with AVX2; 115 ends in a partial chunk and a one-vector panel),
+    // into a NaN-filled output so every element must be written.
     @Test(arguments: [
         (1, 1, 1, 1), (1, 1, 3, 5), (7, 5, 17, 33), (13, 11, 48, 96), (9, 9, 64, 24),
         (40, 40, 8, 8), (65, 33, 4, 7), (3, 2, 130, 17),
-        (3, 3, 24, 48), (5, 7, 384, 115), (2, 9, 96, 192), (1, 3, 7, 40),
+        (3, 3, 24, 48), (5, 7, 384, 115), (2, 9, 96, 192), (1, 3, 7, 40), (3, 5, 384, 384),
     ] as [(Int, Int, Int, Int)])
     func matchesReference(_ s: (Int, Int, Int, Int)) throws {
         var rng = SeededGenerator(seed: UInt64(s.0 * 1000 + s.1 * 100 + s.2 * 10 + s.3))

@@ -110,7 +110,7 @@ import Testing
         var worst: Float = 0
         for y in 0..<height { for x in 0..<width where !skipped.contains(x) { for c in 0..<channels {
             let i = (y * width + x) * channels + c
-            worst = max(worst, exact ? (got[i].bitPattern == want[i].bitPattern ? 0 : .infinity) : abs(got[i] - want[i]) / max(1, abs(want[i])))
+            worst = max(worst, exact ? (got[i].bitPattern == want[i].bitPattern ? 0 : .infinity) : absoluteError(got[i], want[i]) / max(1, abs(want[i])))
         } } }
         #expect(worst <= 1e-5, "\(what): kept columns differ from the full call's (worst \(worst))")
     }

@@ -20,6 +20,13 @@ func randomTensor(_ shape: [Int], _ rng: inout SeededGenerator, in range: Closed
     return try! Tensor(shape: shape, values: (0..<n).map { _ in Float.random(in: range, using: &rng) })
 }
 
+/// `|a − b|`, or infinity when either is NaN: `max` and `<=` skip NaN (`max(0, .nan)` is 0), so a
+/// NaN left in an output (an element never written) must count as the worst error there is.
+func absoluteError(_ a: Float, _ b: Float) -> Float {
+    let d = abs(a - b)
+    return d.isNaN ? .infinity : d
+}
+
 /// Expects equal shapes and every element within 1e-4 relative of the reference
 /// (relative to the larger of 1 and the reference's largest magnitude, so sums that cancel to
 /// near zero are judged on the scale of the layer's values).
@@ -31,8 +38,8 @@ func expectClose(_ actual: Tensor, _ expected: Tensor, _ what: @autoclosure () -
     let scale = max(1, e.map { abs($0) }.max() ?? 0)
     var worst: Float = 0, worstIndex = 0
     for i in 0..<a.count {
-        let d = abs(a[i] - e[i])
-        if !(d <= worst) { worst = d; worstIndex = i }  // also catches NaN
+        let d = absoluteError(a[i], e[i])
+        if d > worst { worst = d; worstIndex = i }
     }
     #expect(worst <= tolerance * scale,
             "\(what()): max error \(worst) at \(worstIndex) (got \(a[worstIndex]), want \(e[worstIndex]))",
