@@ -27,7 +27,25 @@ enum ResampleKernels {
                     widen(plane + y0 * width, width: width, rows: count, floatRows: floatRows, into: block)
                     var w = weights
                     let dst = temp + y0 * stride
-                    for o in 0..<active {
+                    @inline(__always) func output(_ o: Int) -> SIMD8<Float> {
+                        let s = block + Int(first[o]), w = weights + o * taps
+                        var acc = SIMD8<Float>()
+                        for k in 0..<taps { acc = acc + SIMD8(repeating: w[k]) * s[k] }
+                        return acc
+                    }
+                    var o0 = 0
+                    if count == blockRows {
+                        // Eight outputs at a time, transposed in registers: eight vector stores
+                        // (one per row) instead of 64 scalar ones.
+                        while o0 + 8 <= active {
+                            transposeStore(output(o0), output(o0 + 1), output(o0 + 2), output(o0 + 3),
+                                           output(o0 + 4), output(o0 + 5), output(o0 + 6), output(o0 + 7),
+                                           to: dst + o0, stride: stride)
+                            o0 += 8
+                        }
+                        w += o0 * taps
+                    }
+                    for o in o0..<active {
                         let s = block + Int(first[o])
                         var acc = SIMD8<Float>()
                         for k in 0..<taps { acc = acc + SIMD8(repeating: w[k]) * s[k] }
@@ -49,6 +67,31 @@ enum ResampleKernels {
                 }
             }
         }
+    }
+
+    /// Stores the 8×8 block whose column `j` is `vj` (lane = row) as eight rows of eight floats
+    /// at `dst + r·stride` (unpack, 64-bit shuffle and 128-bit permute stages).
+    @inline(__always)
+    static func transposeStore(_ v0: SIMD8<Float>, _ v1: SIMD8<Float>, _ v2: SIMD8<Float>, _ v3: SIMD8<Float>,
+                               _ v4: SIMD8<Float>, _ v5: SIMD8<Float>, _ v6: SIMD8<Float>, _ v7: SIMD8<Float>,
+                               to dst: UnsafeMutablePointer<Float>, stride: Int) {
+        typealias V = SIMD8<Float>
+        @inline(__always) func low(_ a: V, _ b: V) -> V { V(a[0], b[0], a[1], b[1], a[4], b[4], a[5], b[5]) }
+        @inline(__always) func high(_ a: V, _ b: V) -> V { V(a[2], b[2], a[3], b[3], a[6], b[6], a[7], b[7]) }
+        @inline(__always) func evens(_ a: V, _ b: V) -> V { V(a[0], a[1], b[0], b[1], a[4], a[5], b[4], b[5]) }
+        @inline(__always) func odds(_ a: V, _ b: V) -> V { V(a[2], a[3], b[2], b[3], a[6], a[7], b[6], b[7]) }
+        @inline(__always) func lowHalves(_ a: V, _ b: V) -> V { V(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]) }
+        @inline(__always) func highHalves(_ a: V, _ b: V) -> V { V(a[4], a[5], a[6], a[7], b[4], b[5], b[6], b[7]) }
+        let t0 = low(v0, v1), t1 = high(v0, v1), t2 = low(v2, v3), t3 = high(v2, v3)
+        let t4 = low(v4, v5), t5 = high(v4, v5), t6 = low(v6, v7), t7 = high(v6, v7)
+        // s0: rows 0 and 4 of columns 0–3; s1: rows 1 and 5; s2: rows 2 and 6; s3: rows 3 and 7.
+        let s0 = evens(t0, t2), s1 = odds(t0, t2), s2 = evens(t1, t3), s3 = odds(t1, t3)
+        let s4 = evens(t4, t6), s5 = odds(t4, t6), s6 = evens(t5, t7), s7 = odds(t5, t7)
+        @inline(__always) func store(_ x: V, _ r: Int) {
+            UnsafeMutableRawPointer(dst + r * stride).storeBytes(of: x, as: V.self)
+        }
+        store(lowHalves(s0, s4), 0); store(lowHalves(s1, s5), 1); store(lowHalves(s2, s6), 2); store(lowHalves(s3, s7), 3)
+        store(highHalves(s0, s4), 4); store(highHalves(s1, s5), 5); store(highHalves(s2, s6), 6); store(highHalves(s3, s7), 7)
     }
 
     /// Transposes `rows` (1…8) rows of bytes starting at `src` into `block[x]` = the column `x`
