@@ -24,17 +24,17 @@ PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|SharedWeights
 
 WEIGHTS := Weights/mobilenet075.pkw Weights/mobilenet050.pkw
 
-.PHONY: docs setup build build-portable weights test test-portable package-check bench demo fuzz fuzz-smoke train-actions clean
+.PHONY: docs setup build build-portable weights test test-portable check-codegen package-check bench demo fuzz fuzz-smoke train-actions clean
 
 # Installs the system packages PoseKit needs, only when missing (idempotent).
 setup:
-	@missing=""; for p in libopenblas-dev pkg-config ffmpeg parallel; do \
+	@missing=""; for p in libopenblas-dev pkg-config ffmpeg parallel binutils; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "make setup: installing$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
-	else echo "make setup: libopenblas-dev, pkg-config, ffmpeg and parallel are installed"; fi
+	else echo "make setup: libopenblas-dev, pkg-config, ffmpeg, parallel and binutils are installed"; fi
 
 build: setup
 	$(RELEASE)
@@ -57,6 +57,11 @@ test: setup weights
 # The kernel, parity and decoding suites on the portable build (OpenBLAS GEMMs, baseline codegen).
 test-portable: setup weights
 	$(PORTABLE) $(SWIFT) test $(TEST_FLAGS) $(PORTABLE_TEST_SCRATCH) --filter '$(PORTABLE_SUITES)'
+
+# The release binary keeps its SIMD loads, stores and operations inlined (an unrelated change once
+# made the first layer 3x slower without failing a test): scripts/check-codegen.py.
+check-codegen: build
+	scripts/check-codegen.py $(POSEKIT)
 
 # PoseKit as a versioned dependency: the default manifest has no unsafe flags, and a client package
 # that depends on this checkout by git URL and version builds and runs a forward pass. Then the

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Fails when the optimizer left SIMD memory access or generic SIMD code as calls in the release binary.
+
+Usage: scripts/check-codegen.py [.build/release/posekit]
+
+Why: the kernels rely on Swift inlining the standard library's SIMD loads and stores
+(`loadUnaligned`, `storeBytes`) and specializing the SIMD operations. Whether it does depends on
+the whole module, so an unrelated change once left `loadUnaligned`/`storeBytes` as out-of-line
+calls in the first convolution layer, which then ran three times slower while every test still
+passed. This check disassembles the binary (`objdump -d`) and fails when any function that is
+called from somewhere calls:
+  - a `loadUnaligned` or `storeBytes` specialization, or
+  - a `SIMDStorage` protocol witness (unspecialized generic SIMD code).
+Generic entry points that nothing calls (public generic helpers such as `Activation.apply`)
+contain such calls by nature and are not reported.
+Run on `make build`'s binary; the test build (-enable-testing) keeps more generic copies.
+"""
+import re
+import subprocess
+import sys
+
+binary = sys.argv[1] if len(sys.argv) > 1 else ".build/release/posekit"
+try:
+    listing = subprocess.run(["objdump", "-d", "--no-show-raw-insn", binary], check=True,
+                             capture_output=True, text=True).stdout
+except FileNotFoundError:
+    sys.exit("check-codegen: objdump not found (install binutils)")
+except subprocess.CalledProcessError as error:
+    sys.exit(f"check-codegen: objdump failed on {binary}: {error.stderr.strip()}")
+
+SLOW = re.compile(r"loadUnaligned|storeBytes|\$ss11SIMDStorageP")
+function_start = re.compile(r"^[0-9a-f]+ <(.+)>:$")
+call = re.compile(r"\bcall\s+[0-9a-f]+ <([^>]+)>")
+
+calls = {}       # caller -> list of callees
+current = None
+for line in listing.splitlines():
+    m = function_start.match(line)
+    if m:
+        current = m.group(1)
+        calls.setdefault(current, [])
+        continue
+    m = call.search(line)
+    if m and current:
+        calls[current].append(m.group(1).split("@")[0].split("+")[0])
+
+called = {callee for callees in calls.values() for callee in callees}
+offenders = sorted({(caller, callee) for caller, callees in calls.items() if caller in called
+                    for callee in callees if SLOW.search(callee)})
+if not calls:
+    sys.exit(f"check-codegen: no functions found in {binary}")
+if offenders:
+    print(f"check-codegen: {len(offenders)} call(s) to out-of-line SIMD code in {binary}:")
+    for caller, callee in offenders:
+        print(f"  {caller}\n    calls {callee}")
+    print("The kernels expect these inlined and specialized (see the docstring of scripts/check-codegen.py);"
+          " split the function that lost them with @inline(never) boundaries, as packedConvolutionRow does.")
+    sys.exit(1)
+print(f"check-codegen: {binary}: no out-of-line SIMD loads, stores or generic SIMD calls "
+      f"in {sum(1 for c in calls if c in called)} called functions")
