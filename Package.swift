@@ -133,10 +133,12 @@ let package = Package(
             ],
             swiftSettings: optimize
         ),
+        // What several test targets share (a seeded generator, a NaN-aware error); no product uses it.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
-        .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks"]),
-        .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore"]),
-        .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO"]),
+        .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks", "TestSupport"]),
+        .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore", "TestSupport"]),
+        .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore", "ActionTraining", "PoseNet", "FrameIO"]),
         .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures"]),

@@ -1,25 +1,14 @@
 import Testing
 @testable import FrameIO
 import PoseCore
+import TestSupport
 
 /// The optimized ``NetworkInputWriter`` against ``ReferenceNetworkInputWriter``, float bit for float bit.
 @Suite struct NetworkInputWriterBitIdentityTests {
-    /// A small deterministic generator (SplitMix64), so a failure reproduces.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Random bytes, with some rows and columns pinned to 0 and 255 so clamping is exercised.
     static func randomFrame(width: Int, height: Int, chroma: Y4MChroma, seed: UInt64) -> YUVFrame {
         var frame = YUVFrame(format: YUVFormat(width: width, height: height, chroma: chroma))
-        var generator = SplitMix(state: seed)
+        var generator = SeededGenerator(seed: seed)
         for i in frame.data.indices {
             let r = generator.next()
             switch r % 8 {
@@ -97,7 +86,7 @@ import PoseCore
 
     @Test(arguments: [(640, 480, 257), (641, 359, 353), (33, 17, 513), (100, 300, 33), (7, 5, 33)])
     func rgbMatchesReferenceBitwise(_ width: Int, _ height: Int, _ size: Int) throws {
-        var generator = SplitMix(state: UInt64(width * 31 + height))
+        var generator = SeededGenerator(seed: UInt64(width * 31 + height))
         let pixels = (0..<(width * height * 3)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         let image = RGBImage(width: width, height: height, pixels: pixels)
         for geometry in [NetworkInputWriter.Geometry.letterbox, .stretch] {

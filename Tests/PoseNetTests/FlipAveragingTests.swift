@@ -3,6 +3,7 @@ import Testing
 import Tensor
 @testable import PoseNet
 import PoseCore
+import TestSupport
 
 /// `--flip`: the averaged heads against a hand-written average of two plain runs.
 @Suite struct FlipAveragingTests {

@@ -3,6 +3,7 @@ import Foundation
 @testable import PoseNet
 @testable import PoseNetImport
 import PoseCore
+import TestSupport
 
 /// Locations of the shared (never committed) weights and tools, and scratch files.
 enum SharedData {
@@ -48,22 +49,6 @@ enum SharedData {
     }
 }
 
-/// A small deterministic random source (SplitMix64) so fixtures are reproducible.
-struct FixtureRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [lo, hi).
-    mutating func float(_ lo: Float, _ hi: Float) -> Float {
-        lo + (hi - lo) * Float(next() >> 40) / Float(1 << 24)
-    }
-    mutating func floats(_ n: Int, _ lo: Float = -1, _ hi: Float = 1) -> [Float] { (0..<n).map { _ in float(lo, hi) } }
-}
 
 /// Writes small but complete PoseNet-shaped Core ML models with the test protobuf writer, and
 /// remembers the raw (unfolded, OIHW) parameters so tests can check the import independently.
@@ -93,7 +78,7 @@ struct CoreMLFixture {
 
     init(seed: UInt64 = 1, fp16: Bool = false) {
         self.fp16 = fp16
-        var random = FixtureRandom(state: seed)
+        var random = SeededGenerator(seed: seed)
         func conv(_ name: String, cout: Int, kc: Int, groups: Int, k: Int, stride: Int, bn: String, out: String) -> Conv {
             var w = random.floats(cout * kc * k * k)
             var g = random.floats(cout, 0.5, 1.5), b = random.floats(cout), m = random.floats(cout, -0.2, 0.2), v = random.floats(cout, 0.5, 2)
@@ -236,7 +221,7 @@ struct GraphDefFixture {
     var tensors: [(name: String, shape: [Int], values: [Float])] = []
 
     init(blockChannels: [Int] = [4, 6, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8], seed: UInt64 = 7) {
-        var random = FixtureRandom(state: seed)
+        var random = SeededGenerator(seed: seed)
         for slot in PoseNetWeightNames.slots(blockChannels: blockChannels) {
             tensors.append((slot.name, slot.shape, random.floats(slot.shape.reduce(1, *))))
         }

@@ -4,6 +4,7 @@ import Tensor
 @testable import PoseNet
 @testable import PoseNetImport
 import PoseCore
+import TestSupport
 
 /// Importing the real shared PoseNet models, checked against the reference heads (always) and the
 /// numpy reference readers (when python3 has numpy).
@@ -335,7 +336,7 @@ import PoseCore
 @Suite struct ImportCorruptionTests {
     @Test(arguments: ["coreml", "graphdef"]) func randomByteCorruptionNeverCrashes(kind: String) throws {
         let good = kind == "coreml" ? CoreMLFixture(seed: 4).encoded() : GraphDefFixture().encoded()
-        var random = FixtureRandom(state: 77)
+        var random = SeededGenerator(seed: 77)
         var refused = 0
         for round in 0..<200 {
             var bytes = good

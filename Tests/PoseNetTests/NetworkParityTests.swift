@@ -3,6 +3,7 @@ import Testing
 import Tensor
 @testable import PoseNet
 import PoseCore
+import TestSupport
 
 /// The network against the float64 numpy reference heads in `shared/reference/`, for both
 /// weight sets, input sizes 257/353/513 and output strides 8 and 16.
@@ -55,13 +56,6 @@ import PoseCore
         for (a, b) in zip(ours, reference) { worst = max(worst, absoluteError(a, b)) }
         #expect(worst <= bound, "\(name) \(file): max abs error \(worst) > \(bound) (max |ref| \(largest))")
     }
-}
-
-/// `|a − b|`, or infinity when either is NaN: `max` skips NaN (`max(0, .nan)` is 0), so a NaN
-/// output must count as the worst error there is.
-func absoluteError(_ a: Float, _ b: Float) -> Float {
-    let d = abs(a - b)
-    return d.isNaN ? .infinity : d
 }
 
 /// Reads a reference `input.ppm` (P6, maxval 255, exactly the model input) into `[-1, 1]`.

@@ -4,6 +4,7 @@ import Tensor
 @testable import PoseNet
 import PoseCore
 import FrameIO
+import TestSupport
 
 /// A network input with a band of equal rows or columns (a letterbox's padding) lets the model
 /// compute one of the rows (columns) the band gives per layer (``PoseNetModel/skipsRepeatedBands``).

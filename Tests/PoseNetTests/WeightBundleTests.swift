@@ -4,6 +4,7 @@ import Testing
 @testable import PoseNet
 @testable import PoseNetImport
 import PoseCore
+import TestSupport
 
 /// The `.pkw` container: round trips, integrity checks, fp16 handling, helpers.
 @Suite struct WeightBundleTests {
@@ -16,7 +17,7 @@ import PoseCore
 
     /// A bundle with an fp32 tensor, an fp16 tensor and an odd-sized one (padding between).
     static func sampleWriter() throws -> (WeightBundleWriter, [String: [Float]]) {
-        var random = FixtureRandom(state: 42)
+        var random = SeededGenerator(seed: 42)
         var writer = WeightBundleWriter(manifest: sampleManifest())
         let a = random.floats(3 * 3 * 3 * 5)
         let b = random.floats(7).map { Float(Float16($0)) }   // exactly representable → exact round trip
@@ -187,7 +188,7 @@ import PoseCore
             }
             return (h ^ UInt64(bytes.count)) &* 1_099_511_628_211
         }
-        var random = FixtureRandom(state: 9)
+        var random = SeededGenerator(seed: 9)
         for length in [0, 1, 7, 8, 9, 63, 64, 1000] {
             let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             #expect(bytes.withUnsafeBytes(WeightChecksum.fnv1a64Words) == reference(bytes))

@@ -1,6 +1,7 @@
 import KernelBenchmarks
 import Testing
 @testable import Tensor
+import TestSupport
 
 @Suite struct PointwiseConvolutionTests {
     // (H, W, Cin, Cout): 1-pixel images, odd sizes, channel counts off the SIMD width, and

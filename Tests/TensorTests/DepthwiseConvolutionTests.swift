@@ -1,6 +1,7 @@
 import KernelBenchmarks
 import Testing
 @testable import Tensor
+import TestSupport
 
 @Suite struct DepthwiseConvolutionTests {
     // Channel counts around the SIMD widths (8, 16, 32) and MobileNet's; sizes odd, even and

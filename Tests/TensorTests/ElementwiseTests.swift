@@ -1,6 +1,7 @@
 import KernelBenchmarks
 import Testing
 @testable import Tensor
+import TestSupport
 
 @Suite struct ElementwiseTests {
     @Test func halfPrecisionEveryBitPattern() throws {

@@ -3,6 +3,7 @@ import CPUFeatures
 import Foundation
 import Testing
 @testable import Tensor
+import TestSupport
 
 @Suite struct PackedPointwiseTests {
     // Numerical cases: PointwiseConvolutionTests.matchesReference checks both pointwise paths.

@@ -1,6 +1,7 @@
 import KernelBenchmarks
 import Testing
 @testable import Tensor
+import TestSupport
 
 @Suite struct SeparableConvolutionTests {
     // (H, W, C, Cout, stride, dilation): 1-pixel images, widths below and above a band, channel

@@ -1,5 +1,6 @@
 import Testing
 @testable import Tensor
+import TestSupport
 
 /// Skipping output rows and columns: which rows (columns) a window confines to a band
 /// (geometry), how the computed rows map back to real rows, and kernels that leave skipped rows
