@@ -201,15 +201,14 @@ extension Convolution {
         a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int, rows: Int,
         packed: PackedPointwiseWeights, columns: Range<Int>? = nil, low: Float, high: Float, c: UnsafeMutablePointer<Float>
     ) {
-        let k = packed.inputChannels
-        let n = columns?.upperBound ?? packed.outputChannels
+        let k = packed.inputChannels, ldc = packed.outputChannels
         let panels = UnsafePointer(packed.panels.buffer.baseAddress!)
         let bias = UnsafePointer(packed.bias.buffer.baseAddress!)
         let v = PanelVector.scalarCount, full = PackedPointwiseWeights.panelWidth
         var column = columns?.lowerBound ?? 0
-        let ldc = packed.outputChannels
-        while column < n {
-            let remaining = n - column
+        let end = columns?.upperBound ?? ldc
+        while column < end {
+            let remaining = end - column
             let panel = panels + k * column
             if remaining > v {
                 packedTile(wide: true, a: a, lda: lda, segments: segments, segmentLength: segmentLength,
