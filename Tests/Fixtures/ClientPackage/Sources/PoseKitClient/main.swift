@@ -33,7 +33,7 @@ do {
     let ours = model.heatmapScores.scalars
     guard ours.count == reference.count else { fail("heatmap has \(ours.count) values, the reference \(reference.count)") }
     // A NaN counts as infinitely wrong (`max()` would pass over it).
-    let worst = zip(ours, reference).map { abs($0 - $1).isNaN ? .infinity : abs($0 - $1) }.max() ?? .infinity
+    let worst = zip(ours, reference).map { a, b -> Float in let d = abs(a - b); return d.isNaN ? .infinity : d }.max() ?? .infinity
     guard worst <= 1e-4 else { fail("heatmap differs from the reference by up to \(worst)") }
     print("client: forward pass at \(inputSize) matches the reference heatmap (max error \(worst))")
 } catch {
