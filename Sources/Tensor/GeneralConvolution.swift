@@ -135,7 +135,7 @@ extension Convolution {
     }
 
     /// General k×k convolution with weights packed once: banded im2col + PoseKit's packed GEMM
-    /// microkernel (see ``pointwise(_:packed:activation:into:threads:)``), fused bias + activation.
+    /// microkernel (see ``pointwise(_:packed:activation:into:skippingZeroChannels:threads:)``), fused bias + activation.
     ///
     /// `packed` holds the HWIO weights `[kH, kW, Cin, Cout]` seen as the `(kH·kW·Cin) × Cout`
     /// matrix (the im2col column order `(ky, kx, ci)`), e.g.

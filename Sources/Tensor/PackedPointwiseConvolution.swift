@@ -8,7 +8,7 @@ typealias PanelVector = SIMD8<Float>
 #endif
 
 /// Weights and bias of a 1×1 convolution, packed once for
-/// ``Convolution/pointwise(_:packed:activation:into:threads:)`` in the layout of the GEMM
+/// ``Convolution/pointwise(_:packed:activation:into:skippingZeroChannels:threads:)`` in the layout of the GEMM
 /// ``kernel`` that will multiply them.
 ///
 /// ``GEMMKernel/blas``: the weights stay the row-major `Cin × Cout` matrix OpenBLAS reads.
@@ -122,11 +122,15 @@ extension Convolution {
     ///   - packed: the layer's weights and bias.
     ///   - activation: applied after the bias.
     ///   - output: `[H, W, Cout]`, written completely; must not overlap `input`.
+    ///   - skippingZeroChannels: leave out of each tile's product the input channels that are
+    ///     zero in all of its pixels (ZeroChannels.swift); the same result with finite weights.
+    ///     Only the packed GEMM skips, and only for layers where it pays (192 or more output
+    ///     channels).
     ///   - threads: cores to use (≥ 1).
     /// - Throws: ``TensorError`` when shapes disagree or the output overlaps the input.
     public static func pointwise(
         _ input: Tensor, packed: PackedPointwiseWeights, activation: Activation = .none,
-        into output: Tensor, threads: Int = Parallelism.defaultThreads
+        into output: Tensor, skippingZeroChannels: Bool = true, threads: Int = Parallelism.defaultThreads
     ) throws {
         try input.requireRank(3, "pointwise input")
         let (h, w, cin) = (input.shape[0], input.shape[1], input.shape[2])
@@ -137,15 +141,16 @@ extension Convolution {
         try output.requireDisjoint(from: input, "pointwise output")
         withExtendedLifetime((input, packed, output)) {
             packedGEMM(a: input.basePointer, m: h * w, packed: packed, c: output.mutableBasePointer,
-                       activation: activation, threads: threads)
+                       activation: activation, threads: threads, skippingZeroChannels: skippingZeroChannels)
         }
     }
 
     /// `C = act(A·W + bias)` for row-major `A: m×Cin`, `C: m×Cout`, on `threads` cores, with
-    /// the GEMM the weights were packed for.
+    /// the GEMM the weights were packed for; with `skippingZeroChannels`, the packed GEMM leaves
+    /// out the input channels that are zero in all of a tile's pixels (ZeroChannels.swift).
     static func packedGEMM(
         a: UnsafePointer<Float>, m: Int, packed: PackedPointwiseWeights, c: UnsafeMutablePointer<Float>,
-        activation: Activation, threads: Int
+        activation: Activation, threads: Int, skippingZeroChannels: Bool = false
     ) {
         guard packed.kernel == .packed else {
             gemmWithEpilogue(a: a, m: m, k: packed.inputChannels, b: UnsafePointer(packed.panels.buffer.baseAddress!),
@@ -159,18 +164,64 @@ extension Convolution {
         let k = packed.inputChannels, n = packed.outputChannels
         let (low, high) = activation.bounds
         let chunk = packedColumnChunk(inputChannels: k)
+        let skipsZeros = skippingZeroChannels && skipsZeroChannels(outputChannels: n)
+        let tileFloats = tileRows * k
+        let groupSize = max(1, zeroChannelGroupBytes / (tileFloats * MemoryLayout<Float>.stride))
         Parallelism.forEachBand(workers) { worker in
             let share = Parallelism.bandRange(worker, of: workers, count: tiles)
-            var columns = 0
-            while columns < n {
-                let chunkColumns = columns..<min(n, columns + chunk)
-                for tile in share {
-                    let row0 = tile * tileRows
-                    packedRowTile(a: a + row0 * k, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
-                                  rows: min(tileRows, m - row0), packed: packed, columns: chunkColumns,
-                                  low: low, high: high, c: c + row0 * n)
+            guard skipsZeros else {
+                var columns = 0
+                while columns < n {
+                    let chunkColumns = columns..<min(n, columns + chunk)
+                    for tile in share {
+                        let row0 = tile * tileRows
+                        packedRowTile(a: a + row0 * k, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
+                                      rows: min(tileRows, m - row0), packed: packed, columns: chunkColumns,
+                                      low: low, high: high, c: c + row0 * n)
+                    }
+                    columns = chunkColumns.upperBound
                 }
-                columns = chunkColumns.upperBound
+                return
+            }
+            // Groups of tiles: compact each tile's inputs to its nonzero channels once, then sweep
+            // the column chunks over the group (the compacted inputs stay in L2).
+            let tilesPerGroup = min(groupSize, share.count)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: tilesPerGroup * tileFloats) { compacted in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: tilesPerGroup * k + 8) { channelLists in
+                    withUnsafeTemporaryAllocation(of: Int?.self, capacity: tilesPerGroup) { counts in
+                        let compacted = compacted.baseAddress!, channelLists = channelLists.baseAddress!
+                        let counts = counts.baseAddress!
+                        var first = share.lowerBound
+                        while first < share.upperBound {
+                            let group = first..<min(share.upperBound, first + tilesPerGroup)
+                            for (i, tile) in group.enumerated() {
+                                let row0 = tile * tileRows
+                                counts[i] = compactNonzeroChannels(
+                                    a: a + row0 * k, lda: k, rows: min(tileRows, m - row0), channels: k,
+                                    outputChannels: n, list: channelLists + i * k, into: compacted + i * tileFloats)
+                            }
+                            var columns = 0
+                            while columns < n {
+                                let chunkColumns = columns..<min(n, columns + chunk)
+                                for (i, tile) in group.enumerated() {
+                                    let row0 = tile * tileRows, rows = min(tileRows, m - row0)
+                                    if let count = counts[i] {
+                                        packedCompactedRowTile(
+                                            a: compacted + i * tileFloats, rows: rows, channels: channelLists + i * k,
+                                            count: count, packed: packed, columns: chunkColumns, low: low, high: high,
+                                            c: c + row0 * n)
+                                    } else {
+                                        packedRowTile(a: a + row0 * k, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
+                                                      rows: rows, packed: packed, columns: chunkColumns,
+                                                      low: low, high: high, c: c + row0 * n)
+                                    }
+                                }
+                                columns = chunkColumns.upperBound
+                            }
+                            first = group.upperBound
+                        }
+                    }
+                }
             }
         }
     }
@@ -241,13 +292,14 @@ extension Convolution {
 
     /// The microkernel: `rows` (≤ ``packedTileRows``) output pixels × one panel (`wide`: two vectors, else one).
     ///
-    /// The rows × 2 accumulators are named locals so they live in registers for the whole k
-    /// loop: 8 × 2 with AVX-512 (16 of the 32 zmm registers); 6 × 2 with AVX2, which with the
-    /// two weight vectors and one broadcast fills all 16 ymm registers, the classic Haswell
-    /// SGEMM shape (12 FMAs per 2 loads + 6 broadcasts; 8 rows spilled accumulators to the
-    /// stack every step and ran 4× slower); 4 × 2 on the baseline. Rows past `rows` re-read the tile's first pixel and are not stored, so a partial
-    /// tile costs no branch inside the loop. `columns` may be less than the panel width only for
-    /// the last panel; those lanes are not stored.
+    /// The rows × 2 accumulators (``TileAccumulators``) stay in registers for the whole k loop;
+    /// with AVX2, 6 × 2 plus the two weight vectors and one broadcast fill all 16 ymm registers,
+    /// the classic Haswell SGEMM shape (12 FMAs per 2 loads + 6 broadcasts; 8 rows spilled
+    /// accumulators to the stack every step and ran 4× slower). Rows past `rows` re-read the
+    /// tile's first pixel and are not stored, so a partial tile costs no branch inside the loop.
+    /// `columns` may be less than the panel width only for the last panel; those lanes are not
+    /// stored. (Statement order matters to the register allocator here: creating the
+    /// accumulators after the row pointers made the dense layers 1.07–1.16× slower.)
     @inline(__always)
     static func packedTile(
         wide: Bool, a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int,
@@ -259,51 +311,47 @@ extension Convolution {
         let v = V.scalarCount
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
         @inline(__always) func row(_ r: Int) -> UnsafePointer<Float> { a + (r < rows ? r : 0) * lda }
-        let bias0 = load(bias), bias1 = wide ? load(bias + v) : V()
+        var acc = TileAccumulators(bias: bias, wide: wide)
         var a0 = row(0), a1 = row(1), a2 = row(2), a3 = row(3)
-        var c00 = bias0, c10 = bias0, c20 = bias0, c30 = bias0
-        var c01 = bias1, c11 = bias1, c21 = bias1, c31 = bias1
         #if POSEKIT_FMA
         var a4 = row(4), a5 = row(5)
-        var c40 = bias0, c50 = bias0, c41 = bias1, c51 = bias1
         #endif
         #if POSEKIT_AVX512
         var a6 = row(6), a7 = row(7)
-        var c60 = bias0, c70 = bias0, c61 = bias1, c71 = bias1
         #endif
         var b = panel
         for _ in 0..<segments {
             if wide {
                 for kk in 0..<segmentLength {
                     let w0 = load(b), w1 = load(b + v)
-                    var x = V(repeating: a0[kk]); c00.multiplyAdd(x, w0); c01.multiplyAdd(x, w1)
-                    x = V(repeating: a1[kk]); c10.multiplyAdd(x, w0); c11.multiplyAdd(x, w1)
-                    x = V(repeating: a2[kk]); c20.multiplyAdd(x, w0); c21.multiplyAdd(x, w1)
-                    x = V(repeating: a3[kk]); c30.multiplyAdd(x, w0); c31.multiplyAdd(x, w1)
+                    var x = V(repeating: a0[kk]); acc.c00.multiplyAdd(x, w0); acc.c01.multiplyAdd(x, w1)
+                    x = V(repeating: a1[kk]); acc.c10.multiplyAdd(x, w0); acc.c11.multiplyAdd(x, w1)
+                    x = V(repeating: a2[kk]); acc.c20.multiplyAdd(x, w0); acc.c21.multiplyAdd(x, w1)
+                    x = V(repeating: a3[kk]); acc.c30.multiplyAdd(x, w0); acc.c31.multiplyAdd(x, w1)
                     #if POSEKIT_FMA
-                    x = V(repeating: a4[kk]); c40.multiplyAdd(x, w0); c41.multiplyAdd(x, w1)
-                    x = V(repeating: a5[kk]); c50.multiplyAdd(x, w0); c51.multiplyAdd(x, w1)
+                    x = V(repeating: a4[kk]); acc.c40.multiplyAdd(x, w0); acc.c41.multiplyAdd(x, w1)
+                    x = V(repeating: a5[kk]); acc.c50.multiplyAdd(x, w0); acc.c51.multiplyAdd(x, w1)
                     #endif
                     #if POSEKIT_AVX512
-                    x = V(repeating: a6[kk]); c60.multiplyAdd(x, w0); c61.multiplyAdd(x, w1)
-                    x = V(repeating: a7[kk]); c70.multiplyAdd(x, w0); c71.multiplyAdd(x, w1)
+                    x = V(repeating: a6[kk]); acc.c60.multiplyAdd(x, w0); acc.c61.multiplyAdd(x, w1)
+                    x = V(repeating: a7[kk]); acc.c70.multiplyAdd(x, w0); acc.c71.multiplyAdd(x, w1)
                     #endif
                     b += panelWidth
                 }
             } else {
                 for kk in 0..<segmentLength {
                     let w0 = load(b)
-                    c00.multiplyAdd(V(repeating: a0[kk]), w0)
-                    c10.multiplyAdd(V(repeating: a1[kk]), w0)
-                    c20.multiplyAdd(V(repeating: a2[kk]), w0)
-                    c30.multiplyAdd(V(repeating: a3[kk]), w0)
+                    acc.c00.multiplyAdd(V(repeating: a0[kk]), w0)
+                    acc.c10.multiplyAdd(V(repeating: a1[kk]), w0)
+                    acc.c20.multiplyAdd(V(repeating: a2[kk]), w0)
+                    acc.c30.multiplyAdd(V(repeating: a3[kk]), w0)
                     #if POSEKIT_FMA
-                    c40.multiplyAdd(V(repeating: a4[kk]), w0)
-                    c50.multiplyAdd(V(repeating: a5[kk]), w0)
+                    acc.c40.multiplyAdd(V(repeating: a4[kk]), w0)
+                    acc.c50.multiplyAdd(V(repeating: a5[kk]), w0)
                     #endif
                     #if POSEKIT_AVX512
-                    c60.multiplyAdd(V(repeating: a6[kk]), w0)
-                    c70.multiplyAdd(V(repeating: a7[kk]), w0)
+                    acc.c60.multiplyAdd(V(repeating: a6[kk]), w0)
+                    acc.c70.multiplyAdd(V(repeating: a7[kk]), w0)
                     #endif
                     b += panelWidth
                 }
@@ -316,26 +364,6 @@ extension Convolution {
             a6 += segmentStride; a7 += segmentStride
             #endif
         }
-        // Epilogue: clamp (the bias is already in) and store the valid rows and lanes.
-        @inline(__always) func store(_ x: V, _ r: Int, _ lane0: Int) {
-            guard r < rows, lane0 < columns else { return }
-            let out = c + r * ldc + lane0
-            let y = x.clampedLanes(low, high)
-            if columns - lane0 >= v {
-                UnsafeMutableRawPointer(out).storeBytes(of: y, as: V.self)
-            } else {
-                for i in 0..<(columns - lane0) { out[i] = y[i] }
-            }
-        }
-        store(c00, 0, 0); store(c10, 1, 0); store(c20, 2, 0); store(c30, 3, 0)
-        if wide { store(c01, 0, v); store(c11, 1, v); store(c21, 2, v); store(c31, 3, v) }
-        #if POSEKIT_FMA
-        store(c40, 4, 0); store(c50, 5, 0)
-        if wide { store(c41, 4, v); store(c51, 5, v) }
-        #endif
-        #if POSEKIT_AVX512
-        store(c60, 6, 0); store(c70, 7, 0)
-        if wide { store(c61, 6, v); store(c71, 7, v) }
-        #endif
+        acc.store(rows: rows, columns: columns, wide: wide, low: low, high: high, c: c, ldc: ldc)
     }
 }

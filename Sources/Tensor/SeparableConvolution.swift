@@ -1,5 +1,5 @@
 extension Convolution {
-    /// Bytes of depthwise output a band of ``separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:threads:)``
+    /// Bytes of depthwise output a band of ``separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:skippingColumns:skippingZeroChannels:threads:)``
     /// holds: small enough that the band, its pointwise output and the pointwise panels share a
     /// core's L2 (1–2 MiB on current x86 cores).
     static let separableBandBytes = 96 * 1024
@@ -15,7 +15,7 @@ extension Convolution {
         return max(1, byBytes, (minimumPixels + width - 1) / max(1, width))
     }
 
-    /// Floats of scratch ``separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:threads:)``
+    /// Floats of scratch ``separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:skippingColumns:skippingZeroChannels:threads:)``
     /// needs for an output `width` pixels wide with `channels` depthwise channels on `threads`
     /// cores, with pointwise weights packed for `kernel`.
     public static func separableWorkspaceCount(width: Int, channels: Int, threads: Int,
@@ -38,7 +38,7 @@ extension Convolution {
     /// core walks its run in bands of a few rows (~96 KiB of depthwise output), computing the
     /// band's depthwise output into its own slice of `workspace` (``depthwise3x3(_:weights:bias:stride:dilation:padding:activation:into:outputRows:threads:)``'s
     /// row kernel) and at once the band's pointwise output with the packed GEMM microkernel
-    /// (``pointwise(_:packed:activation:into:threads:)``). Compared with the two layers run one
+    /// (``pointwise(_:packed:activation:into:skippingZeroChannels:threads:)``). Compared with the two layers run one
     /// after the other, this saves writing and re-reading the whole depthwise activation (up to
     /// 6 MiB at PoseNet's 513 input) and one fork/join of the cores. Padding is SAME.
     ///
@@ -58,13 +58,15 @@ extension Convolution {
     ///   - skippingColumns: output columns that need not be computed (equal to another one in
     ///     every row, ``ConvolutionGeometry/outputColumns(readingOnly:)``); their values afterwards
     ///     are unspecified. They are skipped only when that pays (``skipsColumns(_:_:)``).
+    ///   - skippingZeroChannels: leave out of the pointwise products the depthwise output
+    ///     channels that are zero in all of a tile's pixels, as ``pointwise(_:packed:activation:into:skippingZeroChannels:threads:)``.
     ///   - threads: cores to use (≥ 1).
     /// - Throws: ``TensorError`` on shape mismatches or unsupported strides.
     public static func separable(
         _ input: Tensor, depthwiseWeights: Tensor, depthwiseBias: Tensor?, stride: Int = 1, dilation: Int = 1,
         packed: PackedPointwiseWeights, activation: Activation = .none, into output: Tensor,
         workspace: ConvolutionWorkspace, skippingRows: Range<Int> = 0..<0, skippingColumns: Range<Int> = 0..<0,
-        threads: Int = Parallelism.defaultThreads
+        skippingZeroChannels: Bool = true, threads: Int = Parallelism.defaultThreads
     ) throws {
         try input.requireRank(3, "separable input")
         let (h, w, c) = (input.shape[0], input.shape[1], input.shape[2])
@@ -106,7 +108,7 @@ extension Convolution {
                                       skippingColumns: columns.skipped, into: band)
                         if columns.skipped.isEmpty {
                             packedGEMM(a: band, m: rows * ow, packed: packed, c: dst + row * ow * cout,
-                                       activation: activation, threads: 1)
+                                       activation: activation, threads: 1, skippingZeroChannels: skippingZeroChannels)
                         } else {
                             // The kept pixels between one row's skipped columns and the next row's
                             // are contiguous (the row's right part, the next row's left part): one
@@ -114,7 +116,8 @@ extension Convolution {
                             func gemm(_ pixels: Range<Int>) {
                                 guard !pixels.isEmpty else { return }
                                 packedGEMM(a: band + pixels.lowerBound * c, m: pixels.count, packed: packed,
-                                           c: dst + (row * ow + pixels.lowerBound) * cout, activation: activation, threads: 1)
+                                           c: dst + (row * ow + pixels.lowerBound) * cout, activation: activation,
+                                           threads: 1, skippingZeroChannels: skippingZeroChannels)
                             }
                             var start = 0
                             for r in 0..<rows {

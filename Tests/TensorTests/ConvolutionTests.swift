@@ -6,7 +6,7 @@ import TestSupport
 @Suite struct PointwiseConvolutionTests {
     // (H, W, Cin, Cout): 1-pixel images, odd sizes, channel counts off the SIMD width, and
     // enough pixels for several GEMM bands (the band size depends on Cin + Cout).
-    // The packed GEMM (``Convolution/pointwise(_:packed:activation:into:threads:)``) is checked
+    // The packed GEMM (``Convolution/pointwise(_:packed:activation:into:skippingZeroChannels:threads:)``) is checked
     // on the same cases plus MobileNet's shapes: partial 8-pixel tiles, Cout off the panel width
     // (one-vector last panels, partial lanes), several column chunks (384 input channels: 80
     // output channels a chunk with AVX2; 115 ends in a partial chunk and a one-vector panel),

@@ -1,0 +1,195 @@
+/// Skipping zero channels in the packed GEMM: a row tile's input channels that are zero in all of
+/// its pixels add nothing to its outputs, so the microkernel leaves them out.
+///
+/// Why: ReLU6 zeroes 40–45% of the activations PoseNet's 17×17 blocks read, and on real frames
+/// 15–30% of their (six-pixel tile, input channel) pairs are zero in all six pixels. Those
+/// layers are 60% of a forward pass at 257. A tile's nonzero channels are listed and its inputs
+/// gathered channel-major (``compactNonzeroChannels(a:lda:rows:channels:outputChannels:list:into:)``),
+/// then ``packedCompactedTile(wide:a:rows:channels:count:panel:panelWidth:bias:low:high:c:ldc:columns:)``
+/// multiplies only those channels' weight rows.
+///
+/// The result equals the full product whenever the weights are finite: a skipped term is
+/// `0 · w = ±0`, and adding a zero leaves a sum unchanged (only a zero sum's sign can differ).
+extension Convolution {
+    /// Whether a layer with `n` output channels scans its tiles for zero channels. The scan and
+    /// the gather cost about as much as a few output channels' multiply-adds per tile, and the
+    /// saving grows with the output channels: with 96 or fewer (PoseNet's first blocks, its
+    /// 115 head channels) the scan cost more than the zeros saved on real frames, with 192 it
+    /// saved 4%, with 384 13–20% (Zen 3, one thread, `posekit bench model --layers --image`).
+    static func skipsZeroChannels(outputChannels n: Int) -> Bool {
+        n >= 192
+    }
+
+    /// Bytes of compacted tile inputs a core gathers before it sweeps the column chunks over
+    /// them: small enough to stay in L2 beside a chunk of weights.
+    static let zeroChannelGroupBytes = 64 * 1024
+
+    /// Lists in `list` the channels (columns of `A`) that are nonzero in at least one of the
+    /// `rows` rows starting at `a` (row stride `lda`), in increasing order, and, when leaving the
+    /// others out pays, gathers those rows' values of them channel-major into `compacted`
+    /// (``packedTileRows`` floats per channel, rows past `rows` repeating row 0) and returns
+    /// their count; returns nil when the tile should be multiplied in full.
+    ///
+    /// It pays when the skipped channels' multiply-adds over all output panels outweigh
+    /// gathering the kept ones. `list` must have room for `channels + 8` entries.
+    @inline(__always)
+    static func compactNonzeroChannels(
+        a: UnsafePointer<Float>, lda: Int, rows: Int, channels k: Int, outputChannels n: Int,
+        list: UnsafeMutablePointer<Int32>, into compacted: UnsafeMutablePointer<Float>
+    ) -> Int? {
+        let count = nonzeroChannels(a: a, lda: lda, rows: rows, channels: k, into: list)
+        let panels = (n + PackedPointwiseWeights.panelWidth - 1) / PackedPointwiseWeights.panelWidth
+        guard (k - count) * panels > count else { return nil }
+        // Channel-major, so the microkernel reads a channel's values at fixed offsets from one
+        // pointer; repeating row 0 keeps the unused lanes finite.
+        let t = packedTileRows
+        for i in 0..<count {
+            let src = a + Int(list[i]), dst = compacted + i &* t
+            for r in 0..<t { dst[r] = src[(r < rows ? r : 0) &* lda] }
+        }
+        return count
+    }
+
+    /// Writes to `list` the channels that are nonzero (`+0` and `-0` are zero) in at least one
+    /// of the `rows` rows starting at `a`, in increasing order; returns how many. Writes up to
+    /// 7 entries past the last one.
+    @inline(__always)
+    static func nonzeroChannels(
+        a: UnsafePointer<Float>, lda: Int, rows: Int, channels: Int, into list: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        typealias Bits = SIMD8<UInt32>
+        @inline(__always) func bits(_ p: UnsafePointer<Float>) -> Bits { UnsafeRawPointer(p).loadUnaligned(as: Bits.self) }
+        let magnitude = Bits(repeating: 0x7fff_ffff)
+        let table = compressionTable
+        var count = 0, k = 0
+        while k + Bits.scalarCount <= channels {
+            var any = bits(a + k)
+            var r = 1
+            while r < rows { any |= bits(a + r * lda + k); r += 1 }
+            // Lane i nonzero → byte i is 1; the multiply gathers the eight bytes' low bits into
+            // the top byte (a lane mask, without a movemask instruction in Swift's SIMD).
+            let bytes = SIMD8<UInt8>(truncatingIfNeeded: Bits.zero.replacing(with: 1, where: (any & magnitude) .!= .zero))
+            let mask = Int((unsafeBitCast(bytes, to: UInt64.self) &* 0x0102_0408_1020_4080) >> 56)
+            // The nonzero lanes' channels moved to the front: all eight stored, the count
+            // advanced past the kept ones, so no branch depends on the data.
+            UnsafeMutableRawPointer(list + count).storeBytes(of: table[mask] &+ Int32(truncatingIfNeeded: k),
+                                                             as: SIMD8<Int32>.self)
+            count += mask.nonzeroBitCount
+            k += Bits.scalarCount
+        }
+        while k < channels {
+            var nonzero = false
+            for r in 0..<rows where a[r * lda + k] != 0 { nonzero = true }
+            if nonzero { list[count] = Int32(truncatingIfNeeded: k); count += 1 }
+            k += 1
+        }
+        return count
+    }
+
+    /// For each 8-bit lane mask, the indices of its set lanes in increasing order, then zeros.
+    nonisolated(unsafe) static let compressionTable: UnsafePointer<SIMD8<Int32>> = {
+        let table = UnsafeMutablePointer<SIMD8<Int32>>.allocate(capacity: 256)
+        for mask in 0..<256 {
+            var lanes = SIMD8<Int32>.zero, count = 0
+            for lane in 0..<8 where mask & (1 << lane) != 0 { lanes[count] = Int32(lane); count += 1 }
+            table[mask] = lanes
+        }
+        return UnsafePointer(table)
+    }()
+
+    /// ``packedRowTile(a:lda:segments:segmentLength:segmentStride:rows:packed:columns:low:high:c:)``
+    /// for a tile compacted by ``compactNonzeroChannels(a:lda:rows:channels:outputChannels:list:into:)``:
+    /// `count` channels, the `i`-th being input channel `channels[i]` with its tile values at
+    /// `a + i·packedTileRows`. Computes the output channels `columns` (a range starting on a
+    /// panel boundary).
+    @inline(never)
+    static func packedCompactedRowTile(
+        a: UnsafePointer<Float>, rows: Int, channels: UnsafePointer<Int32>, count: Int,
+        packed: PackedPointwiseWeights, columns: Range<Int>, low: Float, high: Float, c: UnsafeMutablePointer<Float>
+    ) {
+        let k = packed.inputChannels, ldc = packed.outputChannels
+        let panels = UnsafePointer(packed.panels.buffer.baseAddress!)
+        let bias = UnsafePointer(packed.bias.buffer.baseAddress!)
+        let v = PanelVector.scalarCount, full = PackedPointwiseWeights.panelWidth
+        var column = columns.lowerBound
+        while column < columns.upperBound {
+            let remaining = columns.upperBound - column
+            let panel = panels + k * column
+            if remaining > v {
+                packedCompactedTile(wide: true, a: a, rows: rows, channels: channels, count: count, panel: panel,
+                                    panelWidth: full, bias: bias + column, low: low, high: high,
+                                    c: c + column, ldc: ldc, columns: min(full, remaining))
+                column += full
+            } else {
+                packedCompactedNarrowTile(a: a, rows: rows, channels: channels, count: count, panel: panel,
+                                          bias: bias + column, low: low, high: high, c: c + column, ldc: ldc,
+                                          columns: remaining)
+                column += v
+            }
+        }
+    }
+
+    /// ``packedCompactedTile(wide:a:rows:channels:count:panel:panelWidth:bias:low:high:c:ldc:columns:)``
+    /// for a last panel of one vector, compiled once on its own (as ``packedNarrowTile(a:lda:segments:segmentLength:segmentStride:rows:panel:bias:low:high:c:ldc:columns:)``).
+    @inline(never)
+    static func packedCompactedNarrowTile(
+        a: UnsafePointer<Float>, rows: Int, channels: UnsafePointer<Int32>, count: Int, panel: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>, low: Float, high: Float, c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int
+    ) {
+        packedCompactedTile(wide: false, a: a, rows: rows, channels: channels, count: count, panel: panel,
+                            panelWidth: PanelVector.scalarCount, bias: bias, low: low, high: high, c: c, ldc: ldc,
+                            columns: columns)
+    }
+
+    /// The microkernel over a compacted tile: the accumulators, broadcasts and epilogue of
+    /// ``packedTile(wide:a:lda:segments:segmentLength:segmentStride:rows:panel:panelWidth:bias:low:high:c:ldc:columns:)``,
+    /// but for each listed channel the weight row is found through the list, and the tile's
+    /// values of it are adjacent (one pointer with fixed offsets, where the full kernel keeps
+    /// one pointer per row: six row pointers plus the list spilled accumulators to the stack).
+    @inline(__always)
+    static func packedCompactedTile(
+        wide: Bool, a: UnsafePointer<Float>, rows: Int, channels: UnsafePointer<Int32>, count: Int,
+        panel: UnsafePointer<Float>, panelWidth: Int, bias: UnsafePointer<Float>, low: Float, high: Float,
+        c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int
+    ) {
+        typealias V = PanelVector
+        let v = V.scalarCount, t = packedTileRows
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+        var acc = TileAccumulators(bias: bias, wide: wide)
+        if wide {
+            for i in 0..<count {
+                let b = panel + Int(channels[i]) &* panelWidth, x = a + i &* t
+                let w0 = load(b), w1 = load(b + v)
+                var s = V(repeating: x[0]); acc.c00.multiplyAdd(s, w0); acc.c01.multiplyAdd(s, w1)
+                s = V(repeating: x[1]); acc.c10.multiplyAdd(s, w0); acc.c11.multiplyAdd(s, w1)
+                s = V(repeating: x[2]); acc.c20.multiplyAdd(s, w0); acc.c21.multiplyAdd(s, w1)
+                s = V(repeating: x[3]); acc.c30.multiplyAdd(s, w0); acc.c31.multiplyAdd(s, w1)
+                #if POSEKIT_FMA
+                s = V(repeating: x[4]); acc.c40.multiplyAdd(s, w0); acc.c41.multiplyAdd(s, w1)
+                s = V(repeating: x[5]); acc.c50.multiplyAdd(s, w0); acc.c51.multiplyAdd(s, w1)
+                #endif
+                #if POSEKIT_AVX512
+                s = V(repeating: x[6]); acc.c60.multiplyAdd(s, w0); acc.c61.multiplyAdd(s, w1)
+                s = V(repeating: x[7]); acc.c70.multiplyAdd(s, w0); acc.c71.multiplyAdd(s, w1)
+                #endif
+            }
+        } else {
+            for i in 0..<count {
+                let w0 = load(panel + Int(channels[i]) &* panelWidth), x = a + i &* t
+                acc.c00.multiplyAdd(V(repeating: x[0]), w0)
+                acc.c10.multiplyAdd(V(repeating: x[1]), w0)
+                acc.c20.multiplyAdd(V(repeating: x[2]), w0)
+                acc.c30.multiplyAdd(V(repeating: x[3]), w0)
+                #if POSEKIT_FMA
+                acc.c40.multiplyAdd(V(repeating: x[4]), w0)
+                acc.c50.multiplyAdd(V(repeating: x[5]), w0)
+                #endif
+                #if POSEKIT_AVX512
+                acc.c60.multiplyAdd(V(repeating: x[6]), w0)
+                acc.c70.multiplyAdd(V(repeating: x[7]), w0)
+                #endif
+            }
+        }
+        acc.store(rows: rows, columns: columns, wide: wide, low: low, high: high, c: c, ldc: ldc)
+    }
+}

@@ -1,0 +1,159 @@
+import KernelBenchmarks
+import Testing
+@testable import Tensor
+import TestSupport
+
+/// Skipping zero channels (ZeroChannels.swift): the packed GEMM leaves out a tile's input
+/// channels that are zero in all its pixels. The result must equal the full product exactly
+/// (a skipped term adds a zero) and the naive reference within rounding.
+@Suite struct ZeroChannelsTests {
+    /// An activation as ReLU6 leaves them: some channels zero in every pixel, others zero over
+    /// runs of pixels, pixels 6..<18 zero in every channel (a whole tile at every tile height),
+    /// zeros of both signs, the rest in (0, 6].
+    static func sparseActivation(_ shape: [Int], _ rng: inout SeededGenerator) -> Tensor {
+        let (pixels, channels) = (shape[0] * shape[1], shape[2])
+        let deadChannel = (0..<channels).map { _ in Float.random(in: 0...1, using: &rng) < 0.2 }
+        var values = [Float](repeating: 0, count: pixels * channels)
+        for p in 0..<pixels {
+            for c in 0..<channels {
+                let value = Float.random(in: -3...6, using: &rng)
+                let zeroRun = (p / 2 + c) % 3 == 0
+                let zero = deadChannel[c] || (6..<18).contains(p) || zeroRun || value <= 0
+                values[p * channels + c] = zero ? (c % 2 == 0 ? 0 : -0.0) : value
+            }
+        }
+        return try! Tensor(shape: shape, values: values)
+    }
+
+    static func nanFilled(_ shape: [Int]) throws -> Tensor {
+        try Tensor(shape: shape, values: Array(repeating: .nan, count: shape.reduce(1, *)))
+    }
+
+    // (H, W, Cin, Cout): 384 → 384 in five column chunks; 200 channels (a scalar tail in the
+    // scan, a one-vector last panel with 8-lane vectors); 7 pixels (a partial last tile); a
+    // layer below the size where skipping pays (multiplied in full, the same result).
+    @Test(arguments: [
+        (3, 5, 384, 384), (4, 7, 200, 200), (1, 7, 384, 384), (2, 9, 96, 192), (5, 7, 384, 115), (6, 6, 24, 48),
+    ] as [(Int, Int, Int, Int)])
+    func skippingEqualsTheFullProduct(_ s: (Int, Int, Int, Int)) throws {
+        var rng = SeededGenerator(seed: UInt64(s.0 * 1000 + s.1 * 100 + s.2 * 10 + s.3))
+        let x = Self.sparseActivation([s.0, s.1, s.2], &rng)
+        let w = randomTensor([1, 1, s.2, s.3], &rng), b = randomTensor([s.3], &rng)
+        let packed = try PackedPointwiseWeights(weights: w, bias: b, kernel: .packed)
+        for activation in allActivations {
+            let want = try NaiveKernels.convolution(x, weights: w, bias: b, stride: 1, dilation: 1,
+                                                 padding: .same, activation: activation)
+            for threads in [1, 2] {
+                let skipping = try Self.nanFilled(want.shape), full = try Self.nanFilled(want.shape)
+                try Convolution.pointwise(x, packed: packed, activation: activation, into: skipping, threads: threads)
+                try Convolution.pointwise(x, packed: packed, activation: activation, into: full,
+                                          skippingZeroChannels: false, threads: threads)
+                let what = "\(s) \(activation) threads=\(threads)"
+                #expect(skipping.scalars == full.scalars, "\(what): skipping equals the full product")
+                expectClose(skipping, want, "\(what) vs reference")
+            }
+        }
+    }
+
+    /// The cases above go through the compacted kernel: each listed layer has tiles where
+    /// leaving channels out pays, and the smaller layer is multiplied in full.
+    @Test func theCasesExerciseTheCompactedKernel() throws {
+        var rng = SeededGenerator(seed: 5)
+        for (channels, outputChannels) in [(384, 384), (200, 200), (96, 192)] {
+            let x = Self.sparseActivation([4, 7, channels], &rng)
+            #expect(Convolution.skipsZeroChannels(outputChannels: outputChannels))
+            #expect(Self.compactedTiles(x, outputChannels: outputChannels) > 0, "\(channels) → \(outputChannels)")
+        }
+        #expect(!Convolution.skipsZeroChannels(outputChannels: 115))
+        #expect(!Convolution.skipsZeroChannels(outputChannels: 48))
+    }
+
+    /// How many of `x`'s row tiles ``Convolution/compactNonzeroChannels(a:lda:rows:channels:outputChannels:list:into:)`` compacts.
+    static func compactedTiles(_ x: Tensor, outputChannels n: Int) -> Int {
+        let (m, k, t) = (x.shape[0] * x.shape[1], x.shape[2], Convolution.packedTileRows)
+        var list = [Int32](repeating: 0, count: k + 8), compacted = [Float](repeating: 0, count: t * k)
+        var compactedTiles = 0
+        x.withUnsafeBufferPointer { a in
+            for row0 in stride(from: 0, to: m, by: t) {
+                let count = Convolution.compactNonzeroChannels(
+                    a: a.baseAddress! + row0 * k, lda: k, rows: min(t, m - row0), channels: k, outputChannels: n,
+                    list: &list, into: &compacted)
+                if count != nil { compactedTiles += 1 }
+            }
+        }
+        return compactedTiles
+    }
+
+    /// The list holds exactly the channels with a nonzero (or NaN) value in one of the rows, in
+    /// order; the compacted values are the rows' values of them, channel-major, rows past
+    /// `rows` repeating row 0.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func compactionListsAndGathersTheNonzeroChannels(_ rows: Int) throws {
+        let t = Convolution.packedTileRows
+        guard rows <= t else { return }
+        var rng = SeededGenerator(seed: UInt64(rows))
+        for channels in [1, 7, 8, 9, 24, 31, 384] {
+            let lda = channels + 3  // rows not adjacent
+            var a = [Float](repeating: 0, count: rows * lda)
+            for r in 0..<rows {
+                for c in 0..<channels {
+                    let u = Float.random(in: 0...1, using: &rng)
+                    // Most channels zero in most rows, so the pattern has nonzero rows of every count.
+                    a[r * lda + c] = u < 0.75 ? (c % 2 == 0 ? 0 : -0.0) : (u < 0.77 ? .nan : u)
+                }
+            }
+            let want = (0..<channels).filter { c in (0..<rows).contains { r in a[r * lda + c] != 0 || a[r * lda + c].isNaN } }
+            var list = [Int32](repeating: -1, count: channels + 8)
+            var compacted = [Float](repeating: .infinity, count: t * channels)
+            // As many output channels as it takes for the compaction to pay, however many are kept.
+            let count = Convolution.compactNonzeroChannels(a: a, lda: lda, rows: rows, channels: channels,
+                                                           outputChannels: 64 * channels, list: &list, into: &compacted)
+            let what = "rows \(rows) channels \(channels)"
+            #expect(Array(list.prefix(want.count)).map(Int.init) == want, "\(what): list")
+            guard want.count < channels else {
+                #expect(count == nil, "\(what): nothing to skip")
+                continue
+            }
+            #expect(count == want.count, "\(what): count")
+            for (i, c) in want.enumerated() {
+                for r in 0..<t {
+                    let value = a[(r < rows ? r : 0) * lda + c], got = compacted[i * t + r]
+                    #expect(got == value || (got.isNaN && value.isNaN), "\(what): channel \(c) row \(r)")
+                }
+            }
+        }
+    }
+
+    /// A tile whose inputs are all zero keeps no channel: its outputs are the clamped bias.
+    @Test func anAllZeroTileGivesTheBias() throws {
+        var rng = SeededGenerator(seed: 3)
+        let w = randomTensor([1, 1, 384, 384], &rng), b = randomTensor([384], &rng, in: -3...8)
+        let packed = try PackedPointwiseWeights(weights: w, bias: b, kernel: .packed)
+        let out = try Self.nanFilled([2, 6, 384])
+        try Convolution.pointwise(try Tensor(zeros: [2, 6, 384]), packed: packed, activation: .relu6, into: out)
+        let bias = b.scalars.map { min(max($0, 0), 6) }
+        #expect(out.scalars == Array((0..<12).map { _ in bias }.joined()))
+    }
+
+    /// The fused separable block skips the depthwise output's zero channels the same way.
+    @Test func separableSkippingEqualsTheFullProduct() throws {
+        var rng = SeededGenerator(seed: 17)
+        let x = randomTensor([9, 11, 96], &rng)
+        let dw = randomTensor([3, 3, 96], &rng)
+        // Channels with a very negative bias are zero after ReLU6 everywhere.
+        let dwBias = try Tensor(shape: [96], values: (0..<96).map { $0 % 3 == 0 ? -50 : Float.random(in: -1...1, using: &rng) })
+        let packed = try PackedPointwiseWeights(weights: randomTensor([96, 192], &rng), bias: randomTensor([192], &rng),
+                                                kernel: .packed)
+        for (stride, threads) in [(1, 1), (1, 2), (2, 1)] {
+            let size = stride == 1 ? [9, 11, 192] : [5, 6, 192]
+            let skipping = try Self.nanFilled(size), full = try Self.nanFilled(size)
+            for (output, skips) in [(skipping, true), (full, false)] {
+                try Convolution.separable(x, depthwiseWeights: dw, depthwiseBias: dwBias, stride: stride, packed: packed,
+                                          activation: .relu6, into: output, workspace: ConvolutionWorkspace(),
+                                          skippingZeroChannels: skips, threads: threads)
+            }
+            #expect(skipping.scalars == full.scalars, "stride \(stride) threads \(threads)")
+            #expect(!skipping.scalars.contains { $0.isNaN })
+        }
+    }
+}
