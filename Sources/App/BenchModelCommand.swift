@@ -1,6 +1,7 @@
 import KernelBenchmarks
 import ArgumentParser
 import CPUFeatures
+import FrameIO
 import Foundation
 import PoseCore
 import PoseNet
@@ -20,12 +21,20 @@ struct BenchModel: ParsableCommand {
             again next to a process that busy-loops on one core (a shared host) and prints the \
             slowdown per thread count.
 
+            The pointwise layers skip input channels that are zero in all of a tile's pixels, as \
+            `posekit pose` does, so times depend on the input: the default synthetic pattern, or \
+            a real photo with --image. GFLOP counts the full product; GFLOP/s is that over the \
+            time, so it rises above the hardware's rate when channels are skipped. \
+            --no-skip-zero-channels times the full product, --compare-skipping both.
+
             EXAMPLES
               posekit bench model
               posekit bench model --models mobilenet075 --sizes 513 --threads 2 --layers
               posekit bench model --models mobilenet075 --sizes 257 --threads 1 --layers --compare-ort
               posekit bench model --models mobilenet075 --sizes 513 --busy-neighbor
               posekit bench model --models mobilenet075 --sizes 257 --threads 1 --letterbox 640x480
+              posekit bench model --models mobilenet075 --sizes 257 --threads 1 --layers --image photo.ppm
+              posekit bench model --models mobilenet075 --sizes 257 --image photo.ppm --compare-skipping
               POSEKIT_GEMM=blas posekit bench model --sizes 513
               env -u OPENBLAS_CORETYPE posekit bench model --json
             """)
@@ -60,6 +69,18 @@ struct BenchModel: ParsableCommand {
         valueName: "WxH"))
     var letterbox: FrameSize?
 
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "Leave out of each pointwise product the input channels that are zero in all of a tile's pixels (what `posekit pose` does; the same outputs). With --no-skip-zero-channels every channel is multiplied, the work the synthetic pattern and every image then take alike."))
+    var skipZeroChannels = true
+
+    @Flag(help: "Also time each configuration with every channel multiplied, interleaved with the timed runs, and print the ratio (what skipping zero channels saves on this input).")
+    var compareSkipping = false
+
+    @Option(help: ArgumentHelp(
+        "Fill the input with this image (PPM, or a Y4M's first frame), letterboxed as `posekit pose` places it, instead of the synthetic pattern. The packed GEMM skips input channels that are zero in all of a tile's pixels, which ReLU6 makes common on real images, so its times depend on what the network sees.",
+        valueName: "path"))
+    var image: String?
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -69,6 +90,7 @@ struct BenchModel: ParsableCommand {
         try Limits.threads.check(threads, "--threads")
         try Limits.checkOutputStride(outputStride)
         if compareOrt && !layers { throw ValidationError("--compare-ort compares layer by layer: add --layers") }
+        if image != nil && letterbox != nil { throw ValidationError("--image and --letterbox both say what fills the input: give one") }
         if compareOrt && outputStride != 16 { throw ValidationError("--compare-ort: the ONNX Runtime peer builds output stride 16 only") }
     }
 
@@ -76,13 +98,26 @@ struct BenchModel: ParsableCommand {
         let log: (String) -> Void = json ? { _ in } : { print($0) }
         var report = BenchEnvironment.report(log: log)
         var rows: [[String: Any]] = []
+        let picture = try image.map { try RGBImage(contentsOfFile: $0) }
+        if let image, let picture {
+            report["input_image"] = image
+            log("input: \(image) (\(picture.width)x\(picture.height)), letterboxed")
+        }
+        func fill(_ input: Tensor, letterboxing frame: FrameSize?) throws -> Int {
+            guard let picture else { return Self.fill(input, letterboxing: frame) }
+            let size = input.shape[0]
+            let writer = try NetworkInputWriter(sourceWidth: picture.width, sourceHeight: picture.height, size: size)
+            input.withUnsafeMutableBufferPointer { writer.write(picture, into: $0) }
+            return 0
+        }
         log("model            size threads   GFLOP  median ms   min ms  GFLOP/s  CPU ms/thr" + (busyNeighbor ? "  busy ms  slowdown" : ""))
         for name in models {
             let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(name))
             for size in sizes {
                 for t in threads {
                     let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
-                    Self.fill(model.input, letterboxing: nil)
+                    model.skipsZeroChannels = skipZeroChannels
+                    _ = try fill(model.input, letterboxing: nil)
                     let timing = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
                     var cpu: [Double] = []
                     for _ in 0..<runs {
@@ -108,11 +143,25 @@ struct BenchModel: ParsableCommand {
                         row["busy_neighbor_slowdown"] = busy.median / timing.median
                         line += String(format: " %8.2f %8.2fx", busy.median * 1e3, busy.median / timing.median)
                     }
+                    if compareSkipping {
+                        let timings = try Benchmark.measureInterleaved(warmup: 5, runs: runs, minimumSeconds: 0.5, [
+                            { model.skipsZeroChannels = true; try model.run() },
+                            { model.skipsZeroChannels = false; try model.run() },
+                        ])
+                        model.skipsZeroChannels = skipZeroChannels
+                        let (skipping, full) = (timings[0].median, timings[1].median)
+                        row["zero_channels"] = [
+                            "skipping_median_ms": skipping * 1e3, "all_multiplied_median_ms": full * 1e3, "ratio": skipping / full,
+                        ]
+                        line += String(format: "\n  zero channels skipped: %.2f ms, all multiplied %.2f ms: %.2fx",
+                                       skipping * 1e3, full * 1e3, skipping / full)
+                    }
                     rows.append(row)
                     log(line)
                     if let letterbox {
                         // A model on the letterboxed frame, skipping the band and computing every row and column, alternating.
                         let framed = try PoseNetModel(weights: model.weights, inputSize: size, outputStride: outputStride, threads: t)
+                        framed.skipsZeroChannels = skipZeroChannels
                         let padding = Self.fill(framed.input, letterboxing: letterbox)
                         let timings = try Benchmark.measureInterleaved(warmup: 5, runs: runs, minimumSeconds: 0.5, [
                             { framed.skipsRepeatedBands = true; try framed.run() },
@@ -132,7 +181,8 @@ struct BenchModel: ParsableCommand {
             }
             if layers, let size = sizes.max(), let t = threads.max() {
                 let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
-                Self.fill(model.input, letterboxing: letterbox)
+                model.skipsZeroChannels = skipZeroChannels
+                _ = try fill(model.input, letterboxing: letterbox)
                 for _ in 0..<5 { try model.run() }
                 // Per layer: every run's time, for the best (what the kernel can do) and the median
                 // (what it does on this machine as it is).
