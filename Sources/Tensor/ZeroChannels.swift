@@ -13,9 +13,10 @@
 extension Convolution {
     /// Whether a layer with `n` output channels scans its tiles for zero channels. The scan and
     /// the gather cost about as much as a few output channels' multiply-adds per tile, and the
-    /// saving grows with the output channels: with 96 or fewer (PoseNet's first blocks, its
-    /// 115 head channels) the scan cost more than the zeros saved on real frames, with 192 it
-    /// saved 4%, with 384 13–20% (Zen 3, one thread, `posekit bench model --layers --image`).
+    /// saving grows with the output channels: with 115 or fewer (PoseNet's first blocks and its
+    /// heads) the scan cost more than the zeros saved on real frames, except where nearly half
+    /// the pairs are zero (the 48-channel block at 129x129); with 192 it saved 4%, with 384
+    /// 13–20% (Zen 3, one thread, `posekit bench model --layers --image`).
     static func skipsZeroChannels(outputChannels n: Int) -> Bool {
         n >= 192
     }
