@@ -103,12 +103,14 @@ struct BenchModel: ParsableCommand {
             report["input_image"] = image
             log("input: \(image) (\(picture.width)x\(picture.height)), letterboxed")
         }
-        func fill(_ input: Tensor, letterboxing frame: FrameSize?) throws -> Int {
-            guard let picture else { return Self.fill(input, letterboxing: frame) }
-            let size = input.shape[0]
-            let writer = try NetworkInputWriter(sourceWidth: picture.width, sourceHeight: picture.height, size: size)
+        /// The picture when given (letterboxed as `pose` places it), else the synthetic pattern.
+        func fill(_ input: Tensor, letterboxing frame: FrameSize?) throws {
+            guard let picture else {
+                Self.fill(input, letterboxing: frame)
+                return
+            }
+            let writer = try NetworkInputWriter(sourceWidth: picture.width, sourceHeight: picture.height, size: input.shape[0])
             input.withUnsafeMutableBufferPointer { writer.write(picture, into: $0) }
-            return 0
         }
         log("model            size threads   GFLOP  median ms   min ms  GFLOP/s  CPU ms/thr" + (busyNeighbor ? "  busy ms  slowdown" : ""))
         for name in models {
@@ -117,7 +119,7 @@ struct BenchModel: ParsableCommand {
                 for t in threads {
                     let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
                     model.skipsZeroChannels = skipZeroChannels
-                    _ = try fill(model.input, letterboxing: nil)
+                    try fill(model.input, letterboxing: nil)
                     let timing = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
                     var cpu: [Double] = []
                     for _ in 0..<runs {
@@ -182,7 +184,7 @@ struct BenchModel: ParsableCommand {
             if layers, let size = sizes.max(), let t = threads.max() {
                 let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
                 model.skipsZeroChannels = skipZeroChannels
-                _ = try fill(model.input, letterboxing: letterbox)
+                try fill(model.input, letterboxing: letterbox)
                 for _ in 0..<5 { try model.run() }
                 // Per layer: every run's time, for the best (what the kernel can do) and the median
                 // (what it does on this machine as it is).
