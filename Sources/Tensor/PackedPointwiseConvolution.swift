@@ -124,8 +124,8 @@ extension Convolution {
     ///   - output: `[H, W, Cout]`, written completely; must not overlap `input`.
     ///   - skippingZeroChannels: leave out of each tile's product the input channels that are
     ///     zero in all of its pixels (ZeroChannels.swift); the same result with finite weights.
-    ///     Only the packed GEMM skips, and only for layers where it pays (192 or more output
-    ///     channels).
+    ///     Only the packed GEMM skips, and only where a sample of the tiles shows that it pays
+    ///     (enough zeros for the layer's output channels).
     ///   - threads: cores to use (≥ 1).
     /// - Throws: ``TensorError`` when shapes disagree or the output overlaps the input.
     public static func pointwise(
@@ -164,16 +164,17 @@ extension Convolution {
         let k = packed.inputChannels, n = packed.outputChannels
         let (low, high) = activation.bounds
         let chunk = packedColumnChunk(inputChannels: k)
-        let skipsZeros = skippingZeroChannels && skipsZeroChannels(outputChannels: n)
+        let panels = (n + PackedPointwiseWeights.panelWidth - 1) / PackedPointwiseWeights.panelWidth
         let tileFloats = tileRows * k
         let groupSize = max(1, zeroChannelGroupBytes / (tileFloats * MemoryLayout<Float>.stride))
         Parallelism.forEachBand(workers) { worker in
             let share = Parallelism.bandRange(worker, of: workers, count: tiles)
-            guard skipsZeros else {
+            // Every tile of `run` times each column chunk in turn (the chunk stays in L2).
+            func multiplyInFull(_ run: Range<Int>) {
                 var columns = 0
                 while columns < n {
                     let chunkColumns = columns..<min(n, columns + chunk)
-                    for tile in share {
+                    for tile in run {
                         let row0 = tile * tileRows
                         packedRowTile(a: a + row0 * k, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
                                       rows: min(tileRows, m - row0), packed: packed, columns: chunkColumns,
@@ -181,10 +182,11 @@ extension Convolution {
                     }
                     columns = chunkColumns.upperBound
                 }
-                return
             }
+            guard skippingZeroChannels else { return multiplyInFull(share) }
             // Groups of tiles: compact each tile's inputs to its nonzero channels once, then sweep
-            // the column chunks over the group (the compacted inputs stay in L2).
+            // the column chunks over the group (the compacted inputs stay in L2). The first group
+            // is also the sample that decides whether scanning pays for the rest of the share.
             let tilesPerGroup = min(groupSize, share.count)
             withUnsafeTemporaryAllocation(of: Float.self, capacity: tilesPerGroup * tileFloats) { compacted in
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: tilesPerGroup * k + 8) { channelLists in
@@ -193,12 +195,18 @@ extension Convolution {
                         let counts = counts.baseAddress!
                         var first = share.lowerBound
                         while first < share.upperBound {
-                            let group = first..<min(share.upperBound, first + tilesPerGroup)
+                            // The sample is a short first group, so a layer where scanning does
+                            // not pay scans little of each call.
+                            let size = first == share.lowerBound ? min(tilesPerGroup, zeroChannelSampleTiles) : tilesPerGroup
+                            let group = first..<min(share.upperBound, first + size)
+                            var zeroPairs = 0
                             for (i, tile) in group.enumerated() {
                                 let row0 = tile * tileRows
-                                counts[i] = compactNonzeroChannels(
+                                let scan = compactNonzeroChannels(
                                     a: a + row0 * k, lda: k, rows: min(tileRows, m - row0), channels: k,
                                     outputChannels: n, list: channelLists + i * k, into: compacted + i * tileFloats)
+                                zeroPairs += k - scan.count
+                                counts[i] = scan.isCompacted ? scan.count : nil
                             }
                             var columns = 0
                             while columns < n {
@@ -219,6 +227,10 @@ extension Convolution {
                                 columns = chunkColumns.upperBound
                             }
                             first = group.upperBound
+                            if group.lowerBound == share.lowerBound
+                                && !skippingPays(zeroPairs: zeroPairs, pairs: group.count * k, panels: panels) {
+                                return multiplyInFull(first..<share.upperBound)
+                            }
                         }
                     }
                 }

@@ -3,33 +3,42 @@
 ///
 /// Why: ReLU6 zeroes 40–45% of the activations PoseNet's 17×17 blocks read, and on real frames
 /// 15–30% of their (six-pixel tile, input channel) pairs are zero in all six pixels. Those
-/// layers are 60% of a forward pass at 257. A tile's nonzero channels are listed and its inputs
-/// gathered channel-major (``compactNonzeroChannels(a:lda:rows:channels:outputChannels:list:into:)``),
+/// layers are 60% of a forward pass at 257. Each core scans the first few tiles of its share of
+/// a call and goes on scanning only if that sample says it pays (``skippingPays(zeroPairs:pairs:panels:)``).
+/// A tile's nonzero channels are listed and its inputs gathered channel-major (``compactNonzeroChannels(a:lda:rows:channels:outputChannels:list:into:)``),
 /// then ``packedCompactedTile(wide:a:rows:channels:count:panel:panelWidth:bias:low:high:c:ldc:columns:)``
 /// multiplies only those channels' weight rows.
 ///
 /// The result equals the full product whenever the weights are finite: a skipped term is
 /// `0 · w = ±0`, and adding a zero leaves a sum unchanged (only a zero sum's sign can differ).
 extension Convolution {
-    /// Whether a layer with `n` output channels scans its tiles for zero channels. The scan and
-    /// the gather cost about as much as a few output channels' multiply-adds per tile, and the
-    /// saving grows with the output channels: with 115 or fewer (PoseNet's first blocks and its
-    /// heads) the scan cost more than the zeros saved on real frames, except where nearly half
-    /// the pairs are zero (the 48-channel block at 129x129); with 192 it saved 4%, with 384
-    /// 13–20% (Zen 3, one thread, `posekit bench model --layers --image`).
-    static func skipsZeroChannels(outputChannels n: Int) -> Bool {
-        n >= 192
+    /// Whether scanning a layer's tiles for zero channels pays, judged on a sample of its tiles:
+    /// `zeroPairs` of their `pairs` (tile, input channel) pairs are zero in all the tile's
+    /// pixels, and the layer has `panels` output panels.
+    ///
+    /// A zero pair saves one channel's multiply-adds in every panel, while the scan and the
+    /// gather cost about the same per pair whatever the layer, so what counts is the zero
+    /// fraction z times the panels. Measured with skipping forced on every layer of PoseNet at
+    /// 257 on real frames (Zen 3, one thread, `posekit bench model --layers --image`): z·panels
+    /// 1.3 saved 12% (the 24→48 block at 129x129, z = 0.44) and 5% (192→192 at 33x33, z = 0.11),
+    /// 1.9 saved 7%, 3.5–6.5 (the 384→384 blocks at 17x17) 11–22%; 0.4–0.96 lost 2.5–4.5% (the
+    /// 48→96 and 96→96 blocks at 65x65, 96→192 at 33x33, the heads). Hence z·panels ≥ 1.15.
+    static func skippingPays(zeroPairs: Int, pairs: Int, panels: Int) -> Bool {
+        zeroPairs * panels * 20 >= pairs * 23
     }
+
+    /// Tiles a core scans to decide whether scanning the rest of its share pays.
+    static let zeroChannelSampleTiles = 8
 
     /// Bytes of compacted tile inputs a core gathers before it sweeps the column chunks over
     /// them: small enough to stay in L2 beside a chunk of weights.
     static let zeroChannelGroupBytes = 64 * 1024
 
     /// Lists in `list` the channels (columns of `A`) that are nonzero in at least one of the
-    /// `rows` rows starting at `a` (row stride `lda`), in increasing order, and, when leaving the
-    /// others out pays, gathers those rows' values of them channel-major into `compacted`
-    /// (``packedTileRows`` floats per channel, rows past `rows` repeating row 0) and returns
-    /// their count; returns nil when the tile should be multiplied in full.
+    /// `rows` rows starting at `a` (row stride `lda`), in increasing order, and returns their
+    /// `count`; when leaving the others out pays, also gathers those rows' values of them
+    /// channel-major into `compacted` (``packedTileRows`` floats per channel, rows past `rows`
+    /// repeating row 0) and says so (`isCompacted`); otherwise the tile is multiplied in full.
     ///
     /// It pays when the skipped channels' multiply-adds over all output panels outweigh
     /// gathering the kept ones. `list` must have room for `channels + 8` entries.
@@ -37,10 +46,10 @@ extension Convolution {
     static func compactNonzeroChannels(
         a: UnsafePointer<Float>, lda: Int, rows: Int, channels k: Int, outputChannels n: Int,
         list: UnsafeMutablePointer<Int32>, into compacted: UnsafeMutablePointer<Float>
-    ) -> Int? {
+    ) -> (count: Int, isCompacted: Bool) {
         let count = nonzeroChannels(a: a, lda: lda, rows: rows, channels: k, into: list)
         let panels = (n + PackedPointwiseWeights.panelWidth - 1) / PackedPointwiseWeights.panelWidth
-        guard (k - count) * panels > count else { return nil }
+        guard (k - count) * panels > count else { return (count, false) }
         // Channel-major, so the microkernel reads a channel's values at fixed offsets from one
         // pointer; repeating row 0 keeps the unused lanes finite.
         let t = packedTileRows
@@ -48,7 +57,7 @@ extension Convolution {
             let src = a + Int(list[i]), dst = compacted + i &* t
             for r in 0..<t { dst[r] = src[(r < rows ? r : 0) &* lda] }
         }
-        return count
+        return (count, true)
     }
 
     /// Writes to `list` the channels that are nonzero (`+0` and `-0` are zero) in at least one

@@ -40,8 +40,8 @@ import TestSupport
         let x = Self.sparseActivation([s.0, s.1, s.2], &rng)
         let w = randomTensor([1, 1, s.2, s.3], &rng), b = randomTensor([s.3], &rng)
         let packed = try PackedPointwiseWeights(weights: w, bias: b, kernel: .packed)
-        // Each layer where skipping applies has tiles on which it pays: the compacted kernel runs.
-        if Convolution.skipsZeroChannels(outputChannels: s.3) {
+        // Where the first tiles say that scanning pays, the compacted kernel runs on some tiles.
+        if Self.samplePays(x, outputChannels: s.3) {
             #expect(Self.compactedTiles(x, outputChannels: s.3) > 0, "\(s): some tiles are compacted")
         }
         for activation in allActivations {
@@ -59,10 +59,72 @@ import TestSupport
         }
     }
 
-    /// Which layers skip: those with enough output channels for the scan to pay.
-    @Test func skippingAppliesFrom192OutputChannels() {
-        for n in [192, 200, 384] { #expect(Convolution.skipsZeroChannels(outputChannels: n), "\(n)") }
-        for n in [48, 115, 191] { #expect(!Convolution.skipsZeroChannels(outputChannels: n), "\(n)") }
+    /// Scanning goes on where the sampled zero fraction times the output panels reaches 1.15.
+    @Test func skippingPaysWithEnoughZerosForTheOutputPanels() {
+        // (zero pairs, pairs, panels, pays): the threshold itself, then PoseNet's layers at 257
+        // on a real frame (zero fractions measured with the numpy reference).
+        let cases: [(Int, Int, Int, Bool)] = [
+            (23, 200, 10, true), (22, 200, 10, false),
+            (44, 100, 3, true),    // 24 → 48 at 129x129
+            (6, 100, 6, false),    // 48 → 96 at 65x65
+            (12, 100, 6, false),   // 96 → 96 at 65x65
+            (4, 100, 12, false),   // 96 → 192 at 33x33
+            (11, 100, 12, true),   // 192 → 192 at 33x33
+            (15, 100, 24, true),   // 384 → 384 at 17x17
+            (9, 100, 8, false),    // 384 → 115, the heads
+            (0, 100, 24, false), (100, 100, 1, false), (100, 100, 2, true),
+        ]
+        for (zeros, pairs, panels, pays) in cases {
+            #expect(Convolution.skippingPays(zeroPairs: zeros, pairs: pairs, panels: panels) == pays,
+                    "\(zeros) of \(pairs) pairs zero, \(panels) panels")
+        }
+    }
+
+    /// Whether a one-thread call on `x` goes on scanning after its sample (its first tiles).
+    static func samplePays(_ x: Tensor, outputChannels n: Int) -> Bool {
+        let (m, k, t) = (x.shape[0] * x.shape[1], x.shape[2], Convolution.packedTileRows)
+        let groupSize = max(1, Convolution.zeroChannelGroupBytes / (t * k * MemoryLayout<Float>.stride))
+        let tiles = min((m + t - 1) / t, groupSize, Convolution.zeroChannelSampleTiles)
+        var list = [Int32](repeating: 0, count: k + 8), compacted = [Float](repeating: 0, count: t * k)
+        var zeroPairs = 0
+        x.withUnsafeBufferPointer { a in
+            for tile in 0..<tiles {
+                let row0 = tile * t
+                zeroPairs += k - Convolution.compactNonzeroChannels(
+                    a: a.baseAddress! + row0 * k, lda: k, rows: min(t, m - row0), channels: k, outputChannels: n,
+                    list: &list, into: &compacted).count
+            }
+        }
+        let panels = (n + PackedPointwiseWeights.panelWidth - 1) / PackedPointwiseWeights.panelWidth
+        return Convolution.skippingPays(zeroPairs: zeroPairs, pairs: tiles * k, panels: panels)
+    }
+
+    /// A call whose first tiles have no zero channel multiplies the rest in full, sparse or
+    /// not; one whose first tiles are sparse scans the rest, dense or not. Both give the full
+    /// product.
+    @Test(arguments: [true, false])
+    func theSampleDecidesForTheRestOfTheCall(_ sparseFirst: Bool) throws {
+        var rng = SeededGenerator(seed: sparseFirst ? 5 : 6)
+        // The sample's pixels one way, the other pixels the other.
+        let shape = [12, 17, 384], sampled = Convolution.zeroChannelSampleTiles * Convolution.packedTileRows
+        let sparse = Self.sparseActivation(shape, &rng).scalars
+        let dense = (0..<sparse.count).map { _ in Float.random(in: 0.5...6, using: &rng) }
+        let x = try Tensor(shape: shape, values: (0..<sparse.count).map { i in
+            (i < sampled * 384) == sparseFirst ? sparse[i] : dense[i]
+        })
+        #expect(Self.samplePays(x, outputChannels: 384) == sparseFirst)
+        let w = randomTensor([1, 1, 384, 384], &rng), b = randomTensor([384], &rng)
+        let packed = try PackedPointwiseWeights(weights: w, bias: b, kernel: .packed)
+        let want = try NaiveKernels.convolution(x, weights: w, bias: b, stride: 1, dilation: 1, padding: .same,
+                                             activation: .relu6)
+        for threads in [1, 2] {
+            let skipping = try Self.nanFilled(want.shape), full = try Self.nanFilled(want.shape)
+            try Convolution.pointwise(x, packed: packed, activation: .relu6, into: skipping, threads: threads)
+            try Convolution.pointwise(x, packed: packed, activation: .relu6, into: full,
+                                      skippingZeroChannels: false, threads: threads)
+            #expect(skipping.scalars == full.scalars, "sparse first \(sparseFirst), threads \(threads)")
+            expectClose(skipping, want, "sparse first \(sparseFirst), threads \(threads) vs reference")
+        }
     }
 
     /// How many of `x`'s row tiles ``Convolution/compactNonzeroChannels(a:lda:rows:channels:outputChannels:list:into:)`` compacts.
@@ -72,10 +134,10 @@ import TestSupport
         var compactedTiles = 0
         x.withUnsafeBufferPointer { a in
             for row0 in stride(from: 0, to: m, by: t) {
-                let count = Convolution.compactNonzeroChannels(
+                let scan = Convolution.compactNonzeroChannels(
                     a: a.baseAddress! + row0 * k, lda: k, rows: min(t, m - row0), channels: k, outputChannels: n,
                     list: &list, into: &compacted)
-                if count != nil { compactedTiles += 1 }
+                if scan.isCompacted { compactedTiles += 1 }
             }
         }
         return compactedTiles
@@ -103,15 +165,16 @@ import TestSupport
             var list = [Int32](repeating: -1, count: channels + 8)
             var compacted = [Float](repeating: .infinity, count: t * channels)
             // As many output channels as it takes for the compaction to pay, however many are kept.
-            let count = Convolution.compactNonzeroChannels(a: a, lda: lda, rows: rows, channels: channels,
-                                                           outputChannels: 64 * channels, list: &list, into: &compacted)
+            let scan = Convolution.compactNonzeroChannels(a: a, lda: lda, rows: rows, channels: channels,
+                                                          outputChannels: 64 * channels, list: &list, into: &compacted)
             let what = "rows \(rows) channels \(channels)"
             #expect(Array(list.prefix(want.count)).map(Int.init) == want, "\(what): list")
+            #expect(scan.count == want.count, "\(what): count")
             guard want.count < channels else {
-                #expect(count == nil, "\(what): nothing to skip")
+                #expect(!scan.isCompacted, "\(what): nothing to skip")
                 continue
             }
-            #expect(count == want.count, "\(what): count")
+            #expect(scan.isCompacted, "\(what): compacted")
             for (i, c) in want.enumerated() {
                 for r in 0..<t {
                     let value = a[(r < rows ? r : 0) * lda + c], got = compacted[i * t + r]
