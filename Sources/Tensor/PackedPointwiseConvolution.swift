@@ -31,6 +31,8 @@ public struct PackedPointwiseWeights: @unchecked Sendable {
     public let kernel: GEMMKernel
     /// Width of a full panel, `2 · PanelVector.scalarCount`.
     static let panelWidth = 2 * PanelVector.scalarCount
+    /// Panels `n` output channels take (the last one may be partial).
+    static func panelCount(outputChannels n: Int) -> Int { (n + panelWidth - 1) / panelWidth }
     /// The packed panels, or the row-major matrix for OpenBLAS (layouts above), 64-byte aligned.
     let panels: TensorStorage
     /// The bias, zero when none was given, padded to a multiple of ``PanelVector``.
@@ -164,7 +166,7 @@ extension Convolution {
         let k = packed.inputChannels, n = packed.outputChannels
         let (low, high) = activation.bounds
         let chunk = packedColumnChunk(inputChannels: k)
-        let panels = (n + PackedPointwiseWeights.panelWidth - 1) / PackedPointwiseWeights.panelWidth
+        let panels = PackedPointwiseWeights.panelCount(outputChannels: n)
         let tileFloats = tileRows * k
         let groupSize = max(1, zeroChannelGroupBytes / (tileFloats * MemoryLayout<Float>.stride))
         Parallelism.forEachBand(workers) { worker in

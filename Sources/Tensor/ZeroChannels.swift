@@ -48,7 +48,7 @@ extension Convolution {
         list: UnsafeMutablePointer<Int32>, into compacted: UnsafeMutablePointer<Float>
     ) -> (count: Int, isCompacted: Bool) {
         let count = nonzeroChannels(a: a, lda: lda, rows: rows, channels: k, into: list)
-        let panels = (n + PackedPointwiseWeights.panelWidth - 1) / PackedPointwiseWeights.panelWidth
+        let panels = PackedPointwiseWeights.panelCount(outputChannels: n)
         guard (k - count) * panels > count else { return (count, false) }
         // Channel-major, so the microkernel reads a channel's values at fixed offsets from one
         // pointer; repeating row 0 keeps the unused lanes finite.

@@ -95,7 +95,7 @@ import TestSupport
                     list: &list, into: &compacted).count
             }
         }
-        let panels = (n + PackedPointwiseWeights.panelWidth - 1) / PackedPointwiseWeights.panelWidth
+        let panels = PackedPointwiseWeights.panelCount(outputChannels: n)
         return Convolution.skippingPays(zeroPairs: zeroPairs, pairs: tiles * k, panels: panels)
     }
 
