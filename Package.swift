@@ -12,7 +12,9 @@
 //   FrameIO     PNM / Y4M readers and writers, color conversion, network-input writer, wireframe overlays
 //   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector and
 //               its async streams (reads frames through FrameIO)
-//   ActionNet   sliding windows, temporal-convolution action classifier, repetition counting (not PoseNet)
+//   Protobuf    the protocol-buffers wire-format reader (no schema; Core ML and TensorFlow files)
+//   ActionNet   sliding windows, temporal-convolution action classifier, Create ML action classifiers
+//               (Core ML layer graphs), repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
 //   PoseNetImport     Core ML / TensorFlow weight importers
 //   PoseEvaluation    COCO keypoint evaluation and results
@@ -117,9 +119,11 @@ let package = Package(
         .target(name: "PoseCore", swiftSettings: optimize),
         .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: kernelSettings),
         .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO"], swiftSettings: optimize),
-        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore"], swiftSettings: optimize),
+        // The protocol-buffers wire reader (Core ML and TensorFlow files), shared by the importers and ActionNet.
+        .target(name: "Protobuf", swiftSettings: optimize),
+        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf"], swiftSettings: optimize),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
-        .target(name: "PoseNetImport", dependencies: ["PoseNet", "Tensor"], swiftSettings: optimize),
+        .target(name: "PoseNetImport", dependencies: ["PoseNet", "Tensor", "Protobuf"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
         .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet"], swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).

@@ -39,6 +39,17 @@ struct ActionsCommand: ParsableCommand {
             | posekit actions --overlay - --json actions.jsonl - \\
             | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - annotated.mp4
           posekit actions --output-dir actions/ clips/*.y4m        # one file per clip, resumable
+
+        CREATE ML ACTION CLASSIFIERS
+          --classifier MODEL.mlmodel runs an action classifier trained in Apple's Create ML (a Core \
+        ML neuralNetworkClassifier with input poses [T, 3, 18]) instead of ActionNet. With --window \
+        FILE it classifies one window exported from an app (.npy float32 [T, 3, 18], or JSON nested \
+        arrays [T][3][18]; x, y, confidence of Vision's 18 joints, y up) and prints one line:
+
+          {"type": "prediction", "label": "Jumping Jacks", "probabilities": {"Other Action": p, ...}}
+
+          posekit actions --classifier ExerciseClassifier.mlmodel --window window.npy
+          posekit info ExerciseClassifier.mlmodel
         """)
 
     @OptionGroup var model: ModelOptions
@@ -52,6 +63,12 @@ struct ActionsCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Action classifier weights (name or path).", valueName: "name|path"))
     var weights: String = "actionnet"
+
+    @Option(name: .long, help: ArgumentHelp("A Create ML action classifier (.mlmodel) to run instead of ActionNet.", valueName: "path"))
+    var classifier: String?
+
+    @Option(name: .long, help: ArgumentHelp("Classify this one window with --classifier (.npy float32 [T, 3, 18] or JSON [T][3][18]) and print its prediction.", valueName: "file"))
+    var window: String?
 
     @Option(name: .long, help: ArgumentHelp("Windows whose top probability is lower are labeled low_confidence (\(Limits.probability.text)).", valueName: "x"))
     var confidence: Double = 0.5
@@ -75,6 +92,13 @@ struct ActionsCommand: ParsableCommand {
 
     func validate() throws {
         let hasFrames = !inputs.isEmpty || batch.inputsFrom != nil
+        if window != nil {
+            guard classifier != nil else { throw ValidationError("--window needs --classifier MODEL.mlmodel") }
+            guard !hasFrames, poses == nil, overlay == nil, batch.outputDir == nil else {
+                throw ValidationError("--window classifies one window file; it takes no video, --poses, --overlay or --output-dir")
+            }
+            return
+        }
         if hasFrames == (poses != nil) { throw ValidationError("give an input video (or -), or --poses FILE, but not both") }
         try Limits.framesPerSecond.check(fps, "--fps")
         try Limits.probability.check(confidence, "--confidence")
@@ -91,6 +115,10 @@ struct ActionsCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let window, let classifier {
+            try classifyWindow(window, classifier)
+            return
+        }
         let weightsURL = try ModelLocator.resolve(weights)
         func makeEngine() throws -> ActionEngine {
             try CLIError.reading(weightsURL.path) {
@@ -129,6 +157,18 @@ struct ActionsCommand: ParsableCommand {
                 try recognize(framesFrom: inputs[0], detectors, engine, into: jsonFile.sink, overlay: &overlayOutput, reporter)
             }
         }
+    }
+
+    /// `--classifier MODEL --window FILE`: one prediction line, or one error line and nothing written.
+    private func classifyWindow(_ windowPath: String, _ modelPath: String) throws {
+        let model = try CLIError.reading(modelPath) { try CreateMLActionClassifier(contentsOf: URL(fileURLWithPath: modelPath)) }
+        let (shape, values) = try CLIError.reading(windowPath) { try PoseWindowFile.read(contentsOf: URL(fileURLWithPath: windowPath)) }
+        guard shape == model.inputShape else {
+            throw CLIError("\(windowPath): window is \(shape), \(model.fileName) takes \(model.inputShape)")
+        }
+        let prediction = try model.classify(values)
+        let output = try OutputFile(path: json ?? "-")
+        try OutputFile.committing([output]) { try output.sink.write(prediction.jsonLine + "\n") }
     }
 
     /// Events for `posekit pose` JSON Lines: a file is sorted by time first, a stream must

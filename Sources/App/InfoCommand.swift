@@ -4,6 +4,7 @@ import CPUFeatures
 import Foundation
 import PoseCore
 import PoseNet
+import PoseNetImport
 import Tensor
 
 /// `posekit info MODEL`: describes a weight bundle (after verifying its checksum) and this build:
@@ -11,7 +12,7 @@ import Tensor
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Describe a PoseKit weight bundle (PoseNet or ActionNet: network, tensors, source, license) and this build.",
+        abstract: "Describe a PoseKit weight bundle (PoseNet or ActionNet: network, tensors, source, license), a Create ML action classifier (.mlmodel), and this build.",
         discussion: """
             The last lines describe the binary: the instruction set it was compiled for \
             (portable, or tuned with POSEKIT_TARGET_CPU), the vector features of this CPU and the \
@@ -21,11 +22,12 @@ struct Info: ParsableCommand {
               posekit info
               posekit info mobilenet050 --tensors
               posekit info actionnet
+              posekit info ExerciseClassifier.mlmodel     # a Create ML action classifier
               posekit info --build
               POSEKIT_GEMM=packed posekit info --build
             """)
 
-    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050, actionnet).")
+    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050, actionnet), or a Create ML action classifier (.mlmodel).")
     var model: String = ModelLocator.defaultModel
 
     @Flag(help: "Also list every tensor with its dtype, shape and layout.")
@@ -49,6 +51,10 @@ struct Info: ParsableCommand {
     func run() throws {
         if build {
             print(Info.buildDescription)
+            return
+        }
+        if model.lowercased().hasSuffix(".mlmodel") {
+            try describeCreateMLClassifier(at: model)
             return
         }
         let url = try ModelLocator.resolve(model)
@@ -101,5 +107,31 @@ struct Info: ParsableCommand {
             }
         }
         print(Info.buildDescription)
+    }
+
+    /// Labels, window, frame rate, layers and where the model came from (its metadata and hash).
+    private func describeCreateMLClassifier(at path: String) throws {
+        if json || tensors { throw CLIError("--json and --tensors describe .pkw bundles, not .mlmodel files") }
+        let bytes = try CLIError.reading(path) { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let classifier = try CLIError.reading(path) { try CreateMLActionClassifier(bytes: bytes, fileName: name) }
+        let m = classifier.metadata
+        let rate = String(format: "%g", classifier.frameRate)
+        let rateSource = classifier.frameRateIsFromMetadata ? "metadata 'Target Frame Rate'" : "default: no 'Target Frame Rate' in the metadata"
+        print("""
+            \(path)  (\(bytes.count) bytes, Core ML specification \(classifier.specificationVersion))
+              network       Create ML action classifier (Core ML neuralNetworkClassifier), \(classifier.layerCount) layers
+              input         poses \(classifier.inputShape): x, y, confidence of Vision's 18 joints per frame
+              window        \(classifier.windowLength) frames at \(rate) frames/s (\(rateSource)), a window every \(CreateMLActionClassifier.defaultWindowStride) frames
+              labels        \(classifier.labels.joined(separator: ", "))
+              description   \(m.shortDescription)
+              version       \(m.version)
+              author        \(m.author)
+              license       \(m.license)
+              sha256        \(SHA256.hexDigest(bytes))
+            """)
+        for (key, value) in m.userDefined.sorted(by: { $0.key < $1.key }) {
+            print("  metadata \(key): \(value.split(separator: "\n").joined(separator: " "))")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import PoseNet
+import Protobuf
 import PoseCore
 import Tensor
 /// Imports PoseNet weights from a Core ML `.mlmodel` (the NeuralNetwork specification).

@@ -1,4 +1,5 @@
 import PoseNet
+import Protobuf
 import PoseCore
 import Tensor
 /// Imports PoseNet weights from a frozen TensorFlow GraphDef (`.pb`), such as the one

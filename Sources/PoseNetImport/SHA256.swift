@@ -5,7 +5,7 @@ import PoseCore
 /// A straightforward implementation: imports hash a few megabytes once, so clarity wins over
 /// speed. Verified in tests against the standard test vectors and the sha256 sums recorded in
 /// the shared weights' PROVENANCE files.
-enum SHA256 {
+public enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -18,7 +18,7 @@ enum SHA256 {
     ]
 
     /// Lower-case hex digest of `bytes`.
-    static func hexDigest(_ bytes: [UInt8]) -> String {
+    public static func hexDigest(_ bytes: [UInt8]) -> String {
         var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         // Whole 64-byte blocks straight from the input; only the tail is copied for padding
         // (0x80, zeros to 56 mod 64, then the bit length big-endian).

@@ -1,4 +1,5 @@
 import PoseNet
+import Protobuf
 import PoseCore
 import Foundation
 #if canImport(Glibc)

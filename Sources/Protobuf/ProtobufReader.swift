@@ -1,5 +1,3 @@
-import PoseNet
-import PoseCore
 /// A minimal reader for the protocol buffers *wire format*: enough to walk Core ML and
 /// TensorFlow files without generated code.
 ///
@@ -17,19 +15,19 @@ import PoseCore
 /// ask for field numbers (taken from the public `.proto` files) and interpret the values.
 /// Every read is bounds-checked, so a corrupt or truncated file throws ``ProtobufError``
 /// instead of reading out of range.
-struct ProtobufMessage {
+public struct ProtobufMessage: Sendable {
     /// The whole file; messages are windows onto it (no copies).
-    let buffer: [UInt8]
+    public let buffer: [UInt8]
     /// This message's bytes within ``buffer``.
-    let range: Range<Int>
+    public let range: Range<Int>
 
-    init(buffer: [UInt8], range: Range<Int>? = nil) {
+    public init(buffer: [UInt8], range: Range<Int>? = nil) {
         self.buffer = buffer
         self.range = range ?? 0..<buffer.count
     }
 
     /// Decodes all fields of this message, in file order.
-    func fields() throws -> [ProtobufField] {
+    public func fields() throws -> [ProtobufField] {
         var out: [ProtobufField] = []
         var position = range.lowerBound
         while position < range.upperBound {
@@ -62,7 +60,7 @@ struct ProtobufMessage {
     }
 
     /// Reads a base-128 varint at `position` (at most 10 bytes) and advances past it.
-    func readVarint(_ position: inout Int) throws -> UInt64 {
+    public func readVarint(_ position: inout Int) throws -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -87,17 +85,17 @@ struct ProtobufMessage {
     }
 
     /// A sub-message stored in a length-delimited field.
-    func message(_ range: Range<Int>) -> ProtobufMessage { ProtobufMessage(buffer: buffer, range: range) }
+    public func message(_ range: Range<Int>) -> ProtobufMessage { ProtobufMessage(buffer: buffer, range: range) }
 }
 
 /// One decoded field: its number and raw value.
-struct ProtobufField {
-    let number: Int
-    let value: ProtobufValue
+public struct ProtobufField: Sendable {
+    public let number: Int
+    public let value: ProtobufValue
 }
 
 /// A field's value as the wire format stores it, before any schema interpretation.
-enum ProtobufValue {
+public enum ProtobufValue: Sendable {
     case varint(UInt64)
     case fixed64(UInt64)
     case fixed32(UInt32)
@@ -106,11 +104,11 @@ enum ProtobufValue {
 }
 
 /// What went wrong while walking protobuf bytes (wrapped with the file name by importers).
-enum ProtobufError: Error, CustomStringConvertible {
+public enum ProtobufError: Error, CustomStringConvertible {
     case truncated(String)
     case malformed(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .truncated(let what): return "truncated protobuf: \(what)"
         case .malformed(let what): return "malformed protobuf: \(what)"
@@ -121,51 +119,58 @@ enum ProtobufError: Error, CustomStringConvertible {
 /// Schema-level convenience over a decoded field list: "the varint in field 3", "the packed
 /// floats in field 1", and so on. Proto3 semantics: a missing scalar is its zero value, and the
 /// last occurrence of a non-repeated field wins.
-struct ProtobufFields {
-    let message: ProtobufMessage
-    let all: [ProtobufField]
+public struct ProtobufFields: Sendable {
+    public let message: ProtobufMessage
+    public let all: [ProtobufField]
 
-    init(_ message: ProtobufMessage) throws {
+    public init(_ message: ProtobufMessage) throws {
         self.message = message
         self.all = try message.fields()
     }
 
-    func has(_ number: Int) -> Bool { all.contains { $0.number == number } }
+    public func has(_ number: Int) -> Bool { all.contains { $0.number == number } }
 
     /// Every value stored under `number`, in file order.
-    func values(_ number: Int) -> [ProtobufValue] { all.filter { $0.number == number }.map(\.value) }
+    public func values(_ number: Int) -> [ProtobufValue] { all.filter { $0.number == number }.map(\.value) }
 
     /// The last varint in `number`, or `0` when absent.
-    func uint(_ number: Int) throws -> UInt64 {
+    public func uint(_ number: Int) throws -> UInt64 {
         guard let last = values(number).last else { return 0 }
         guard case .varint(let v) = last else { throw ProtobufError.malformed("field \(number) is not a varint") }
         return v
     }
 
-    func bool(_ number: Int) throws -> Bool { try uint(number) != 0 }
+    public func bool(_ number: Int) throws -> Bool { try uint(number) != 0 }
+
+    /// The last varint in `number` read as a signed `int64` (two's complement, as proto3 stores
+    /// negative `int64` values: ten bytes), or `0` when absent.
+    public func int(_ number: Int) throws -> Int { Int(Int64(bitPattern: try uint(number))) }
+
+    /// A repeated `int64` field (packed or not), each value read as signed.
+    public func ints(_ number: Int) throws -> [Int] { try uints(number).map { Int(Int64(bitPattern: $0)) } }
 
     /// The last `float` (wire type 5) in `number`, or `defaultValue` when absent.
-    func float(_ number: Int, default defaultValue: Float = 0) throws -> Float {
+    public func float(_ number: Int, default defaultValue: Float = 0) throws -> Float {
         guard let last = values(number).last else { return defaultValue }
         guard case .fixed32(let bits) = last else { throw ProtobufError.malformed("field \(number) is not a 32-bit float") }
         return Float(bitPattern: bits)
     }
 
     /// The last length-delimited value in `number` as a byte range, or `nil` when absent.
-    func bytes(_ number: Int) throws -> Range<Int>? {
+    public func bytes(_ number: Int) throws -> Range<Int>? {
         guard let last = values(number).last else { return nil }
         guard case .bytes(let r) = last else { throw ProtobufError.malformed("field \(number) is not length-delimited") }
         return r
     }
 
     /// The last length-delimited value in `number`, decoded as UTF-8 (empty when absent).
-    func string(_ number: Int) throws -> String {
+    public func string(_ number: Int) throws -> String {
         guard let r = try bytes(number) else { return "" }
         return String(decoding: message.buffer[r], as: UTF8.self)
     }
 
     /// Every length-delimited value in `number` decoded as UTF-8 (repeated string).
-    func strings(_ number: Int) throws -> [String] {
+    public func strings(_ number: Int) throws -> [String] {
         try values(number).map { value in
             guard case .bytes(let r) = value else { throw ProtobufError.malformed("field \(number) is not a string") }
             return String(decoding: message.buffer[r], as: UTF8.self)
@@ -173,13 +178,13 @@ struct ProtobufFields {
     }
 
     /// The last sub-message in `number`, or `nil` when absent.
-    func message(_ number: Int) throws -> ProtobufFields? {
+    public func message(_ number: Int) throws -> ProtobufFields? {
         guard let r = try bytes(number) else { return nil }
         return try ProtobufFields(message.message(r))
     }
 
     /// Every sub-message in `number` (repeated message).
-    func messages(_ number: Int) throws -> [ProtobufFields] {
+    public func messages(_ number: Int) throws -> [ProtobufFields] {
         try values(number).map { value in
             guard case .bytes(let r) = value else { throw ProtobufError.malformed("field \(number) is not a message") }
             return try ProtobufFields(message.message(r))
@@ -188,7 +193,7 @@ struct ProtobufFields {
 
     /// A repeated integer field, accepting both packed (one length-delimited run of varints)
     /// and unpacked (one varint per element) encodings, as parsers must.
-    func uints(_ number: Int) throws -> [UInt64] {
+    public func uints(_ number: Int) throws -> [UInt64] {
         var out: [UInt64] = []
         for value in values(number) {
             switch value {
@@ -204,7 +209,7 @@ struct ProtobufFields {
     }
 
     /// A repeated `float` field, packed (little-endian run) or unpacked (one fixed32 each).
-    func floats(_ number: Int) throws -> [Float] {
+    public func floats(_ number: Int) throws -> [Float] {
         var out: [Float] = []
         for value in values(number) {
             switch value {

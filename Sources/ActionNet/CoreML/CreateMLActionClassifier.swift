@@ -1,0 +1,146 @@
+import Foundation
+import PoseCore
+
+/// An action classifier trained in Apple's Create ML, run from its `.mlmodel` file.
+///
+/// Create ML exports action classifiers as Core ML `neuralNetworkClassifier` models: input
+/// `poses`, a float multi-array `[T, 3, 18]` (T frames, oldest first; x, y, confidence; Vision's
+/// 18 joints, ``VisionJoint``), outputs the class probabilities and the top label. This type
+/// reads such a file into a ``CoreMLGraph`` (the layer kinds of ``CoreMLOperation``) and runs it
+/// in float32:
+///
+///     let model = try CreateMLActionClassifier(contentsOf: URL(fileURLWithPath: "ExerciseClassifier.mlmodel"))
+///     let prediction = try model.classify(window)   // window: T·3·18 floats, VisionPoseRow per frame
+///     print(prediction.label, prediction.probabilities)
+///
+/// Reading refuses, with one line naming the file (and the layer): a file that is not a Core ML
+/// model, a Core ML model that is not a neural-network classifier, a layer kind or parameter this
+/// runtime does not run, and an input that is not `[T, 3, 18]`. The graph is run once on a zero
+/// window while loading, so a layer whose shapes do not fit fails then, not on the first window.
+///
+/// **Thread safety.** Immutable; ``classify(_:)`` may be called from any number of threads.
+public final class CreateMLActionClassifier: Sendable {
+    /// The model's metadata (`Model.description.metadata`), as Xcode shows it.
+    public struct Metadata: Sendable, Equatable {
+        public let shortDescription: String
+        public let version: String
+        public let author: String
+        public let license: String
+        /// Create ML's own entries (e.g. `Target Frame Rate`), key → value.
+        public let userDefined: [String: String]
+    }
+
+    /// Frame rate when the metadata has none: Apple's exercise sample hard-codes 30 frames/s.
+    public static let defaultFrameRate = 30.0
+    /// Model frames between the starts of consecutive windows, as in Apple's sample.
+    public static let defaultWindowStride = 10
+
+    /// Class labels in output order, spelled as the model spells them.
+    public let labels: [String]
+    /// Frames per window: the input's first dimension.
+    public let windowLength: Int
+    /// Frames per second the windows are sampled at: the metadata's `Target Frame Rate`, else 30.
+    public let frameRate: Double
+    /// Whether ``frameRate`` comes from the metadata (false: the default).
+    public let frameRateIsFromMetadata: Bool
+    public let metadata: Metadata
+    /// Number of layers in the network.
+    public var layerCount: Int { graph.layers.count }
+    /// The Core ML specification version the file declares.
+    public let specificationVersion: Int
+    /// The file name the model was read from (for messages).
+    public let fileName: String
+    /// Cores each convolution may use (1: a window is a small job; run windows in parallel instead).
+    public let threads: Int
+    let graph: CoreMLGraph
+
+    /// Reads the `.mlmodel` at `url`.
+    /// - Throws: ``CoreMLModelError`` for a file that is not a runnable action classifier, or the read error.
+    public convenience init(contentsOf url: URL, threads: Int = 1) throws {
+        let data = try Data(contentsOf: url)
+        try self.init(bytes: [UInt8](data), fileName: url.lastPathComponent, threads: threads)
+    }
+
+    /// Reads a `.mlmodel` from its bytes; `fileName` names it in messages.
+    public init(bytes: [UInt8], fileName: String, threads: Int = 1) throws {
+        let contents = try CoreMLModelReader(file: fileName).read(bytes)
+        self.fileName = fileName
+        self.threads = max(1, threads)
+        labels = contents.labels
+        windowLength = contents.inputShape[0]
+        metadata = contents.metadata
+        specificationVersion = contents.specificationVersion
+        graph = contents.graph
+        let declared = contents.metadata.userDefined.first { Self.isFrameRateKey($0.key) }.flatMap { Double($0.value.trimmingCharacters(in: .whitespaces)) }
+        if let declared, declared.isFinite, declared > 0 {
+            (frameRate, frameRateIsFromMetadata) = (declared, true)
+        } else {
+            (frameRate, frameRateIsFromMetadata) = (Self.defaultFrameRate, false)
+        }
+        // One run on zeros: shape misfits surface now, naming the layer, and the output must be one probability per label.
+        let probe: CoreMLArray
+        do {
+            probe = try graph.run(CoreMLArray(zeros: contents.inputShape), threads: 1)
+        } catch let error as CoreMLModelError {
+            throw CoreMLModelError.notAClassifier(file: fileName, detail: "\(error)")
+        }
+        guard probe.count == labels.count else {
+            throw CoreMLModelError.notAClassifier(file: fileName, detail: "output '\(graph.outputName)' has \(probe.count) values (\(probe.shape)) for \(labels.count) labels")
+        }
+    }
+
+    /// `Target Frame Rate`, however spaced or cased.
+    static func isFrameRateKey(_ key: String) -> Bool {
+        key.lowercased().filter { $0.isLetter } == "targetframerate"
+    }
+
+    /// The input shape `[T, 3, 18]`.
+    public var inputShape: [Int] { [windowLength, 3, VisionJoint.allCases.count] }
+
+    /// Classifies one window: `windowLength · 3 · 18` floats, row-major `[T, 3, 18]`
+    /// (``VisionPoseRow/values(for:width:height:)`` per frame, oldest first).
+    /// - Throws: ``CoreMLModelError/badWindow(_:)`` for a wrong count or a non-finite value.
+    public func classify(_ window: [Float]) throws -> CreateMLPrediction {
+        let expected = windowLength * VisionPoseRow.count
+        guard window.count == expected else {
+            throw CoreMLModelError.badWindow("\(window.count) values, expected \(expected) ([\(windowLength), 3, 18])")
+        }
+        if let bad = window.firstIndex(where: { !$0.isFinite }) {
+            let row = bad / VisionPoseRow.count, within = bad % VisionPoseRow.count
+            throw CoreMLModelError.badWindow("value \(window[bad]) at [\(row), \(within / 18), \(within % 18)]")
+        }
+        let output = try graph.run(CoreMLArray(shape: inputShape, values: window), threads: threads)
+        return CreateMLPrediction(labels: labels, probabilities: output.values)
+    }
+}
+
+/// A Create ML classifier's verdict on one window.
+public struct CreateMLPrediction: Sendable, Equatable {
+    /// The model's labels, in output order.
+    public let labels: [String]
+    /// One probability per label (they sum to 1).
+    public let probabilities: [Float]
+
+    /// The most probable label (the first on a tie).
+    public var label: String { labels[topIndex] }
+    /// Its probability.
+    public var confidence: Float { probabilities[topIndex] }
+    var topIndex: Int { probabilities.indices.max { probabilities[$0] < probabilities[$1] || (probabilities[$0] == probabilities[$1] && $0 > $1) } ?? 0 }
+}
+
+extension CreateMLPrediction {
+    /// `{"type": "prediction", "label": ..., "probabilities": {label: p, ...}}` with the labels in
+    /// the model's order and spelling, probabilities to 6 decimals (trailing zeros dropped): what
+    /// `posekit actions --classifier MODEL --window FILE` prints.
+    public var jsonLine: String {
+        var json = JSONText(capacity: 256)
+        json.raw("{\"type\": \"prediction\", \"label\": "); json.string(label)
+        json.raw(", \"probabilities\": {")
+        for (i, name) in labels.enumerated() {
+            if i > 0 { json.raw(", ") }
+            json.string(name); json.raw(": "); json.trimmedNumber(Double(probabilities[i]), decimals: 6)
+        }
+        json.raw("}}")
+        return json.text
+    }
+}
