@@ -24,6 +24,15 @@ public struct ActionEngineConfiguration: Sendable {
         self.windowStride = windowStride ?? header.windowStride
         self.confidenceThreshold = confidenceThreshold
     }
+
+    /// The settings for a Create ML classifier: its frame rate (metadata, else 30/s) and window
+    /// length, a window every `windowStride` frames (nil: 10, as Apple's sample).
+    public init(createML model: CreateMLActionClassifier, confidenceThreshold: Double = 0.5, windowStride: Int? = nil) {
+        fps = model.frameRate
+        windowLength = model.windowLength
+        self.windowStride = windowStride ?? CreateMLActionClassifier.defaultWindowStride
+        self.confidenceThreshold = confidenceThreshold
+    }
 }
 
 /// What an overlay draws for the current frame.
@@ -51,7 +60,9 @@ public struct ActionStatus: Sendable, Equatable {
 /// and time where it happened).
 public final class ActionEngine {
     public let configuration: ActionEngineConfiguration
-    let classifier: TemporalConvNet
+    let classifier: WindowClassifier
+    /// The frames' size in pixels (0: not known yet), which a Create ML classifier's coordinates are divided by.
+    private var imageWidth = 0, imageHeight = 0
     private var tracker = PoseTracker()
     private var selector = ProminentPersonSelector()
     private var resampler: FrameResampler
@@ -77,9 +88,22 @@ public final class ActionEngine {
     private var lastWindow: (first: Int, last: Int, topClass: ActionClass?)?
 
     /// A pipeline around a trained classifier.
-    public init(classifier: TemporalConvNet, configuration: ActionEngineConfiguration = ActionEngineConfiguration()) throws {
-        guard configuration.windowLength == classifier.architecture.windowLength else {
-            throw ActionNetError.invalidConfiguration("window length \(configuration.windowLength) but the classifier takes \(classifier.architecture.windowLength)")
+    public convenience init(classifier: TemporalConvNet, configuration: ActionEngineConfiguration = ActionEngineConfiguration()) throws {
+        try self.init(windowClassifier: .actionNet(classifier), configuration: configuration)
+    }
+
+    /// A pipeline around a Create ML action classifier: windows of its length at its frame rate,
+    /// labeled with its classes as it spells them; repetitions are counted for the classes our
+    /// counters know (``ActionClass/init(createMLLabel:)``). Its coordinates need the frames'
+    /// size: feed ``PoseFrame``s with `width` and `height`, or pass them to
+    /// ``process(frameIndex:time:poses:imageWidth:imageHeight:)``.
+    public convenience init(createML model: CreateMLActionClassifier, configuration: ActionEngineConfiguration) throws {
+        try self.init(windowClassifier: .createML(model), configuration: configuration)
+    }
+
+    init(windowClassifier classifier: WindowClassifier, configuration: ActionEngineConfiguration) throws {
+        guard configuration.windowLength == classifier.windowLength else {
+            throw ActionNetError.invalidConfiguration("window length \(configuration.windowLength) but the classifier takes \(classifier.windowLength)")
         }
         guard configuration.windowStride >= 1, configuration.windowStride <= configuration.windowLength else {
             throw ActionNetError.invalidConfiguration("window stride \(configuration.windowStride) not in 1...\(configuration.windowLength)")
@@ -112,12 +136,14 @@ public final class ActionEngine {
 
     /// Consumes one frame's poses.
     public func process(_ frame: PoseFrame) -> [ActionEvent] {
-        process(frameIndex: frame.frame, time: frame.time, poses: frame.poses)
+        process(frameIndex: frame.frame, time: frame.time, poses: frame.poses, imageWidth: frame.width, imageHeight: frame.height)
     }
 
-    /// Consumes one frame's poses: its index in the source, its time in seconds, every person found.
-    public func process(frameIndex: Int, time: Double, poses: [Pose]) -> [ActionEvent] {
+    /// Consumes one frame's poses: its index in the source, its time in seconds, every person
+    /// found, and the frame's size in pixels (0: as before; only a Create ML classifier uses it).
+    public func process(frameIndex: Int, time: Double, poses: [Pose], imageWidth: Int = 0, imageHeight: Int = 0) -> [ActionEvent] {
         guard !finished else { return [] }
+        if imageWidth > 0 && imageHeight > 0 { (self.imageWidth, self.imageHeight) = (imageWidth, imageHeight) }
         framesConsumed += 1
         let tracked = tracker.update(poses: poses, time: time)
         let prominent = selector.select(tracked, time: time)
@@ -188,12 +214,13 @@ public final class ActionEngine {
         pending.removeAll()
         let labeled = slotsPerLabel.filter { $0.value > 0 }
         let seconds = labeled.mapValues { Double($0) / configuration.fps }
-        let actions = labeled.filter { if case .action = $0.key { return true } else { return false } }
+        let actions = labeled.filter { $0.key.isClass }
         let pool = actions.isEmpty ? labeled : actions
         let best = pool.max { $0.value < $1.value || ($0.value == $1.value && $0.key.name > $1.key.name) }?.key
         var reps: [ActionClass: Int] = [:]
         for e in ActionClass.exercises { reps[e] = counts[e] ?? 0 }
-        events.append(.summary(ActionSummary(frames: framesConsumed, label: best, seconds: seconds, reps: reps)))
+        events.append(.summary(ActionSummary(frames: framesConsumed, label: best, seconds: seconds, reps: reps,
+                                              classLabels: classifier.classLabels)))
         return events
     }
 
@@ -202,7 +229,8 @@ public final class ActionEngine {
         let frames = window.frames
         let realCount = realSlots ?? frames.count
         let first = frames[0], lastReal = frames[realCount - 1]
-        let prediction = WindowPrediction(window, realSlots: realCount, classifier: classifier, configuration: configuration)
+        let prediction = WindowPrediction(window, realSlots: realCount, classifier: classifier, configuration: configuration,
+                                          imageWidth: imageWidth, imageHeight: imageHeight)
         // Time: the window's label owns its frames not yet owned by an earlier window.
         let newFrom = max(first.slot, lastWindowEnd + 1)
         if lastReal.slot >= newFrom { slotsPerLabel[prediction.label, default: 0] += lastReal.slot - newFrom + 1 }
@@ -213,7 +241,7 @@ public final class ActionEngine {
         events += settle(first: first.slot, last: lastReal.slot, topClass: prediction.topClass)
         status.label = prediction.label
         status.confidence = prediction.confidence
-        if case .action(let c) = prediction.label {
+        if prediction.label.isClass, let c = prediction.topClass {
             status.repetitions = counts[c] ?? 0
             status.lastRepetition = lastRepetitions[c]
         } else {

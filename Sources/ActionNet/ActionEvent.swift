@@ -9,12 +9,16 @@ public struct WindowPrediction: Sendable, Equatable {
     public var label: ActionLabel
     /// Top class probability (0 for `no_person`, which is not classified).
     public var confidence: Double
-    /// Probability of every class, in ``ActionClass`` order (all 0 for `no_person`).
+    /// Probability of every class, in the classifier's output order (``classNames``; all 0 for `no_person`).
     public var probabilities: [Double]
     /// The prominent person's track (nil when nobody was seen).
     public var trackID: Int?
-    /// The most probable class, even when `label` abstains (nil for `no_person`).
+    /// The exercise the most probable class stands for, even when `label` abstains (nil for
+    /// `no_person`, and for a Create ML class our repetition counters do not know).
     public var topClass: ActionClass?
+    /// The classifier's class names in output order: ActionNet's ``ActionClass`` names, or a
+    /// Create ML model's labels as spelled.
+    public var classNames: [String] = ActionClass.allCases.map(\.name)
 }
 
 /// One counted repetition (see ``TurningPointDetector`` for when one counts).
@@ -43,6 +47,8 @@ public struct ActionSummary: Sendable, Equatable {
     public var seconds: [ActionLabel: Double]
     /// Repetitions per exercise (every exercise listed, zeros included).
     public var reps: [ActionClass: Int]
+    /// The classifier's classes in output order (the order `seconds` is written in, abstentions last).
+    public var classLabels: [ActionLabel] = ActionClass.allCases.map { .action($0) }
 }
 
 /// What ``ActionEngine`` emits; ``jsonLine`` is the `posekit actions` output format.
@@ -74,9 +80,9 @@ public enum ActionEvent: Sendable, Equatable {
             json.raw(", \"label\": "); json.string(p.label.name)
             json.raw(", \"confidence\": "); json.trimmedNumber(p.confidence, decimals: 4)
             json.raw(", \"probabilities\": {")
-            for action in ActionClass.allCases {
-                if action.rawValue > 0 { json.raw(", ") }
-                json.string(action.name); json.raw(": "); json.trimmedNumber(p.probabilities[action.rawValue], decimals: 4)
+            for (i, name) in p.classNames.enumerated() {
+                if i > 0 { json.raw(", ") }
+                json.string(name); json.raw(": "); json.trimmedNumber(p.probabilities[i], decimals: 4)
             }
             json.raw("}, \"track\": ")
             if let track = p.trackID { json.integer(track) } else { json.raw("null") }
@@ -90,7 +96,7 @@ public enum ActionEvent: Sendable, Equatable {
             r.cue.appendMembers(to: &json)
             json.raw("}")
         case .summary(let s):
-            let order = ActionClass.allCases.map { ActionLabel.action($0) } + [.lowConfidence, .noPerson]
+            let order = s.classLabels + [.lowConfidence, .noPerson]
             json.raw("{\"type\": \"summary\", \"frames\": "); json.integer(s.frames)
             json.raw(", \"label\": ")
             if let label = s.label { json.string(label.name) } else { json.raw("null") }

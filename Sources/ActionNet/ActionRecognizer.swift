@@ -12,6 +12,11 @@ import Tensor
 ///     }
 ///     let verdict = recognizer.classify(PoseWindow(frames: myFrames))  // your own 60-frame window
 ///
+/// A Create ML action classifier runs the same way, with its labels as the model spells them:
+///
+///     let exercises = try ActionRecognizer(createMLModel: URL(fileURLWithPath: "ExerciseClassifier.mlmodel"))
+///     let events = try exercises.events(for: frames)   // frames with their width and height
+///
 /// The poses can come from ``PoseDetector`` (ideally configured with
 /// `PoseDetector.Configuration.actionRecognition`, input 353, which the classifier was trained
 /// on, and unsmoothed: `smoothing: false`) or from anywhere else, in image pixels.
@@ -21,13 +26,14 @@ import Tensor
 /// ``makeEngine()`` each get a classifier of their own. So one recognizer may be shared by any
 /// number of threads and tasks.
 public final class ActionRecognizer: @unchecked Sendable {
-    /// The classifier's weight bundle (each engine loads its own copy of the classifier).
-    private let weightsURL: URL
+    /// ActionNet's weight bundle (each engine loads its own copy of the classifier), or nil for a
+    /// Create ML classifier (immutable, shared by every engine).
+    private let weightsURL: URL?
     /// The pipeline settings every engine gets.
     public let configuration: ActionEngineConfiguration
     private let lock = NSLock()
     /// Used by ``classify(_:)`` only, under `lock`.
-    private let classifier: TemporalConvNet
+    private let classifier: WindowClassifier
 
     /// The short name of the classifier weights `posekit actions` uses (`Weights/actionnet.pkw`).
     public static let defaultWeights = "actionnet"
@@ -46,8 +52,20 @@ public final class ActionRecognizer: @unchecked Sendable {
         let c = ActionEngineConfiguration(classifier: net, header: header, confidenceThreshold: confidenceThreshold,
                                           windowStride: windowStride)
         configuration = c
-        classifier = net
+        classifier = .actionNet(net)
         _ = try ActionEngine(classifier: net, configuration: c)  // refuses bad settings here, once
+    }
+
+    /// A recognizer running the Create ML action classifier at `url` (a `.mlmodel`): windows of
+    /// its length at its frame rate (metadata, else 30/s), one every `windowStride` frames (nil:
+    /// 10, as Apple's sample), labeled with its classes as it spells them.
+    /// - Throws: ``CoreMLModelError`` for a file that is not a runnable action classifier.
+    public init(createMLModel url: URL, confidenceThreshold: Double = 0.5, windowStride: Int? = nil) throws {
+        let model = try CreateMLActionClassifier(contentsOf: url)
+        weightsURL = nil
+        configuration = ActionEngineConfiguration(createML: model, confidenceThreshold: confidenceThreshold, windowStride: windowStride)
+        classifier = .createML(model)
+        _ = try ActionEngine(windowClassifier: classifier, configuration: configuration)
     }
 
     /// Frames per window the classifier takes (60: 2 s at 30 frames/s).
@@ -57,21 +75,28 @@ public final class ActionRecognizer: @unchecked Sendable {
     /// counting): feed it frames in time order with ``ActionEngine/process(_:)``, then call
     /// ``ActionEngine/finish()``. One engine is for one thread at a time.
     public func makeEngine() throws -> ActionEngine {
+        guard let weightsURL else { return try ActionEngine(windowClassifier: classifier, configuration: configuration) }
         let (net, _) = try ActionWeightsFile.load(contentsOf: weightsURL)
         return try ActionEngine(classifier: net, configuration: configuration)
     }
 
     /// Labels one window of ``windowLength`` frames at the model's rate (30/s), oldest first,
     /// each holding the person's pose or nil. Frames and times in the result are the window's.
+    /// A Create ML classifier also needs the size of the image the poses are in.
     ///
-    /// - Throws: ``ActionNetError/invalidConfiguration(_:)`` when the window's length is not ``windowLength``.
-    public func classify(_ window: PoseWindow) throws -> WindowPrediction {
+    /// - Throws: ``ActionNetError/invalidConfiguration(_:)`` when the window's length is not
+    ///   ``windowLength``, or a Create ML classifier gets no image size.
+    public func classify(_ window: PoseWindow, imageWidth: Int = 0, imageHeight: Int = 0) throws -> WindowPrediction {
+        if case .createML = classifier, imageWidth <= 0 || imageHeight <= 0 {
+            throw ActionNetError.invalidConfiguration("a Create ML classifier needs the image size of the window's poses")
+        }
         guard window.length == windowLength else {
             throw ActionNetError.invalidConfiguration("a window of \(window.length) frames, but the classifier takes \(windowLength)")
         }
         lock.lock()
         defer { lock.unlock() }
-        return WindowPrediction(window, realSlots: window.length, classifier: classifier, configuration: configuration)
+        return WindowPrediction(window, realSlots: window.length, classifier: classifier, configuration: configuration,
+                                imageWidth: imageWidth, imageHeight: imageHeight)
     }
 
     /// Every event for a whole stream of frames in time order: window predictions and

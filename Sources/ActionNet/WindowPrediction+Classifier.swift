@@ -4,20 +4,25 @@ extension WindowPrediction {
     /// ``ActionEngineConfiguration/minimumPoseFraction`` of its frames hold a pose,
     /// `low_confidence` when the top probability is under ``ActionEngineConfiguration/confidenceThreshold``.
     /// (``ActionEngine`` and ``ActionRecognizer`` both label windows here.)
-    init(_ window: PoseWindow, realSlots: Int, classifier: TemporalConvNet, configuration: ActionEngineConfiguration) {
+    /// `topClass` is the exercise the top output stands for (``WindowClassifier/exercise(forOutput:)``),
+    /// which the repetitions must match; `imageWidth` × `imageHeight` is the frames' size (a
+    /// Create ML classifier's coordinates are normalized by it).
+    init(_ window: PoseWindow, realSlots: Int, classifier: WindowClassifier, configuration: ActionEngineConfiguration,
+         imageWidth: Int = 0, imageHeight: Int = 0) {
         let frames = window.frames
         let first = frames[0], lastReal = frames[realSlots - 1]
+        let labels = classifier.classLabels
         self.init(frameStart: first.sourceFrame, frameEnd: lastReal.sourceFrame,
                   timeStart: first.time, timeEnd: lastReal.time, label: .noPerson, confidence: 0,
-                  probabilities: [Double](repeating: 0, count: ActionClass.count),
-                  trackID: window.dominantTrackID, topClass: nil)
+                  probabilities: [Double](repeating: 0, count: labels.count),
+                  trackID: window.dominantTrackID, topClass: nil, classNames: labels.map(\.name))
         if window.realPoseFraction >= configuration.minimumPoseFraction {
-            let probs = classifier.probabilities(features: window.features())
+            let probs = classifier.probabilities(window, imageWidth: imageWidth, imageHeight: imageHeight)
             let top = probs.indices.max { probs[$0] < probs[$1] }!
             probabilities = probs
             confidence = probs[top]
-            topClass = ActionClass(rawValue: top)
-            label = probs[top] >= configuration.confidenceThreshold ? .action(ActionClass(rawValue: top)!) : .lowConfidence
+            topClass = classifier.exercise(forOutput: top)
+            label = probs[top] >= configuration.confidenceThreshold ? labels[top] : .lowConfidence
         }
     }
 }

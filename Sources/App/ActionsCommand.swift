@@ -64,7 +64,7 @@ struct ActionsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Action classifier weights (name or path).", valueName: "name|path"))
     var weights: String = "actionnet"
 
-    @Option(name: .long, help: ArgumentHelp("A Create ML action classifier (.mlmodel) to run instead of ActionNet.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("A Create ML action classifier (.mlmodel) to run instead of ActionNet: its labels as spelled, its window length, its frame rate (metadata, else 30/s), a window every 10 frames (--stride); repetitions counted for the exercises PoseKit's counters know.", valueName: "path"))
     var classifier: String?
 
     @Option(name: .long, help: ArgumentHelp("Classify this one window with --classifier (.npy float32 [T, 3, 18] or JSON [T][3][18]) and print its prediction.", valueName: "file"))
@@ -99,6 +99,7 @@ struct ActionsCommand: ParsableCommand {
             }
             return
         }
+        if classifier != nil && weights != "actionnet" { throw ValidationError("give --classifier (a Create ML model) or --weights (ActionNet), not both") }
         if hasFrames == (poses != nil) { throw ValidationError("give an input video (or -), or --poses FILE, but not both") }
         try Limits.framesPerSecond.check(fps, "--fps")
         try Limits.probability.check(confidence, "--confidence")
@@ -119,10 +120,16 @@ struct ActionsCommand: ParsableCommand {
             try classifyWindow(window, classifier)
             return
         }
-        let weightsURL = try ModelLocator.resolve(weights)
+        // A Create ML classifier is immutable and shared; ActionNet's weights are loaded per engine.
+        let createML = try classifier.map { try CreateMLActionClassifier.loading($0) }
+        let weightsURL = createML == nil ? try ModelLocator.resolve(weights) : nil
         func makeEngine() throws -> ActionEngine {
-            try CLIError.reading(weightsURL.path) {
-                try ActionEngine(weightsURL: weightsURL, confidenceThreshold: confidence, windowStride: stride)
+            if let createML {
+                let configuration = ActionEngineConfiguration(createML: createML, confidenceThreshold: confidence, windowStride: stride)
+                return try ActionEngine(createML: createML, configuration: configuration)
+            }
+            return try CLIError.reading(weightsURL!.path) {
+                try ActionEngine(weightsURL: weightsURL!, confidenceThreshold: confidence, windowStride: stride)
             }
         }
         _ = try makeEngine()  // bad weights: one error before any output
@@ -161,7 +168,7 @@ struct ActionsCommand: ParsableCommand {
 
     /// `--classifier MODEL --window FILE`: one prediction line, or one error line and nothing written.
     private func classifyWindow(_ windowPath: String, _ modelPath: String) throws {
-        let model = try CLIError.reading(modelPath) { try CreateMLActionClassifier(contentsOf: URL(fileURLWithPath: modelPath)) }
+        let model = try CreateMLActionClassifier.loading(modelPath)
         let (shape, values) = try CLIError.reading(windowPath) { try PoseWindowFile.read(contentsOf: URL(fileURLWithPath: windowPath)) }
         guard shape == model.inputShape else {
             throw CLIError("\(windowPath): window is \(shape), \(model.fileName) takes \(model.inputShape)")
@@ -182,14 +189,22 @@ struct ActionsCommand: ParsableCommand {
             try lines.forEachLine { line in
                 if let frame = try decoder.decode(line: line) { frames.append(frame) }
             }
-            for frame in try PoseFrameOrder.sorted(frames) { try emit(engine.process(frame), to: sink) }
+            for frame in try PoseFrameOrder.sorted(frames) { try emit(engine.process(sized(frame)), to: sink) }
         } else {
             var order = PoseFrameOrder()
             try lines.forEachLine { line in
-                if let frame = try decoder.decode(line: line) { try emit(engine.process(order.admit(frame)), to: sink) }
+                if let frame = try decoder.decode(line: line) { try emit(engine.process(sized(order.admit(frame))), to: sink) }
             }
         }
         try emit(engine.finish(), to: sink)
+    }
+
+    /// `frame`, checked to carry its image size when a Create ML classifier needs it.
+    private func sized(_ frame: PoseFrame) throws -> PoseFrame {
+        guard classifier == nil || (frame.width > 0 && frame.height > 0) else {
+            throw CLIError("frame \(frame.frame) has no width and height; a Create ML classifier's coordinates need them (posekit pose writes them)")
+        }
+        return frame
     }
 
     /// Events for every frame of a video (and annotated frames into `overlay` when given).
@@ -209,7 +224,8 @@ struct ActionsCommand: ParsableCommand {
         try source.forEachDetectedFrame(with: detectors, realtime: false,
                                         whileWaiting: { for output in outputs { try? output.flush() } }) { slot, found, _ in
             let time = slot.time ?? Double(slot.frameIndex) / fps
-            try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found), to: sink)
+            try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found,
+                                    imageWidth: reader.width, imageHeight: reader.height), to: sink)
             if overlayOutput != nil {
                 ActionOverlay().draw(engine.status, poses: found, on: &slot.rgb)
                 try overlayOutput!.write(slot.rgb, from: reader, input: input)
@@ -242,7 +258,7 @@ struct ActionOverlay {
         if let pose = status.pose { PoseOverlay().draw([pose], on: &image) }
         let scale = max(2, min(image.width, image.height) / 180)
         var caption = status.label.map { "\($0.name)  \(Int((status.confidence * 100).rounded()))%" } ?? "waiting for 2 s of movement"
-        if let label = status.label, case .action(let action) = label, action != .other {
+        if let label = status.label, label.isClass, label != .action(.other) {
             caption += "  reps \(status.repetitions)"
         }
         image.drawText(caption, x: 2 * scale, y: 2 * scale, scale: scale, color: .white,

@@ -112,9 +112,8 @@ struct Info: ParsableCommand {
     /// Labels, window, frame rate, layers and where the model came from (its metadata and hash).
     private func describeCreateMLClassifier(at path: String) throws {
         if json || tensors { throw CLIError("--json and --tensors describe .pkw bundles, not .mlmodel files") }
+        let classifier = try CreateMLActionClassifier.loading(path)
         let bytes = try CLIError.reading(path) { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
-        let name = URL(fileURLWithPath: path).lastPathComponent
-        let classifier = try CLIError.reading(path) { try CreateMLActionClassifier(bytes: bytes, fileName: name) }
         let m = classifier.metadata
         let rate = String(format: "%g", classifier.frameRate)
         let rateSource = classifier.frameRateIsFromMetadata ? "metadata 'Target Frame Rate'" : "default: no 'Target Frame Rate' in the metadata"
@@ -133,5 +132,13 @@ struct Info: ParsableCommand {
         for (key, value) in m.userDefined.sorted(by: { $0.key < $1.key }) {
             print("  metadata \(key): \(value.split(separator: "\n").joined(separator: " "))")
         }
+    }
+}
+
+extension CreateMLActionClassifier {
+    /// The Create ML classifier at `path`; any failure is one line naming the path.
+    static func loading(_ path: String) throws -> CreateMLActionClassifier {
+        let bytes = try CLIError.reading(path) { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+        return try CLIError.reading(path) { try CreateMLActionClassifier(bytes: bytes, fileName: path) }
     }
 }

@@ -68,3 +68,12 @@ public enum VisionPoseRow {
         return row
     }
 }
+
+extension PoseWindow {
+    /// The window as a Create ML action classifier's input: `[length, 3, 18]` floats, one
+    /// ``VisionPoseRow`` per frame (a frame without a person is all zeros, as Apple's sample
+    /// feeds it), for poses in a `width × height` image.
+    public func visionInput(width: Int, height: Int) -> [Float] {
+        frames.flatMap { VisionPoseRow.values(for: $0.pose, width: width, height: height) }
+    }
+}

@@ -1,0 +1,47 @@
+/// The classifier ``ActionEngine`` and ``ActionRecognizer`` label windows with: ActionNet's own
+/// temporal convolution network, or a Create ML action classifier run from its `.mlmodel`.
+///
+/// Both see the same windows of the prominent person (``PoseWindow``, at the classifier's frame
+/// rate); each builds its own input from them: ActionNet its normalized features
+/// (``PoseWindow/features()``), a Create ML model Vision's `[T, 3, 18]` rows
+/// (``PoseWindow/visionInput(width:height:)``), which need the image size.
+enum WindowClassifier {
+    case actionNet(TemporalConvNet)
+    case createML(CreateMLActionClassifier)
+
+    var windowLength: Int {
+        switch self {
+        case .actionNet(let net): return net.architecture.windowLength
+        case .createML(let model): return model.windowLength
+        }
+    }
+
+    /// The label of each output, in output order.
+    var classLabels: [ActionLabel] {
+        switch self {
+        case .actionNet: return ActionClass.allCases.map { .action($0) }
+        case .createML(let model): return model.labels.map { .modelClass($0) }
+        }
+    }
+
+    /// The exercise whose repetitions output `index` stands for (nil: none our counters know).
+    func exercise(forOutput index: Int) -> ActionClass? {
+        switch self {
+        case .actionNet: return ActionClass(rawValue: index)
+        case .createML(let model): return ActionClass(createMLLabel: model.labels[index])
+        }
+    }
+
+    /// One probability per output for `window`, whose poses are in a `width × height` image.
+    func probabilities(_ window: PoseWindow, imageWidth: Int, imageHeight: Int) -> [Double] {
+        switch self {
+        case .actionNet(let net):
+            return net.probabilities(features: window.features())
+        case .createML(let model):
+            // A checked model on a window of its own length with finite coordinates cannot fail.
+            let input = window.visionInput(width: imageWidth, height: imageHeight)
+            guard let prediction = try? model.classify(input) else { return [Double](repeating: 0, count: model.labels.count) }
+            return prediction.probabilities.map(Double.init)
+        }
+    }
+}
