@@ -152,3 +152,25 @@ struct CreateMLCommandTests {
         }
     }
 }
+
+/// `posekit actions --classifier` on a video: the same event stream as ActionNet's, with the
+/// model's labels (runs PoseNet, so one short clip).
+@Suite(.serialized) struct CreateMLVideoCommandTests {
+    @Test func videoEventsCarryTheModelsLabels() throws {
+        let video = CLI.shared.appendingPathComponent("media/videos/ahmedlila_jumping-jacks-counter__3_Count_Jumping_Jacks.mp4")
+        let y4m = try CLI.ffmpeg(["-ss", "0", "-i", video.path, "-t", "4", "-an",
+                                  "-vf", "scale='min(640,iw)':-2:flags=lanczos,format=yuv420p", "-f", "yuv4mpegpipe", "-"])
+        let result = try CLI.run(["actions", "--classifier", CreateMLCommandTests.exercise.path, "-"], stdin: y4m)
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = try result.lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let predictions = objects.filter { $0["type"] as? String == "prediction" }
+        #expect(predictions.count >= 5)
+        for p in predictions {
+            #expect(Set((p["probabilities"] as! [String: Double]).keys) == ["Other Action", "Jumping Jacks", "Burpees", "Lunges"])
+        }
+        #expect(predictions.allSatisfy { $0["label"] as? String == "Jumping Jacks" }, "\(predictions.map { $0["label"] ?? "" })")
+        let summary = objects.last!
+        #expect(summary["type"] as? String == "summary" && summary["label"] as? String == "Jumping Jacks")
+        #expect(((summary["reps"] as! [String: Int])["jumping_jacks"] ?? 0) >= 3)
+    }
+}
