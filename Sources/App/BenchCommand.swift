@@ -13,8 +13,9 @@ struct Bench: ParsableCommand {
         EXAMPLES
           posekit bench kernels
           posekit bench model --json > model.json
+          posekit bench actions                 # one action window: ActionNet and Create ML classifiers
           env -u OPENBLAS_CORETYPE posekit bench kernels
         """,
-        subcommands: [BenchKernels.self, BenchModel.self, BenchPipeline.self]
+        subcommands: [BenchKernels.self, BenchModel.self, BenchPipeline.self, BenchActions.self]
     )
 }

@@ -52,6 +52,8 @@ public final class CreateMLActionClassifier: Sendable {
     public let fileName: String
     /// Cores each convolution may use (1: a window is a small job; run windows in parallel instead).
     public let threads: Int
+    /// Multiply-adds of one window's convolutions (nearly all the arithmetic), for speed reports.
+    public let multiplyAddsPerWindow: Int
     let graph: CoreMLGraph
 
     /// Reads the `.mlmodel` at `url`.
@@ -79,11 +81,17 @@ public final class CreateMLActionClassifier: Sendable {
         }
         // One run on zeros: shape misfits surface now, naming the layer, and the output must be one probability per label.
         let probe: CoreMLArray
+        var multiplyAdds = 0
         do {
-            probe = try graph.run(CoreMLArray(zeros: contents.inputShape), threads: 1)
+            probe = try graph.run(CoreMLArray(zeros: contents.inputShape), threads: 1) { layer, outputs in
+                guard case .convolution(let conv) = layer.operation, let out = outputs.first, out.rank >= 3 else { return }
+                let batch = out.shape[..<(out.rank - 3)].reduce(1, *)
+                multiplyAdds += batch * conv.multiplyAdds(outputHeight: out.shape[out.rank - 2], outputWidth: out.shape[out.rank - 1])
+            }
         } catch let error as CoreMLModelError {
             throw CoreMLModelError.notAClassifier(file: fileName, detail: "\(error)")
         }
+        multiplyAddsPerWindow = multiplyAdds
         guard probe.count == labels.count else {
             throw CoreMLModelError.notAClassifier(file: fileName, detail: "output '\(graph.outputName)' has \(probe.count) values (\(probe.shape)) for \(labels.count) labels")
         }
