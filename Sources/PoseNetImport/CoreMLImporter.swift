@@ -50,16 +50,6 @@ enum CoreMLImporter {
     static let maxChannels = 1 << 16
     static let unaryType = 1, unaryAlpha = 2, unaryShift = 4, unaryScale = 5, unaryThreshold: UInt64 = 7
 
-    /// Names of the NeuralNetworkLayer oneof cases, for error messages.
-    static let layerTypeNames: [Int: String] = [
-        100: "convolution", 120: "pooling", 130: "activation", 140: "innerProduct", 150: "embedding",
-        160: "batchnorm", 165: "mvn", 170: "l2normalize", 175: "softmax", 180: "lrn", 190: "crop",
-        200: "padding", 210: "upsample", 211: "resizeBilinear", 212: "cropResize", 220: "unary",
-        230: "add", 231: "multiply", 240: "average", 245: "scale", 250: "bias", 260: "max", 261: "min",
-        270: "dot", 280: "reduce", 290: "loadConstant", 300: "reshape", 301: "flatten", 310: "permute",
-        320: "concat", 330: "split", 340: "sequenceRepeat", 345: "reorganizeData", 350: "slice",
-    ]
-
     /// Reads the model in `bytes` (the contents of `file`).
     static func read(_ bytes: [UInt8], file: String) throws -> ImportedWeights {
         do {
@@ -77,7 +67,7 @@ enum CoreMLImporter {
         let typeField: Int
         let params: ProtobufFields
 
-        var typeName: String { CoreMLImporter.layerTypeNames[typeField] ?? "layer type \(typeField)" }
+        var typeName: String { CoreMLLayerKindNames.name(typeField) }
     }
 
     /// A convolution after batchnorm folding, already in TensorFlow layout.

@@ -90,6 +90,13 @@ enum CLI {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
+
+    /// Writes `text` to `dir/name` and returns the file's path.
+    static func textFile(_ name: String, _ text: String, in dir: URL) throws -> String {
+        let url = dir.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
 }
 
 struct CLIFailure: Error, CustomStringConvertible {

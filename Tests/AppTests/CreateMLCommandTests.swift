@@ -125,11 +125,7 @@ struct CreateMLCommandTests {
     @Test func badWindowsAreOneLineErrors() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        func write(_ name: String, _ text: String) throws -> String {
-            let url = dir.appendingPathComponent(name)
-            try Data(text.utf8).write(to: url)
-            return url.path
-        }
+        func write(_ name: String, _ text: String) throws -> String { try CLI.textFile(name, text, in: dir) }
         let frame = "[" + Array(repeating: "[" + Array(repeating: "0.5", count: 18).joined(separator: ",") + "]", count: 3).joined(separator: ",") + "]"
         // A Player window (45 frames) to the Exercise model (64), a wrong joint count, ragged rows,
         // non-numbers, and a NaN in an otherwise good .npy.

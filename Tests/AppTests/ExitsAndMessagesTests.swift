@@ -89,11 +89,7 @@ import Testing
     @Test func lyingHeadersCostOnlyWhatArrives() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        func file(_ name: String, _ text: String) throws -> String {
-            let url = dir.appendingPathComponent(name)
-            try Data(text.utf8).write(to: url)
-            return url.path
-        }
+        func file(_ name: String, _ text: String) throws -> String { try CLI.textFile(name, text, in: dir) }
         let small = try file("small.pgm", "P5 2 2 255\nabcd")
         let lyingPGM = try file("lie.pgm", "P5 16384 16384 255\nabcd")
         #expect(try Data(contentsOf: URL(fileURLWithPath: lyingPGM)).count == 23)
