@@ -60,7 +60,7 @@ struct BenchActions: ParsableCommand {
         var bodies: [() throws -> Void] = [{ _ = net.probabilities(features: features) }]
         for model in models {
             let window = (0..<(model.windowLength * VisionPoseRow.count)).map { _ in next() }
-            names.append("\(model.fileName) (\(model.layerCount) layers)")
+            names.append("\(URL(fileURLWithPath: model.fileName).lastPathComponent) (\(model.layerCount) layers)")
             flops.append(2.0 * Double(model.multiplyAddsPerWindow))
             bodies.append { _ = try model.classify(window) }
         }
@@ -68,7 +68,7 @@ struct BenchActions: ParsableCommand {
         print("one window on one core, median of \(runs) interleaved rounds (OpenBLAS \(BLASThreads.coreName) kernels)")
         for (i, name) in names.enumerated() {
             let t = timings[i]
-            print(String(format: "  %-52@ %8.3f ms median  %8.3f ms min  %7.3f GFLOP  %6.1f GFLOP/s",
+            print(String(format: "  %-42@ %8.3f ms median  %8.3f ms min  %7.3f GFLOP  %6.1f GFLOP/s",
                          name as NSString, t.median * 1e3, t.minimum * 1e3, flops[i] / 1e9, Benchmark.gflops(flops: flops[i], seconds: t.median)))
         }
     }

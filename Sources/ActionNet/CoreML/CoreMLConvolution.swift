@@ -1,27 +1,28 @@
 import Tensor
 
-/// A Core ML 2-D convolution (groups 1, no dilation, explicit zero padding) prepared for
-/// Tensor's GEMM.
+/// A Core ML 2-D convolution (groups 1, no dilation, explicit zero padding) as one GEMM on
+/// Tensor's kernels.
 ///
 /// Core ML stores the weights `[Cout, Cin, kH, kW]` (OIHW, row-major) and applies the kernel to
 /// the last three axes `[C, H, W]` of its input (earlier axes are batch), with padding amounts
 /// that may differ top and bottom (`borderAmounts`, ordered [H, W]):
-/// `H_out = (H + top + bottom − kH) / strideH + 1`, rounded down. Tensor's
-/// ``Convolution/general(_:weights:bias:stride:dilation:padding:activation:into:workspace:threads:)``
-/// has one stride for both axes and TensorFlow's SAME/VALID padding, which put an odd pad at the
-/// bottom where Core ML's explicit amounts may put it at the top; so this layer builds the im2col
-/// matrix itself (rows = output positions `(oy, ox)`, columns `(ky, kx, ci)`) and multiplies it
-/// with the weights reordered to that `(kH·kW·Cin) × Cout` matrix, bias fused, through
-/// ``Convolution/pointwise(_:weights:bias:activation:into:threads:)`` (an sgemm). A 1×1 kernel
-/// with stride 1 and no padding reads the channel-last input in place, without im2col.
+/// `H_out = (H + top + bottom − kH) / strideH + 1`, rounded down. Tensor's NHWC convolutions have
+/// one stride for both axes and TensorFlow's SAME/VALID padding (an odd pad at the bottom, where
+/// Core ML's explicit amounts may put it at the top), so this layer stays in Core ML's layout and
+/// computes `out[Cout, P] = W[Cout, K] · columns[K, P] + bias`, with `K = Cin·kH·kW` in the
+/// weights' own order and `P = H_out·W_out`: the output comes out `[C, H, W]` with no transposes.
+/// `columns` row `(ci, ky, kx)` holds input channel `ci` shifted by the tap (zeros where the window
+/// hangs over the padding); for a 1×1 kernel with stride 1 and no padding it is the input itself.
+/// The product is ``Convolution/pointwise(_:weights:bias:activation:into:threads:)`` (an sgemm)
+/// with the weights as its left operand.
 struct CoreMLConvolution: Sendable {
     let inputChannels: Int, outputChannels: Int
     let kernelHeight: Int, kernelWidth: Int
     let strideY: Int, strideX: Int
     let padTop: Int, padBottom: Int, padLeft: Int, padRight: Int
-    /// `[kH·kW·Cin, Cout]`: row `(ky · kW + kx) · Cin + ci`, column `co`.
+    /// `[Cout, 1, Cin·kH·kW]`: Core ML's OIHW weights as they are.
     let weights: Tensor
-    let bias: Tensor?
+    let bias: [Float]?
 
     /// - Parameter oihw: Core ML's weights, `outputChannels · inputChannels · kH · kW` values.
     init(inputChannels: Int, outputChannels: Int, kernel: (height: Int, width: Int), stride: (y: Int, x: Int),
@@ -30,17 +31,8 @@ struct CoreMLConvolution: Sendable {
         (kernelHeight, kernelWidth) = kernel
         (strideY, strideX) = stride
         (padTop, padBottom, padLeft, padRight) = padding
-        let taps = kernel.height * kernel.width
-        var matrix = [Float](repeating: 0, count: taps * inputChannels * outputChannels)
-        for o in 0..<outputChannels {
-            for i in 0..<inputChannels {
-                for tap in 0..<taps {
-                    matrix[(tap * inputChannels + i) * outputChannels + o] = oihw[(o * inputChannels + i) * taps + tap]
-                }
-            }
-        }
-        weights = try Tensor(shape: [taps * inputChannels, outputChannels], values: matrix)
-        self.bias = try bias.map { try Tensor(shape: [outputChannels], values: $0) }
+        weights = try Tensor(shape: [outputChannels, 1, inputChannels * kernel.height * kernel.width], values: oihw)
+        self.bias = bias
     }
 
     /// Multiply-adds one run on a `[.., C, H, W]` input does (for the benchmark's report).
@@ -64,35 +56,39 @@ struct CoreMLConvolution: Sendable {
             throw CoreMLModelError.layerFailed(layer: layer, detail: "\(kernelHeight)x\(kernelWidth) kernel does not fit input \(x.shape) with its padding")
         }
         let batch = x.shape[..<(x.rank - 3)].reduce(1, *)
-        let paddedH = h + padTop + padBottom, paddedW = w + padLeft + padRight
         let k = kernelHeight * kernelWidth * c
         let inPlace = kernelHeight == 1 && kernelWidth == 1 && strideY == 1 && strideX == 1
-        var out = [Float](repeating: 0, count: batch * outputChannels * oh * ow)
+            && padTop == 0 && padBottom == 0 && padLeft == 0 && padRight == 0
+        let positions = oh * ow
+        var out = [Float](repeating: 0, count: batch * outputChannels * positions)
         for b in 0..<batch {
-            // Channel-last copy with the padding as zeros: each kernel tap is then Cin contiguous floats.
-            var padded = [Float](repeating: 0, count: paddedH * paddedW * c)
-            x.values.withUnsafeBufferPointer { src in
-                let base = b * c * h * w
-                for ci in 0..<c {
-                    for y in 0..<h {
-                        let row = ((y + padTop) * paddedW + padLeft) * c + ci
-                        for xx in 0..<w { padded[row + xx * c] = src[base + (ci * h + y) * w + xx] }
+            let columns = try Tensor(zeros: [k, positions])
+            columns.withUnsafeMutableBufferPointer { cols in
+                x.values.withUnsafeBufferPointer { src in
+                    let base = b * c * h * w
+                    if inPlace {
+                        cols.baseAddress!.update(from: src.baseAddress!.advanced(by: base), count: c * h * w)
+                        return
                     }
-                }
-            }
-            var columns = padded
-            if !inPlace {
-                columns = [Float](repeating: 0, count: oh * ow * k)
-                padded.withUnsafeBufferPointer { src in
-                    columns.withUnsafeMutableBufferPointer { dst in
-                        for oy in 0..<oh {
-                            for ox in 0..<ow {
-                                var to = (oy * ow + ox) * k
-                                for ky in 0..<kernelHeight {
-                                    for kx in 0..<kernelWidth {
-                                        let from = ((oy * strideY + ky) * paddedW + ox * strideX + kx) * c
-                                        dst.baseAddress!.advanced(by: to).update(from: src.baseAddress!.advanced(by: from), count: c)
-                                        to += c
+                    for ci in 0..<c {
+                        for ky in 0..<kernelHeight {
+                            for kx in 0..<kernelWidth {
+                                let row = ((ci * kernelHeight + ky) * kernelWidth + kx) * positions
+                                // Output columns whose tap lands inside the input: ix = ox·sx + kx − left in 0..<w.
+                                let firstX = max(0, (padLeft - kx + strideX - 1) / strideX)
+                                let lastReach = w - 1 + padLeft - kx  // largest ox·sx whose tap is inside
+                                let endX = lastReach < 0 ? 0 : min(ow, lastReach / strideX + 1)
+                                guard firstX < endX else { continue }
+                                for oy in 0..<oh {
+                                    let iy = oy * strideY + ky - padTop
+                                    guard iy >= 0 && iy < h else { continue }
+                                    let from = base + (ci * h + iy) * w
+                                    if strideX == 1 {
+                                        let ix = firstX + kx - padLeft
+                                        cols.baseAddress!.advanced(by: row + oy * ow + firstX)
+                                            .update(from: src.baseAddress!.advanced(by: from + ix), count: endX - firstX)
+                                    } else {
+                                        for ox in firstX..<endX { cols[row + oy * ow + ox] = src[from + ox * strideX + kx - padLeft] }
                                     }
                                 }
                             }
@@ -100,12 +96,14 @@ struct CoreMLConvolution: Sendable {
                     }
                 }
             }
-            let a = try Tensor(shape: [oh * ow, 1, k], values: columns)
-            let product = try Convolution.pointwise(a, weights: weights, bias: bias, threads: threads)
+            let product = try Convolution.pointwise(weights, weights: columns, bias: nil, threads: threads)
             product.withUnsafeBufferPointer { src in
-                let base = b * outputChannels * oh * ow
-                for position in 0..<(oh * ow) {
-                    for co in 0..<outputChannels { out[base + co * oh * ow + position] = src[position * outputChannels + co] }
+                out.withUnsafeMutableBufferPointer { dst in
+                    let base = b * outputChannels * positions
+                    for co in 0..<outputChannels {
+                        let add = bias?[co] ?? 0
+                        for p in 0..<positions { dst[base + co * positions + p] = src[co * positions + p] + add }
+                    }
                 }
             }
         }
