@@ -170,3 +170,21 @@ struct CreateMLCommandTests {
         #expect(((summary["reps"] as! [String: Int])["jumping_jacks"] ?? 0) >= 3)
     }
 }
+
+/// A Create ML model kept where weight bundles are is found by its short name.
+struct CreateMLModelByNameTests {
+    @Test func shortNameFindsTheModelInTheWeightsDirectory() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: CreateMLCommandTests.exercise, to: dir.appendingPathComponent("ExerciseClassifier.mlmodel"))
+        let window = CreateMLCommandTests.references.appendingPathComponent("ExerciseClassifier/lunges_02__s0032.npy").path
+        let env = ["POSEKIT_WEIGHTS_DIR": dir.path]
+        let byName = try CLI.run(["actions", "--classifier", "ExerciseClassifier", "--window", window], environment: env)
+        let byPath = try CLI.run(["actions", "--classifier", CreateMLCommandTests.exercise.path, "--window", window])
+        #expect(byName.status == 0 && byName.stdoutText == byPath.stdoutText, "\(byName.stderr)")
+        let info = try CLI.run(["info", "ExerciseClassifier"], environment: env)
+        #expect(info.status == 0 && info.stdoutText.contains("105 layers"), "\(info.stderr)")
+        let missing = try CLI.run(["actions", "--classifier", "NoSuchClassifier", "--window", window], environment: env)
+        CreateMLCommandTests.expectOneLineError(missing, mentioning: ["NoSuchClassifier"], "missing model")
+    }
+}

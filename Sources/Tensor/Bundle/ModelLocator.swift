@@ -51,12 +51,14 @@ public enum ModelLocator {
     /// - Parameters:
     ///   - nameOrPath: a short name (`"mobilenet075"`, `"mobilenet050"`, `"actionnet"`, with or
     ///     without `.pkw`) or a path to a `.pkw` file.
+    ///   - fileExtension: the extension a short name gets: `pkw` for bundles, `mlmodel` for a Create
+    ///     ML classifier kept in the same places.
     ///   - environment: environment variables (injectable for tests): `POSEKIT_WEIGHTS_DIR`,
     ///     `XDG_DATA_HOME`, `HOME`.
     ///   - currentDirectory: what relative paths are relative to (injectable for tests).
     ///   - checkoutWeights: the checkout's `Weights/` (default ``checkoutWeightsDirectory``; tests pass nil).
     /// - Throws: ``NotFound`` with the directories searched and the command that installs the weights.
-    public static func resolve(_ nameOrPath: String = defaultModel,
+    public static func resolve(_ nameOrPath: String = defaultModel, fileExtension: String = bundleExtension,
                                environment: [String: String] = ProcessInfo.processInfo.environment,
                                currentDirectory: String = FileManager.default.currentDirectoryPath,
                                checkoutWeights: String? = checkoutWeightsDirectory) throws -> URL {
@@ -64,7 +66,7 @@ public enum ModelLocator {
         let direct = nameOrPath.hasPrefix("/") ? nameOrPath : currentDirectory + "/" + nameOrPath
         if fm.fileExists(atPath: direct), !isDirectory(direct) { return URL(fileURLWithPath: direct).standardizedFileURL }
         if nameOrPath.contains("/") { throw NotFound(model: nameOrPath, searched: []) }
-        let fileName = nameOrPath.hasSuffix(".\(bundleExtension)") ? nameOrPath : "\(nameOrPath).\(bundleExtension)"
+        let fileName = nameOrPath.hasSuffix(".\(fileExtension)") ? nameOrPath : "\(nameOrPath).\(fileExtension)"
         let locations = searchLocations(environment: environment, checkoutWeights: checkoutWeights)
         for location in locations {
             let candidate = location.directory + "/" + fileName
