@@ -46,7 +46,7 @@ struct ActionsCommand: ParsableCommand {
         FILE it classifies one window exported from an app (.npy float32 [T, 3, 18], or JSON nested \
         arrays [T][3][18]; x, y, confidence of Vision's 18 joints, y up) and prints one line:
 
-          {"type": "prediction", "label": "Jumping Jacks", "probabilities": {"Other Action": p, ...}}
+          {"type": "prediction", "label": "Lunges", "probabilities": {label: p, ...}}
 
           posekit actions --classifier ExerciseClassifier.mlmodel --window window.npy
           posekit info ExerciseClassifier.mlmodel
