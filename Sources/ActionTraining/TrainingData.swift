@@ -55,12 +55,10 @@ enum TrainingData {
 
     /// The same front end as ``ActionEngine``: tracking, prominent person, resampling.
     static func modelFrames(_ frames: [PoseFrame], fps: Double) -> [ResampledFrame] {
-        var tracker = PoseTracker(), selector = ProminentPersonSelector()
-        var resampler = try! FrameResampler(fps: fps)
+        var frontEnd = try! ProminentPersonStream(fps: fps)
         var out: [ResampledFrame] = []
         for f in frames {
-            let chosen = selector.select(tracker.update(poses: f.poses, time: f.time), time: f.time)
-            out += resampler.push(frame: f.frame, time: f.time, pose: chosen)
+            out += frontEnd.push(frameIndex: f.frame, time: f.time, poses: f.poses, ids: f.ids).slots
         }
         return out
     }

@@ -60,7 +60,7 @@ struct ActionsCommand: ParsableCommand {
     var stride: Int?
 
     @Option(name: .long, help: ArgumentHelp("Frame rate assumed for inputs without one (PNM sequences, JSON lines without \"time\"; \(Limits.framesPerSecond.text)).", valueName: "fps"))
-    var fps: Double = 30
+    var fps: Double = PoseStream.fallbackFrameRate
 
     @Option(name: .long, help: ArgumentHelp("Also write annotated frames (pose, label, confidence, reps) to this path, or - for stdout (then JSON goes to --json).", valueName: "path|-"))
     var overlay: String?
@@ -70,6 +70,8 @@ struct ActionsCommand: ParsableCommand {
 
     @Flag(help: "Show progress on stderr even when it is not a terminal.")
     var progress = false
+
+    @OptionGroup(title: "Identities") var tracking: TrackingOptions
 
     @OptionGroup(title: "Batches") var batch: BatchOptions
 
@@ -94,7 +96,8 @@ struct ActionsCommand: ParsableCommand {
         let weightsURL = try ModelLocator.resolve(weights)
         func makeEngine() throws -> ActionEngine {
             try CLIError.reading(weightsURL.path) {
-                try ActionEngine(weightsURL: weightsURL, confidenceThreshold: confidence, windowStride: stride)
+                try ActionEngine(weightsURL: weightsURL, confidenceThreshold: confidence, windowStride: stride,
+                                 tracking: tracking.configuration)
             }
         }
         _ = try makeEngine()  // bad weights: one error before any output

@@ -41,6 +41,12 @@ enum Limits {
     static let probability = OptionLimit(range: 0.0...1.0)
     /// Same-person radius in network pixels (`--nms-radius`).
     static let nmsRadius = OptionLimit(range: 0.0...10_000.0)
+    /// Shared keypoints that make a pose a duplicate (`--duplicate-keypoints`; 0 keeps duplicates).
+    static let duplicateKeypoints = OptionLimit(range: 0...17)
+    /// Tracks alive at once (`--max-tracks`).
+    static let maxTracks = OptionLimit(range: 1...1000)
+    /// Seconds a track lives unmatched (`--max-track-age`); a track must outlive its own frame.
+    static let maxTrackAge = OptionLimit(range: 0.001...3600.0)
     /// Displacement refinement steps (`--refine-steps`).
     static let refineSteps = OptionLimit(range: 0...100)
     /// Model frames between action windows (`actions --stride`): at most one window length

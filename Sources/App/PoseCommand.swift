@@ -100,6 +100,8 @@ struct PoseCommand: ParsableCommand {
     @Flag(help: "Show progress (frames, frames/s, dropped) on stderr even when it is not a terminal.")
     var progress = false
 
+    @OptionGroup(title: "Identities (video)") var tracking: TrackingOptions
+
     @OptionGroup(title: "Batches") var batch: BatchOptions
 
     @Argument(help: ArgumentHelp("Images (.ppm/.pgm/.pnm; JPEG, PNG, ... through ffmpeg), Y4M videos (MP4, MKV, ... or a /dev/video device through ffmpeg), directories of them, or - for standard input.", valueName: "input"))
@@ -183,7 +185,7 @@ struct PoseCommand: ParsableCommand {
         let isVideo = reader.format == .y4m
         if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
         if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
-        var stream = isVideo ? PoseStream(smoothing: smooth ?? true) : nil
+        var stream = try isVideo ? PoseStream(configuration: PoseStream.Configuration(tracking: tracking.configuration, smoothing: smooth ?? true)) : nil
         let source = FrameSource(reader: reader, geometry: model.geometry, scaling: detectors.primary.inputScaling,
                                  wantsRGB: overlay != nil)
         var text = JSONText()
@@ -193,7 +195,8 @@ struct PoseCommand: ParsableCommand {
             var poses = found
             var ids: [Int]?
             if stream != nil {
-                (poses, ids) = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)
+                let tracked = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)
+                (poses, ids) = (tracked.map(\.pose), tracked.map(\.trackID))
             }
             if coco != nil {
                 try coco!.add(poses, input: input)

@@ -104,9 +104,9 @@ public struct PoseDetectionSequence<Frames: AsyncSequence>: AsyncSequence where 
                 let oldest = inFlight.removeFirst()
                 (frame, found) = (oldest.frame, try await oldest.poses.value)
             }
-            let (poses, ids) = stream.process(found, frameIndex: frame.index, time: frame.time)
+            let tracked = stream.process(found, frameIndex: frame.index, time: frame.time)
             return PoseFrame(frame: frame.index, time: PoseStream.trackingTime(frameIndex: frame.index, time: frame.time),
-                             width: frame.width, height: frame.height, poses: poses, ids: ids)
+                             width: frame.width, height: frame.height, poses: tracked.map(\.pose), ids: tracked.map(\.trackID))
         }
 
         /// Reads frames and starts them on the workers until ``framesInFlight`` are in flight or the

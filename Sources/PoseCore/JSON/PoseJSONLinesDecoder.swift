@@ -19,7 +19,7 @@ public struct PoseJSONLinesDecoder {
     private var lineNumber = 0
     private var framesRead = 0
 
-    public init(defaultFPS: Double = 30) { self.defaultFPS = defaultFPS }
+    public init(defaultFPS: Double = PoseStream.fallbackFrameRate) { self.defaultFPS = defaultFPS }
 
     /// Decodes one line; returns `nil` for a blank line.
     public mutating func decode(line: some StringProtocol) throws -> PoseFrame? {
@@ -97,7 +97,7 @@ public struct PoseJSONLinesDecoder {
     }
 
     /// Decodes a whole document (for files and tests).
-    public static func decodeAll(_ text: String, defaultFPS: Double = 30) throws -> [PoseFrame] {
+    public static func decodeAll(_ text: String, defaultFPS: Double = PoseStream.fallbackFrameRate) throws -> [PoseFrame] {
         var decoder = PoseJSONLinesDecoder(defaultFPS: defaultFPS)
         var frames: [PoseFrame] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
