@@ -9,9 +9,10 @@ Per file it prints:
   multi_frames    share of frames reporting more than one person
 and, for files with known identities (--regions), IDF1: the identity F1 of MOT evaluation
 (Ristani et al. 2016). Each reported pose is assigned to the known person whose region holds its
-torso center; known people and reported ids are matched one to one so as to agree on the most
-poses (IDTP); IDF1 = 2 IDTP / (known detections + reported poses), with every known person
-counted as present in every frame.
+head (or torso) center; known people and reported ids are matched one to one so as to agree on the most
+poses (IDTP); IDF1 = 2 IDTP / (known detections + reported poses), with a known person counted
+as present where their band is in view (a moving band at least half inside the frame, a fixed
+one unless the moving one covers its middle) or a pose is found in it.
 
   scripts/identity-report.py poses/*.jsonl
   scripts/identity-report.py --regions 'left:0:0.5,right:0.5:1' hstack.jsonl
@@ -24,9 +25,12 @@ over the clip (a person walking across).
 import argparse, json, math, sys
 
 
-def torso_center(pose):
+def body_center(pose):
+    """Where the person is: the mean of the confident head keypoints (the part a person in front
+    hides last and a network hallucinates least), else of the torso, else of any."""
     parts = {k["part"]: k for k in pose["keypoints"]}
-    pts = [parts[p] for p in ("leftShoulder", "rightShoulder", "leftHip", "rightHip") if parts[p]["score"] >= 0.3]
+    pts = [parts[p] for p in ("nose", "leftEye", "rightEye", "leftEar", "rightEar") if parts[p]["score"] >= 0.3]
+    pts = pts or [parts[p] for p in ("leftShoulder", "rightShoulder", "leftHip", "rightHip") if parts[p]["score"] >= 0.3]
     if not pts:
         pts = [k for k in pose["keypoints"] if k["score"] >= 0.3] or pose["keypoints"]
     return sum(k["x"] for k in pts) / len(pts), sum(k["y"] for k in pts) / len(pts)
@@ -55,6 +59,27 @@ def region_of(x, width, progress, regions):
                 return name
             found = found or name
     return found
+
+
+def present(regions, progress):
+    """The known people in view: a moving band at least half inside the frame; a fixed band
+    unless a moving band (in front) covers its middle."""
+    bands = {}
+    for name, x0, x1, end in regions:
+        if end is not None:
+            shift = (end - x1) * progress
+            bands[name] = (x0 + shift, x1 + shift, True)
+        else:
+            bands[name] = (x0, x1, False)
+    moving = [b for b in bands.values() if b[2]]
+    names = []
+    for name, (x0, x1, is_moving) in bands.items():
+        if is_moving:
+            if min(x1, 1) - max(x0, 0) >= (x1 - x0) / 2:
+                names.append(name)
+        elif not any(m0 <= (x0 + x1) / 2 < m1 for m0, m1, _ in moving):
+            names.append(name)
+    return names
 
 
 def max_agreement(counts):
@@ -91,19 +116,22 @@ def report(path, regions):
                 changes += 1
             last = best
         if regions:
-            known_present += len(regions)
             progress = n / max(len(frames) - 1, 1)
+            in_view = set(present(regions, progress))
             for p in ps:
-                name = region_of(torso_center(p)[0], frame["width"], progress, regions)
+                name = region_of(body_center(p)[0], frame["width"], progress, regions)
                 if name is not None and "id" in p:
                     counts[(name, p["id"])] = counts.get((name, p["id"]), 0) + 1
+                    in_view.add(name)
+            known_present += len(in_view)
     result = {"file": path, "frames": len(frames), "id_changes": changes, "distinct_ids": len(seen),
               "poses_per_frame": round(poses / max(len(frames), 1), 3),
               "multi_frames": round(multi / max(len(frames), 1), 4)}
     if regions:
         idtp = max_agreement(counts)
         result["idf1"] = round(2 * idtp / max(known_present + poses, 1), 4)
-        result["ids_per_person"] = {name: sorted({b for (a, b) in counts if a == name}) for name, *_ in regions}
+        result["ids_per_person"] = {name: {str(b): n for (a, b), n in sorted(counts.items()) if a == name}
+                                    for name, *_ in regions}
     return result
 
 

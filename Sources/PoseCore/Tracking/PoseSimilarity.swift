@@ -17,12 +17,15 @@ public enum PoseSimilarity {
                                            .leftShoulder, .rightShoulder, .leftHip, .rightHip]
     /// σ as a fraction of ``bodyScale(_:keypointScore:)``.
     static let tolerance = 0.5
+    /// How much σ grows, in torso sizes per second the person has been unseen: where a hidden
+    /// person is now is ever less certain (a Kalman filter's growing covariance, in one number).
+    static let toleranceGrowth = 1.0
 
     /// Similarity of `tracked` moved by `shift` (its predicted motion) to `pose`; `scale` is the
-    /// tracked person's torso size in pixels.
-    public static func similarity(of tracked: Pose, shiftedBy shift: Point, scale: Double, to pose: Pose,
+    /// tracked person's torso size in pixels, `unseen` the seconds since `tracked` was seen.
+    public static func similarity(of tracked: Pose, shiftedBy shift: Point, scale: Double, unseen: Double = 0, to pose: Pose,
                                   keypointScore: Double) -> Double {
-        let sigma = tolerance * max(scale, 1)
+        let sigma = (tolerance + toleranceGrowth * max(unseen, 0)) * max(scale, 1)
         func mean(over parts: [BodyPart]) -> Double? {
             var total = 0.0, confident = 0
             for part in parts where pose[part].score >= keypointScore {

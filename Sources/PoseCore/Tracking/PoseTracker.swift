@@ -27,8 +27,9 @@ public struct TrackedPose: Sendable, Equatable {
 /// 3. **Weak poses second.** The tracks left over are linked to the weaker poses the same way,
 ///    so a person half hidden or blurred for a few frames keeps their identity (ByteTrack's idea).
 /// 4. **New people.** A confident pose with ``Configuration/minimumKeypoints`` confident keypoints
-///    that no track took starts a new track. A weak pose never starts one: it is dropped, and so
-///    are the faint false poses multi-person decoding finds on furniture and backgrounds.
+///    that no track took starts a new track, unless it lies inside a person already placed in the
+///    frame (a partial second assembly of that body). A weak pose never starts one: it is
+///    dropped, and so are the faint false poses multi-person decoding finds on furniture.
 ///
 /// A track lives ``Configuration/maximumAge`` seconds unmatched (a short miss or a person
 /// walking behind another keeps the identity); at most ``Configuration/maximumTracks`` live at
@@ -103,8 +104,8 @@ public struct PoseTracker: Sendable {
     private var nextID = 1
     private var lastTime: Double?
     /// The velocity prediction extrapolates at most this many seconds: beyond it a noisy velocity
-    /// misleads more than it helps.
-    static let maximumPrediction = 0.5
+    /// misleads more than it helps (a squatting person hidden for half a second has turned round).
+    static let maximumPrediction = 0.2
 
     /// A tracker with `configuration`; throws ``PoseDataError/invalidConfiguration(_:)`` for an invalid one.
     public init(configuration: Configuration = Configuration()) throws {
@@ -144,8 +145,13 @@ public struct PoseTracker: Sendable {
             tracks[t].follow(poses[p], time: time, keypointScore: configuration.keypointScore)
             idOfPose[p] = tracks[t].id
         }
+        // Best first, so a fragment is compared with the people already placed in this frame.
         for p in confident where trackOfPose[p] == nil && confidentKeypoints(poses[p]) >= configuration.minimumKeypoints {
-            idOfPose[p] = startTrack(poses[p], time: time)
+            let box = poses[p].boundingBox(minimumScore: configuration.keypointScore)
+            let isFragment = idOfPose.keys.contains { other in
+                Self.fractionInside(box, poses[other].boundingBox(minimumScore: configuration.keypointScore)) >= Self.fragmentOverlap
+            }
+            if !isFragment { idOfPose[p] = startTrack(poses[p], time: time) }
         }
         return poses.indices.compactMap { p in
             idOfPose[p].map { TrackedPose(trackID: $0, pose: poses[p], box: poses[p].boundingBox(minimumScore: configuration.keypointScore)) }
@@ -159,10 +165,11 @@ public struct PoseTracker: Sendable {
         var cost = [Double](repeating: 1, count: trackIndices.count * candidates.count)
         for (row, t) in trackIndices.enumerated() {
             let track = tracks[t]
-            let lead = min(time - track.lastSeen, Self.maximumPrediction)
+            let unseen = time - track.lastSeen
+            let lead = min(unseen, Self.maximumPrediction)
             let shift = Point(x: track.velocity.x * lead, y: track.velocity.y * lead)
             for (column, p) in candidates.enumerated() {
-                let similarity = PoseSimilarity.similarity(of: track.pose, shiftedBy: shift, scale: track.scale,
+                let similarity = PoseSimilarity.similarity(of: track.pose, shiftedBy: shift, scale: track.scale, unseen: unseen,
                                                            to: poses[p], keypointScore: configuration.keypointScore)
                 cost[row * candidates.count + column] = similarity >= configuration.minimumSimilarity ? 1 - similarity : 2
             }
@@ -182,6 +189,18 @@ public struct PoseTracker: Sendable {
         tracks.append(Track(id: id, pose: pose, box: pose.boundingBox(minimumScore: configuration.keypointScore),
                             scale: PoseSimilarity.bodyScale(pose, keypointScore: configuration.keypointScore), lastSeen: time))
         return id
+    }
+
+    /// A pose whose box lies this much inside the box of a person of the same frame is a second,
+    /// partial assembly of that person's body (a head found at the knees), not a new person.
+    static let fragmentOverlap = 0.7
+
+    /// The fraction of `inner`'s area that lies inside `outer` (0 for an empty `inner`).
+    static func fractionInside(_ inner: BoundingBox, _ outer: BoundingBox) -> Double {
+        let w = min(inner.maxX, outer.maxX) - max(inner.minX, outer.minX)
+        let h = min(inner.maxY, outer.maxY) - max(inner.minY, outer.minY)
+        guard w > 0, h > 0, inner.area > 0 else { return 0 }
+        return w * h / inner.area
     }
 
     private func isUsable(_ pose: Pose) -> Bool {
