@@ -2,15 +2,19 @@ import Foundation
 
 /// How alike a tracked person and a new pose are, in 0...1: the tracker's matching score.
 ///
-/// Only the head and torso count (nose, eyes, ears, shoulders, hips). A jumping jack swings the
-/// arms and legs out and triples the box around a person, while the torso stays where it was,
-/// so a box overlap or all-keypoint similarity drops exactly when the motion is fastest.
-/// Each stable keypoint confident in both poses adds `exp(−d² / 2σ²)` with σ half the person's
-/// torso size (``bodyScale(_:keypointScore:)``), as COCO's OKS does with its per-part sigmas;
-/// the sum is divided by the stable keypoints confident in the new pose (as TF.js's keypoint
-/// tracker divides by the detection's), so a track that shares one keypoint with the pose does
-/// not outscore one that shares five. Poses sharing no confident stable keypoint are compared on
-/// all their keypoints the same way; sharing none at all, they are 0 alike.
+/// Two measures, the larger counts:
+/// - **Head and torso keypoints** (nose, eyes, ears, shoulders, hips). A jumping jack swings the
+///   arms and legs out and triples the box around a person while the torso stays where it was,
+///   so a box overlap drops exactly when the motion is fastest; these keypoints do not move.
+///   Each one confident in both poses adds `exp(−d² / 2σ²)`, σ half the person's size
+///   (``bodyScale(_:keypointScore:)``), as COCO's OKS does with its per-part sigmas. The sum is
+///   divided by the shared keypoints, but by at least ``minimumEvidence``: one keypoint that
+///   happens to coincide is weak evidence, and a track that shares one keypoint with a pose must
+///   not outscore one that shares five. Poses sharing no confident stable keypoint are compared
+///   on all their keypoints the same way.
+/// - **Half the overlap (IoU) of the boxes around all 17 keypoints.** A person seen badly (lying
+///   on the floor, blurred) gets keypoints that jump between frames, while the body they are
+///   spread over stays put.
 public enum PoseSimilarity {
     /// The parts that arm and leg motion does not move.
     static let stableParts: [BodyPart] = [.nose, .leftEye, .rightEye, .leftEar, .rightEar,
@@ -20,30 +24,55 @@ public enum PoseSimilarity {
     /// How much σ grows, in torso sizes per second the person has been unseen: where a hidden
     /// person is now is ever less certain (a Kalman filter's growing covariance, in one number).
     static let toleranceGrowth = 1.0
+    /// The keypoint measure divides by at least this many shared keypoints.
+    static let minimumEvidence = 3
+    /// The weight of the box overlap.
+    static let boxWeight = 0.5
 
     /// Similarity of `tracked` moved by `shift` (its predicted motion) to `pose`; `scale` is the
-    /// tracked person's torso size in pixels, `unseen` the seconds since `tracked` was seen.
+    /// tracked person's size in pixels, `unseen` the seconds since `tracked` was seen.
     public static func similarity(of tracked: Pose, shiftedBy shift: Point, scale: Double, unseen: Double = 0, to pose: Pose,
                                   keypointScore: Double) -> Double {
         let sigma = (tolerance + toleranceGrowth * max(unseen, 0)) * max(scale, 1)
         func mean(over parts: [BodyPart]) -> Double? {
-            var total = 0.0, confident = 0
-            for part in parts where pose[part].score >= keypointScore {
-                confident += 1
-                let a = tracked[part], b = pose[part]
-                guard a.score >= keypointScore else { continue }
-                let dx = a.position.x + shift.x - b.position.x, dy = a.position.y + shift.y - b.position.y
+            var total = 0.0, shared = 0
+            for part in parts where pose[part].score >= keypointScore && tracked[part].score >= keypointScore {
+                let a = tracked[part].position, b = pose[part].position
+                let dx = a.x + shift.x - b.x, dy = a.y + shift.y - b.y
                 total += exp(-(dx * dx + dy * dy) / (2 * sigma * sigma))
+                shared += 1
             }
-            return total > 0 ? total / Double(confident) : nil
+            return shared > 0 ? total / Double(max(shared, minimumEvidence)) : nil
         }
-        return mean(over: stableParts) ?? mean(over: BodyPart.allCases) ?? 0
+        let keypoints = mean(over: stableParts) ?? mean(over: BodyPart.allCases) ?? 0
+        var box = tracked.boundingBox(minimumScore: 0)
+        box.minX += shift.x; box.maxX += shift.x; box.minY += shift.y; box.maxY += shift.y
+        return max(keypoints, boxWeight * intersectionOverUnion(box, pose.boundingBox(minimumScore: 0)))
     }
 
-    /// The person's size in pixels, from the parts that limb motion does not change: the distance
-    /// from the shoulders' midpoint to the hips' midpoint (or one side's shoulder-to-hip), else
-    /// the shoulder width, else a third of the box around the confident keypoints.
+    /// Box intersection over union, 0 for empty or disjoint boxes.
+    static func intersectionOverUnion(_ a: BoundingBox, _ b: BoundingBox) -> Double {
+        let w = min(a.maxX, b.maxX) - max(a.minX, b.minX)
+        let h = min(a.maxY, b.maxY) - max(a.minY, b.minY)
+        guard w > 0, h > 0 else { return 0 }
+        let intersection = w * h
+        let union = max(a.area, 0) + max(b.area, 0) - intersection
+        return union > 0 ? intersection / union : 0
+    }
+
+    /// The person's size in pixels: the distance from the shoulders' midpoint to the hips'
+    /// midpoint (or one side's shoulder-to-hip), or 1.5 × the shoulder width, but at least a
+    /// quarter of the diagonal of the box around all 17 keypoints. The torso is what limb motion
+    /// does not change; the floor keeps the size sane for a body seen end-on or lying down, whose
+    /// torso is foreshortened, and for a pose with one or two confident keypoints.
     public static func bodyScale(_ pose: Pose, keypointScore: Double) -> Double {
+        let box = pose.boundingBox(minimumScore: 0)
+        return max(torsoLength(pose, keypointScore: keypointScore) ?? 0,
+                   (box.width * box.width + box.height * box.height).squareRoot() / 4, 1)
+    }
+
+    /// Shoulders to hips, or 1.5 × the shoulder width; nil without such confident keypoints.
+    static func torsoLength(_ pose: Pose, keypointScore: Double) -> Double? {
         func at(_ part: BodyPart) -> Point? { pose[part].score >= keypointScore ? pose[part].position : nil }
         func distance(_ a: Point, _ b: Point) -> Double { a.squaredDistance(to: b).squareRoot() }
         func midpoint(_ a: Point?, _ b: Point?) -> Point? {
@@ -56,8 +85,7 @@ public enum PoseSimilarity {
         let shoulders = midpoint(at(.leftShoulder), at(.rightShoulder)), hips = midpoint(at(.leftHip), at(.rightHip))
         if let shoulders, let hips, distance(shoulders, hips) >= 1 { return distance(shoulders, hips) }
         if let l = at(.leftShoulder), let r = at(.rightShoulder), distance(l, r) >= 1 { return 1.5 * distance(l, r) }
-        let box = pose.boundingBox(minimumScore: keypointScore)
-        return max((box.width * box.width + box.height * box.height).squareRoot() / 3, 1)
+        return nil
     }
 
     /// How far the person moved from `old` to `new`: the mean displacement of the stable

@@ -24,8 +24,9 @@ public struct TrackedPose: Sendable, Equatable {
 ///    are linked to the live tracks by an optimal assignment (``optimalAssignment(rows:columns:cost:forbidden:)``)
 ///    on ``PoseSimilarity``: keypoints of the head and torso, which a swinging arm or leg does
 ///    not move, compared with where the track's person is predicted to be now.
-/// 3. **Weak poses second.** The tracks left over are linked to the weaker poses the same way,
-///    so a person half hidden or blurred for a few frames keeps their identity (ByteTrack's idea).
+/// 3. **Weak poses second.** The tracks left over that were seen in the previous frame are
+///    linked to the weaker poses the same way, so a person half hidden or blurred for a few frames
+///    keeps their identity (ByteTrack's idea).
 /// 4. **New people.** A confident pose with ``Configuration/minimumKeypoints`` confident keypoints
 ///    that no track took starts a new track, unless it lies inside a person already placed in the
 ///    frame (a partial second assembly of that body). A weak pose never starts one: it is
@@ -122,6 +123,7 @@ public struct PoseTracker: Sendable {
     public mutating func update(poses: [Pose], time: Double) -> [TrackedPose] {
         guard time.isFinite else { return [] }
         if let lastTime, time < lastTime { tracks.removeAll() }
+        let previousTime = lastTime
         lastTime = time
         tracks.removeAll { time - $0.lastSeen > configuration.maximumAge }
 
@@ -137,8 +139,10 @@ public struct PoseTracker: Sendable {
         var trackOfPose: [Int: Int] = [:]
         let allTracks = Array(tracks.indices)
         link(confident, among: poses, to: allTracks, time: time, into: &trackOfPose)
-        let freeTracks = allTracks.filter { t in !trackOfPose.values.contains(t) }
-        link(weak, among: poses, to: freeTracks, time: time, into: &trackOfPose)
+        // Weak poses only carry on a track seen in the previous frame: a person lost for a while
+        // comes back with a confident pose, never with a faint one that may be anything.
+        let carriedOn = allTracks.filter { t in !trackOfPose.values.contains(t) && tracks[t].lastSeen == previousTime }
+        link(weak, among: poses, to: carriedOn, time: time, into: &trackOfPose)
 
         var idOfPose: [Int: Int] = [:]
         for (p, t) in trackOfPose {
