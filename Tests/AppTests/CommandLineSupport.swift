@@ -81,6 +81,20 @@ enum CLI {
         return result.stdout
     }
 
+    /// The five shared clips (labels.json), by name.
+    static let sharedClipNames = ["jumping_jacks_01", "jumping_jacks_02", "lunges_02", "squats_01", "other_pushups_01"]
+
+    /// A shared clip decoded as labels.json says (Y4M bytes), and its labels.json entry.
+    static func sharedClip(_ name: String) throws -> (y4m: Data, entry: [String: Any]) {
+        let labels = try JSONSerialization.jsonObject(with: Data(contentsOf: shared.appendingPathComponent("media/videos/labels.json"))) as! [[String: Any]]
+        guard let clip = labels.first(where: { $0["file"] as? String == name + ".y4m" }) else { throw CLIFailure("no clip \(name) in labels.json") }
+        let trim = clip["trim"] as! [String: Any]
+        let video = shared.appendingPathComponent("media/videos/\(clip["original"] as! String)")
+        let y4m = try ffmpeg(["-ss", "\(trim["start_s"]!)", "-i", video.path, "-t", "\(trim["duration_s"]!)", "-an",
+                              "-vf", "scale='min(640,iw)':-2:flags=lanczos,format=yuv420p", "-f", "yuv4mpegpipe", "-"])
+        return (y4m, clip)
+    }
+
     /// A fresh directory for one test, which removes it when it ends (also on failure):
     ///
     ///     let dir = try CLI.temporaryDirectory()

@@ -9,7 +9,8 @@ import Foundation
 /// ```
 ///
 /// Keypoints are matched by `part` name (any order; all 17 must be present). `box` and `source`
-/// are optional; a missing `time` becomes `frame / defaultFPS`; a missing `frame` becomes the
+/// are optional; `id` (the person's identity, on video) is kept when every pose of the frame
+/// has one, and must then be a positive integer, different for each pose; a missing `time` becomes `frame / defaultFPS`; a missing `frame` becomes the
 /// line's index among frames. Blank lines are skipped. Anything else malformed throws
 /// ``PoseDataError/malformedPoses(line:reason:)`` with a one-line reason, including a negative
 /// or non-finite `time`. Putting frames in time order is ``PoseFrameOrder``'s job.
@@ -55,9 +56,15 @@ public struct PoseJSONLinesDecoder {
         guard let rawPoses = dict["poses"] else { throw fail("missing \"poses\"") }
         guard let poseList = rawPoses as? [Any] else { throw fail("\"poses\" must be an array") }
         var poses: [Pose] = []
+        var ids: [Int] = []
         poses.reserveCapacity(poseList.count)
         for (p, rawPose) in poseList.enumerated() {
             guard let pd = rawPose as? [String: Any] else { throw fail("pose \(p) is not an object") }
+            if let rawID = pd["id"] {
+                guard let v = Self.number(rawID), v >= 1, v == v.rounded(), v < 1e12 else { throw fail("pose \(p): \"id\" must be a positive integer") }
+                guard !ids.contains(Int(v)) else { throw fail("pose \(p): \"id\" \(Int(v)) is given to two poses of the frame") }
+                ids.append(Int(v))
+            }
             guard let kps = pd["keypoints"] as? [Any] else { throw fail("pose \(p) has no \"keypoints\" array") }
             var slots = [Keypoint?](repeating: nil, count: BodyPart.count)
             for raw in kps {
@@ -80,9 +87,10 @@ public struct PoseJSONLinesDecoder {
                 ?? slots.reduce(0) { $0 + $1!.score } / Double(BodyPart.count)
             poses.append(Pose(keypoints: slots.map { $0! }, score: score))
         }
+        guard ids.isEmpty || ids.count == poses.count else { throw fail("some poses of the frame have an \"id\" and some do not") }
         framesRead += 1
         return PoseFrame(frame: frame, time: time, width: width, height: height, poses: poses,
-                         source: dict["source"] as? String)
+                         ids: ids.isEmpty ? nil : ids, source: dict["source"] as? String)
     }
 
     /// JSON numbers arrive as NSNumber (or Double/Int); JSON booleans are rejected.

@@ -24,7 +24,7 @@ public struct TrackedPose: Sendable, Equatable {
 ///    are linked to the live tracks by an optimal assignment (``optimalAssignment(rows:columns:cost:forbidden:)``)
 ///    on ``PoseSimilarity``: keypoints of the head and torso, which a swinging arm or leg does
 ///    not move, compared with where the track's person is predicted to be now.
-/// 3. **Weak poses second.** The tracks left over that were seen in the previous frame are
+/// 3. **Weak poses second.** The tracks left over that were seen in the last 0.2 s are
 ///    linked to the weaker poses the same way, so a person half hidden or blurred for a few frames
 ///    keeps their identity (ByteTrack's idea).
 /// 4. **New people.** A confident pose with ``Configuration/minimumKeypoints`` confident keypoints
@@ -104,6 +104,8 @@ public struct PoseTracker: Sendable {
     private var tracks: [Track] = []
     private var nextID = 1
     private var lastTime: Double?
+    /// Seconds a track may have gone unseen and still be carried on by a weak pose (a few frames).
+    static let weakPoseReach = 0.2
     /// The velocity prediction extrapolates at most this many seconds: beyond it a noisy velocity
     /// misleads more than it helps (a squatting person hidden for half a second has turned round).
     static let maximumPrediction = 0.2
@@ -123,7 +125,6 @@ public struct PoseTracker: Sendable {
     public mutating func update(poses: [Pose], time: Double) -> [TrackedPose] {
         guard time.isFinite else { return [] }
         if let lastTime, time < lastTime { tracks.removeAll() }
-        let previousTime = lastTime
         lastTime = time
         tracks.removeAll { time - $0.lastSeen > configuration.maximumAge }
 
@@ -139,9 +140,11 @@ public struct PoseTracker: Sendable {
         var trackOfPose: [Int: Int] = [:]
         let allTracks = Array(tracks.indices)
         link(confident, among: poses, to: allTracks, time: time, into: &trackOfPose)
-        // Weak poses only carry on a track seen in the previous frame: a person lost for a while
-        // comes back with a confident pose, never with a faint one that may be anything.
-        let carriedOn = allTracks.filter { t in !trackOfPose.values.contains(t) && tracks[t].lastSeen == previousTime }
+        // Weak poses only carry on a track seen just before: a person lost for a while comes
+        // back with a confident pose, never with a faint one that may be anything.
+        let carriedOn = allTracks.filter { t in
+            !trackOfPose.values.contains(t) && time - tracks[t].lastSeen <= Self.weakPoseReach
+        }
         link(weak, among: poses, to: carriedOn, time: time, into: &trackOfPose)
 
         var idOfPose: [Int: Int] = [:]
