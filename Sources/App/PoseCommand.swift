@@ -24,8 +24,9 @@ struct PoseCommand: ParsableCommand {
         the 17 keypoints are in COCO order (nose, leftEye, rightEye, ..., rightAnkle).
 
         On video each pose also has "id": the person's identity, 1, 2, 3, ... in order of first \
-        appearance, kept while they stay in view (and through gaps up to 0.5 s), never reused \
-        within the stream. Video keypoints are smoothed over time by a One-Euro filter per \
+        appearance, kept while they stay in view (and through gaps up to 1 s, --max-track-age), never reused \
+        within the stream; weak duplicates of a person and faint poses that never become a person \
+        are left out (README "Identities"). Video keypoints are smoothed over time by a One-Euro filter per \
         person and keypoint (--no-smooth for the raw per-frame positions); streams without a \
         frame rate (Y4M F0:0) are taken as 30 frames/s for tracking and smoothing.
 
