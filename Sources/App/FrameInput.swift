@@ -9,7 +9,7 @@ import Glibc
 /// by ffmpeg as a child process (`FFmpegDecoder`) whose output is read the same way.
 enum FrameInput {
     /// Calls `body` with a reader over the frames of `input` and returns its result. With ffmpeg,
-    /// its failure becomes the error (`ffmpeg: <its last stderr line>`), and it is always ended
+    /// its failure becomes the error (`ffmpeg: <its most informative stderr line>`), and it is always ended
     /// and reaped before this returns or throws.
     static func withFrames<T>(of input: String, _ body: (FrameReader) throws -> T) throws -> T {
         guard let format = try ffmpegFormat(of: input) else {
@@ -23,7 +23,7 @@ enum FrameInput {
             }
             return try body(reader)
         }
-        let decoder = try FFmpegDecoder(input: input, media: format.media, format: format.name)
+        let decoder = try FFmpegDecoder(input: input, format: format)
         do {
             let result = try body(FrameReader(source: decoder.output))
             try decoder.finish()

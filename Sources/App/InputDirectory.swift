@@ -1,8 +1,9 @@
 import Foundation
+import PoseCore
 
 /// A directory given as an input means every image or video directly in it: PNM, Y4M and the
 /// formats read through ffmpeg (`MediaFormat`), by extension, in name order; hidden files and
-/// subdirectories are skipped.
+/// anything that is not a regular file (subdirectories, FIFOs, devices, sockets) are skipped.
 enum InputDirectory {
     /// `inputs` with each directory replaced by its media files; a directory without any is an error.
     static func expand(_ inputs: [String]) throws -> [String] {
@@ -25,10 +26,7 @@ enum InputDirectory {
             .filter { !$0.hasPrefix(".") && MediaFormat.isMediaFileName($0) }
             .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             .map { prefix + $0 }
-            .filter { path in
-                var isDirectory: ObjCBool = false
-                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-            }
+            .filter(RegularFile.exists)   // a FIFO named x.y4m would wait for a writer forever
         if files.isEmpty {
             throw CLIError("\(directory): no images or videos in this directory (PNM, Y4M, or through ffmpeg: \(MediaFormat.byExtension.keys.sorted().joined(separator: ", ")))")
         }

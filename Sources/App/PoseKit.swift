@@ -31,6 +31,7 @@ struct PoseKit: ParsableCommand {
     )
 
     static func main() {
+        StandardDescriptors.openClosedOnes()
         // Before anything compiled for the build's CPU runs (this target and CPUFeatures are
         // compiled for the baseline): a tuned build on a CPU without its instructions would die
         // of SIGILL in the first kernel.
@@ -59,19 +60,22 @@ struct PoseKit: ParsableCommand {
             printToStandardError(fullMessage(for: error))
             Glibc.exit(2)
         }
+        // A stop signal recorded while the run ended anyway (its input ended at that moment, or it
+        // failed) still decides the exit status: a signal is never lost.
         do {
             var runnable = command
             try runnable.run()
+            exitIfStopped()
             StandardOutput.flushOrExit()
         } catch let exit as ExitCode {
+            exitIfStopped()
             StandardOutput.flushOrExit()
             Glibc.exit(exit.rawValue)
         } catch FrameIOError.brokenPipe {
+            exitIfStopped()
             Glibc.exit(141)  // the reader of our output went away: stop quietly, as SIGPIPE would
         } catch FrameIOError.interrupted(let signal) {
-            StandardOutput.flushOrExit()
-            printToStandardError("posekit: stopped by \(SignalHandling.name(of: signal)); every finished frame was written")
-            Glibc.exit(SignalHandling.exitStatus(for: signal))
+            exitStopped(by: signal)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -84,8 +88,20 @@ struct PoseKit: ParsableCommand {
                 Glibc.exit(2)
             }
             printToStandardError("posekit: error: \(CLIError.describe(error))")
+            exitIfStopped()
             Glibc.exit(1)
         }
         Glibc.exit(0)
+    }
+
+    /// Exits 128 + N with the stop message when signal N was recorded; returns otherwise.
+    private static func exitIfStopped() {
+        if let signal = InputCancellation.signal { exitStopped(by: signal) }
+    }
+
+    private static func exitStopped(by signal: Int32) -> Never {
+        StandardOutput.flushOrExit()
+        printToStandardError("posekit: stopped by \(SignalHandling.name(of: signal)); every finished frame was written")
+        Glibc.exit(SignalHandling.exitStatus(for: signal))
     }
 }
