@@ -214,16 +214,21 @@ final class FFmpegDecoder {
 
     /// ffmpeg often ends with a consequence ("Error marking filters as finished", "Conversion
     /// failed!") after the cause. The cause is the first line that says what is wrong with the
-    /// input ("Invalid data found when processing input", "No such file", "No video stream
-    /// found", ...), else the first line naming the input, else the last line.
+    /// input, the most telling kind first ("Invalid data found when processing input", "No such
+    /// file", "No video stream found", then a demuxer's "moov atom not found", ...), else the
+    /// first line naming the input, else the last line.
     static func mostInformative(_ lines: [String], naming input: String) -> String? {
-        let causes = ["Invalid", "No such", "not found", "Permission denied", "Unsupported", "unsupported", "corrupt", "Could not"]
-        func statesACause(_ line: String) -> Bool {
-            if causes.contains(where: line.contains) { return true }
-            guard let no = line.range(of: "No ") else { return false }
-            return line[no.upperBound...].contains("found")
+        let causes: [(String) -> Bool] = [
+            { $0.contains("Invalid") },
+            { $0.contains("No such") },
+            { line in line.range(of: "No ").map { line[$0.upperBound...].contains("found") } ?? false },
+            { $0.contains("Permission denied") },
+            { line in ["not found", "nsupported", "corrupt", "Could not"].contains(where: line.contains) },
+        ]
+        for statesTheCause in causes {
+            if let line = lines.first(where: statesTheCause) { return line }
         }
-        return lines.first(where: statesACause) ?? lines.first(where: { $0.contains(input) }) ?? lines.last
+        return lines.first(where: { $0.contains(input) }) ?? lines.last
     }
 }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `posekit` binary as a user would, for end-to-end tests.
 enum CLI {
@@ -64,6 +67,12 @@ enum CLI {
             let writer = input.fileHandleForWriting
             let payload = stdin ?? Data()
             Thread.detachNewThread {
+                // posekit may stop reading early (a refused input): the write then fails with
+                // EPIPE instead of SIGPIPE ending the whole test process.
+                var pipeSignal = sigset_t()
+                sigemptyset(&pipeSignal)
+                sigaddset(&pipeSignal, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
                 try? writer.write(contentsOf: payload)
                 try? writer.close()
             }
