@@ -51,7 +51,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: dir) }
         let poses = dir.appendingPathComponent("long.jsonl")
         var text = ""
-        for frame in 0..<200_000 { text += "{\"frame\": \(frame), \"time\": \(Double(frame) / 30), \"poses\": []}\n" }
+        for frame in 0..<400_000 { text += "{\"frame\": \(frame), \"time\": \(Double(frame) / 30), \"poses\": []}\n" }
         try Data(text.utf8).write(to: poses)
         let child = try LiveProcess(["actions", "--poses", poses.path])
         Thread.sleep(forTimeInterval: 1)
