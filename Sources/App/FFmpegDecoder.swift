@@ -1,5 +1,6 @@
 import Foundation
 import FrameIO
+import PoseCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,7 +65,7 @@ final class FFmpegDecoder {
         if path.hasPrefix("/") { return path }
         guard let directory = getcwd(nil, 0) else { return "./" + path }
         defer { free(directory) }
-        let base = String(cString: directory)
+        let base = FileName.decode(cString: directory)
         return (base.hasSuffix("/") ? base : base + "/") + path
     }
 
@@ -117,7 +118,7 @@ final class FFmpegDecoder {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
-        let argv = ([program] + Self.arguments(input: input, format: format)).map { strdup($0) } + [nil]
+        let argv = ([program] + Self.arguments(input: input, format: format)).map { FileName.withPath($0) { strdup($0) } } + [nil]
         defer { for argument in argv { free(argument) } }
         var child: pid_t = 0
         let status = posix_spawn(&child, program, &actions, &attributes, argv, environ)

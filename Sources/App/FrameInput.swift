@@ -1,5 +1,6 @@
 import ArgumentParser
 import FrameIO
+import PoseCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,10 +42,9 @@ enum FrameInput {
     static func ffmpegFormat(of input: String) throws -> MediaFormat? {
         guard input != "-" else { return nil }
         var info = stat()
-        if stat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFCHR, isVideoForLinux(device: info.st_rdev) {
-            return .captureDevice
-        }
-        guard stat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard FileName.status(input, &info) else { return nil }
+        if (info.st_mode & S_IFMT) == S_IFCHR, isVideoForLinux(device: info.st_rdev) { return .captureDevice }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let head = try ByteSource(path: input, bufferSize: 64).peek(16)
         if (try? InputFormat.sniff(ByteSource(bytes: head))) != nil { return nil }
         return MediaFormat.sniff(head) ?? MediaFormat.forExtension(of: input)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CPUFeatures
 import FrameIO
+import PoseCore
 import Tensor
 #if canImport(Glibc)
 import Glibc
@@ -49,7 +50,7 @@ struct PoseKit: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         let command: ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(rawArguments)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -92,6 +93,12 @@ struct PoseKit: ParsableCommand {
             Glibc.exit(1)
         }
         Glibc.exit(0)
+    }
+
+    /// The arguments as given: a name that is not UTF-8 keeps its bytes (`FileName`), where
+    /// `CommandLine.arguments` would make it U+FFFD and open another file.
+    private static var rawArguments: [String] {
+        (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileName.decode(cString: $0) } }
     }
 
     /// Exits 128 + N with the stop message when signal N was recorded; returns otherwise.

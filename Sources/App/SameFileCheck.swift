@@ -1,5 +1,6 @@
 import ArgumentParser
 import FrameIO
+import PoseCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,7 +44,7 @@ enum SameFileCheck {
     static func identity(ofInput path: String) -> Identity? {
         guard path != "-" else { return nil }
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard FileName.status(path, &info), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return .existing(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
@@ -52,7 +53,7 @@ enum SameFileCheck {
     static func identity(ofOutput path: String) -> Identity? {
         if let stream = OutputFile.standardStream(named: path) { return stream == 1 ? .standardOutput : nil }
         var info = stat()
-        if stat(path, &info) == 0 {
+        if FileName.status(path, &info) {
             return (info.st_mode & S_IFMT) == S_IFREG ? .existing(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
         }
         let target = (try? OutputFile.resolvingSymbolicLinks(path)) ?? path

@@ -1,3 +1,4 @@
+import PoseCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -49,7 +50,7 @@ public final class ByteSource {
         // O_NONBLOCK: opening a FIFO never waits for its writer (a wait no signal could end);
         // the first read waits instead, in `poll` with the cancellation pipe. Reads themselves
         // block as usual once the flag is cleared.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = FileName.withPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }   // the name's own bytes
         if fd < 0 { throw FrameIOError.system(operation: "open \(path)", errno: errno) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         self.init(fileDescriptor: fd, closeOnDeinit: true, bufferSize: bufferSize)

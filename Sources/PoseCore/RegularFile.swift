@@ -20,7 +20,7 @@ public enum RegularFile {
     /// - Throws: ``RegularFileError`` naming the path: cannot be opened, or not a regular file
     ///   (saying what it is instead).
     public static func contents(atPath path: String) throws -> Data {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = FileName.withPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { throw RegularFileError(path: path, problem: String(cString: strerror(errno))) }
         defer { close(fd) }
         var info = stat()
@@ -37,7 +37,7 @@ public enum RegularFile {
     /// True when `path` names a regular file (following symbolic links); never opens it.
     public static func exists(atPath path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        return FileName.status(path, &info) && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// "a directory", "a FIFO", ... for a file mode.
