@@ -140,7 +140,7 @@ struct ActionsCommand: ParsableCommand {
         var decoder = PoseJSONLinesDecoder(defaultFPS: fps)
         let lines = try CLIError.reading(path) { try LineReader(path: path) }
         lines.source.beforeWaiting = { try? sink.flush() }  // a failure resurfaces on the next write
-        if Self.isRegularFile(path) {
+        if path != "-" && RegularFile.exists(atPath: path) {
             var frames: [PoseFrame] = []
             try lines.forEachLine { line in
                 if let frame = try decoder.decode(line: line) { frames.append(frame) }
@@ -191,11 +191,6 @@ struct ActionsCommand: ParsableCommand {
     private func emit(_ events: [ActionEvent], to sink: ByteSink) throws {
         for event in events { try sink.write(event.jsonLine + "\n") }
         try sink.endRecord()
-    }
-
-    private static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return path != "-" && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 }
 
