@@ -217,7 +217,8 @@ struct ActionOverlay {
 }
 
 /// Streams the lines of a file or standard input with constant memory per line. A line ends at
-/// LF; a CR just before it is part of the line end (CRLF files from Windows).
+/// LF; a CR just before it is part of the line end (CRLF files from Windows). Bytes that are not
+/// UTF-8 are kept (`FileName`), so a list names such files as they are.
 struct LineReader {
     let source: ByteSource
     /// The path as given (named in errors).
@@ -238,7 +239,7 @@ struct LineReader {
         func deliver() throws {
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             try InputCancellation.check()
-            try body(String(decoding: line, as: UTF8.self))
+            try body(FileName.decode(line))
             line.removeAll(keepingCapacity: true)
         }
         while let byte = try source.readByte() {

@@ -22,6 +22,7 @@ public enum FileName {
 
     /// The string for raw name bytes (no terminating NUL).
     public static func decode<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }   // nearly every name
         var scalars = String.UnicodeScalarView()
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()

@@ -101,8 +101,8 @@ import Glibc
     }
 
     /// A name that is not UTF-8 (`$'\xff\xfe.ppm'`) is opened by its own bytes, given as an
-    /// argument or found by a directory scan. Before, the argument became U+FFFD U+FFFD and
-    /// opened a decoy of that (valid) name, and the scan dropped the file.
+    /// argument, found by a directory scan or listed in `--inputs-from`. Before, the argument
+    /// became U+FFFD U+FFFD and opened a decoy of that (valid) name, and the scan dropped the file.
     @Test func namesThatAreNotUTF8AreOpenedByTheirOwnBytes() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -110,15 +110,17 @@ import Glibc
         try FileManager.default.moveItem(at: dir.appendingPathComponent("decoy.ppm"), to: dir.appendingPathComponent("\u{FFFD}\u{FFFD}.ppm"))
         let script = """
             cd "$1" && cp "$2" "$(printf '\\377\\376.ppm')" || exit 99
-            "$0" pose --input-size 129 --threads 1 "$(printf '\\377\\376.ppm')" && "$0" pose --input-size 129 --threads 1 .
+            "$0" pose --input-size 129 --threads 1 "$(printf '\\377\\376.ppm')" && "$0" pose --input-size 129 --threads 1 . || exit
+            printf '\\377\\376.ppm\\n' | "$0" pose --input-size 129 --threads 1 --inputs-from -
             """
         let result = try CLI.runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script, CLI.executable.path, dir.path, Self.image])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let widths = try result.lines.map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["width"] as? Int
         }
-        // The named file (the 640-wide COCO image), then the scan: the decoy (EF BF BD... sorts first) and the file.
-        #expect(widths == [640, 40, 640], "\(result.stdoutText)")
+        // The named file (the 640-wide COCO image), then the scan: the decoy (EF BF BD... sorts
+        // first) and the file, then the list's entry.
+        #expect(widths == [640, 40, 640, 640], "\(result.stdoutText)")
     }
 
     // MARK: FIFOs never hang
