@@ -16,8 +16,9 @@ public struct LabeledClip: Sendable {
     /// Reads `labels.json` (the shared media format: `file`, `label`, `repetitions`) and, for each
     /// entry, `<posesDirectory>/<file without .y4m>.jsonl`. Entries without a poses file are skipped.
     public static func load(labels: URL, posesDirectory: URL) throws -> [LabeledClip] {
-        guard let data = try? Data(contentsOf: labels),
-              let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+        let data: Data
+        do { data = try RegularFile.contents(atPath: labels.path) } catch { throw ActionNetError.badTrainingData(String(describing: error)) }
+        guard let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
             throw ActionNetError.badTrainingData("cannot read \(labels.path) as a JSON array")
         }
         var clips: [LabeledClip] = []

@@ -132,6 +132,8 @@ struct PoseCommand: ParsableCommand {
 
     func run() throws {
         let inputs = try batch.selectedInputs(arguments: self.inputs)
+        try SameFileCheck.refuse(inputs: inputs + [batch.inputsFrom, groundTruth].compactMap { $0 },
+                                 outputs: batch.outputs(for: inputs, json: json, overlay: overlay))
         SignalHandling.install()
         let detectors = FrameDetectors(primary: try accuracy.makeDetector(model, decode), threads: model.resolvedThreads)
         let progressReporter = ProgressReporter(forced: progress)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `posekit` binary as a user would, for end-to-end tests.
 enum CLI {
@@ -30,18 +33,19 @@ enum CLI {
         var lines: [String] { stdoutText.split(separator: "\n").map(String.init) }
     }
 
-    /// Runs `posekit arguments...` with `stdin` (bytes or a file) and collects its outputs.
+    /// Runs `posekit arguments...` with `stdin` (bytes or a file) and collects its outputs; in
+    /// `directory` when given (else the repository root).
     static func run(_ arguments: [String], stdin: Data? = nil, stdinFile: URL? = nil,
-                    environment: [String: String] = [:]) throws -> Result {
-        try runProcess(executable, arguments, stdin: stdin, stdinFile: stdinFile, environment: environment)
+                    environment: [String: String] = [:], directory: URL? = nil) throws -> Result {
+        try runProcess(executable, arguments, stdin: stdin, stdinFile: stdinFile, environment: environment, directory: directory)
     }
 
     static func runProcess(_ program: URL, _ arguments: [String], stdin: Data? = nil, stdinFile: URL? = nil,
-                           environment: [String: String] = [:]) throws -> Result {
+                           environment: [String: String] = [:], directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
-        process.currentDirectoryURL = repositoryRoot
+        process.currentDirectoryURL = directory ?? repositoryRoot
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env
@@ -63,6 +67,12 @@ enum CLI {
             let writer = input.fileHandleForWriting
             let payload = stdin ?? Data()
             Thread.detachNewThread {
+                // posekit may stop reading early (a refused input): the write then fails with
+                // EPIPE instead of SIGPIPE ending the whole test process.
+                var pipeSignal = sigset_t()
+                sigemptyset(&pipeSignal)
+                sigaddset(&pipeSignal, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
                 try? writer.write(contentsOf: payload)
                 try? writer.close()
             }
