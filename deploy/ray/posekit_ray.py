@@ -194,7 +194,6 @@ def main(argv=None):
     try:
         with open(list_path, "rb") as f:
             data = f.read()
-        os.makedirs(output_dir, exist_ok=True)
     except OSError as error:
         sys.exit(f"{PROG}: error: {error.filename}: {error.strerror}")
     inputs = sum(1 for line in data.decode(errors="replace").splitlines() if line.strip())
@@ -205,11 +204,18 @@ def main(argv=None):
         posekit_args += ["--threads", str(args.cpus_per_task)]
 
     try:
+        if ":" in args.address and "://" not in args.address:  # HOST:PORT: fail in seconds, not after Ray's minutes of retries
+            host, port = args.address.rsplit(":", 1)
+            socket.create_connection((host, int(port)), timeout=10).close()
         ray.init(address=args.address, logging_level="WARNING")
-    except (ConnectionError, RuntimeError, ValueError) as error:
+    except (OSError, RuntimeError, ValueError) as error:  # ConnectionError is an OSError
         print(f"{PROG}: error: no Ray cluster at {args.address} ({error}); start one with `ray start --head` "
               f"or pass --address HOST:PORT", file=sys.stderr)
         return 2
+    try:
+        os.makedirs(output_dir, exist_ok=True)
+    except OSError as error:
+        sys.exit(f"{PROG}: error: cannot create --output-dir {output_dir}: {error.strerror}")
 
     # The run directory marks the output directory as the driver's (tasks check they see it) and
     # collects each attempt's pid; it and this run's stale temporary files go at the end.

@@ -30,21 +30,32 @@ work=$(mktemp -d /tmp/posekit-ray-test.XXXXXX)
 ray_group=""
 passed=0 failed=0 skipped=0
 
-# Stops the cluster: SIGTERM to its process group, SIGKILL to what is left after 15 s.
+# The processes under $1, by parent id: Ray starts its workers (and so their posekit) in sessions of their own.
+descendants() {
+  ps -eo pid=,ppid= | awk -v root="$1" '{ parent[$1] = $2 }
+    END { for (p in parent) { q = p; while ((q in parent) && q != root && q > 1) q = parent[q]; if (q == root) print p } }'
+}
+# Stops the cluster, by ids only (`ray stop` would stop every Ray on the machine): stops (SIGSTOP)
+# its process group and every process under it until no new one appears (a stopped raylet starts no
+# more workers), then kills them all. It holds no data worth a graceful shutdown.
 stop_cluster() {
   [ -n "$ray_group" ] || return 0
-  local live
-  kill -TERM -- "-$ray_group" 2>/dev/null || true
-  for _ in $(seq 30); do
-    live=$(ps -eo pgid=,stat= | awk -v g="$ray_group" '$1 == g && $2 !~ /^Z/' | wc -l)
-    [ "$live" -eq 0 ] && break
-    sleep 0.5
+  local pids="" now
+  while now=$(descendants "$ray_group" | sort -n | tr '\n' ' '); [ "$now" != "$pids" ]; do
+    pids=$now
+    kill -STOP -- "-$ray_group" $pids 2>/dev/null || true
   done
-  kill -KILL -- "-$ray_group" 2>/dev/null || true
+  kill -KILL -- "-$ray_group" $pids 2>/dev/null || true
   wait "$ray_group" 2>/dev/null || true
   ray_group=""
 }
-cleanup() { stop_cluster; rm -rf "$work"; }
+# On any exit: the drivers still running in the background, then the cluster, then the files.
+cleanup() {
+  local job
+  for job in $(jobs -p); do [ "$job" = "$ray_group" ] || kill "$job" $(descendants "$job") 2>/dev/null || true; done
+  stop_cluster
+  rm -rf "$work"
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
