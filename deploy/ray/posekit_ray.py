@@ -133,6 +133,8 @@ def run_shard(shard, job):
             f"the input list {job['list']} changed after the driver read it (sha256 {job['list_sha256'][:12]}... "
             f"now {sha256(data)[:12]}...): shards would split different lists; rerun with the final list "
             f"(finished outputs are kept)")
+    if not os.path.isdir(job["cwd"]):
+        raise SetupError(f"the driver's directory {job['cwd']} is not on {node} (relative paths are taken from it)")
     posekit = find_posekit(job["posekit"], job["cwd"])
     if posekit is None:
         raise SetupError(f"posekit not found on {node}: '{job['posekit']}' (install it there, or pass --posekit PATH)")

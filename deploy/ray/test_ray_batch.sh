@@ -12,7 +12,7 @@
 # The cluster is stopped on every exit (its process group, by id).
 #
 #   deploy/ray/test_ray_batch.sh                 # the test (about 3 minutes on 2 cores)
-#   deploy/ray/test_ray_batch.sh --throughput    # also frames/s of 1 shard (2 CPUs) and 2 shards (1 CPU each)
+#   deploy/ray/test_ray_batch.sh --throughput    # also frames/s: posekit alone, 1 shard x 2 CPUs, 2 shards x 1 CPU
 #
 # POSEKIT (default: this checkout's .build/release/posekit, `make weights` first), SHARED (../shared)
 # and RAY_VENV (.cache/ray-venv, created when missing) can be set.
@@ -195,15 +195,23 @@ else
   echo "test-ray: skipped unshared-output: unshare -m is not permitted here"; skipped=$((skipped + 1))
 fi
 
+# Frames per second of one unsharded posekit (2 threads) and of the driver with 1 shard of 2 CPUs and
+# 2 shards of 1 CPU (its time: from submitting the tasks to the last one done, worker start and model
+# load included), interleaved, twice.
+rate() { python3 -c 'import sys; n, s = int(sys.argv[2]), float(sys.argv[3]); print(f"test-ray: throughput, {sys.argv[1]}: {n} frames in {s:.1f} s, {n / s:.1f} frames/s")' "$@"; }
 if $throughput; then
-  for shape in "1 2" "2 1"; do
-    read -r shards cpus <<< "$shape"
-    drive --inputs-from list.txt --output-dir "throughput-$shards" --shards "$shards" --cpus-per-task "$cpus" \
-      > "$work/throughput-$shards.log" 2>&1
-    # The driver's time: from submitting the tasks to the last one done (worker start and model load included).
-    seconds=$(sed -n 's/.* in \([0-9.]*\) s$/\1/p' "$work/throughput-$shards.log" | tail -n 1)
-    python3 -c 'import sys; n, s = int(sys.argv[3]), float(sys.argv[4]); print(f"test-ray: throughput, {sys.argv[1]} shard(s) x {sys.argv[2]} CPU(s): {n} frames in {s:.1f} s, {n / s:.1f} frames/s")' \
-      "$shards" "$cpus" "$(frames "$work/throughput-$shards")" "$seconds"
+  for round in 1 2; do
+    rm -rf "$work/throughput"
+    t0=$(date +%s.%N)
+    (cd "$work" && "$posekit" pose --threads 2 --inputs-from list.txt --output-dir throughput)
+    rate "posekit alone, 2 threads" "$(frames "$work/throughput")" "$(python3 -c "import time; print(time.time() - $t0)")"
+    for shape in "1 2" "2 1"; do
+      read -r shards cpus <<< "$shape"
+      rm -rf "$work/throughput"
+      drive --inputs-from list.txt --output-dir throughput --shards "$shards" --cpus-per-task "$cpus" > "$work/throughput.log" 2>&1
+      rate "Ray, $shards shard(s) x $cpus CPU(s)" "$(frames "$work/throughput")" \
+        "$(sed -n 's/.* in \([0-9.]*\) s$/\1/p' "$work/throughput.log" | tail -n 1)"
+    done
   done
 fi
 
