@@ -100,8 +100,9 @@ def failure(returncode, stderr, pid, node):
     last = lines[-1] if lines else "(no message)"
     if returncode < 0:
         return ShardFailed(f"posekit (pid {pid} on {node}) was killed by {signal.Signals(-returncode).name}")
-    if returncode == 2:  # a usage error: the same command would fail again
-        return SetupError(f"posekit rejected the command on {node}: {last}")
+    if returncode == 2:  # a usage error (`Error: why`, then the usage): the same command would fail again
+        why = next((line for line in lines if line.startswith("Error:")), last)
+        return SetupError(f"posekit rejected the command on {node}: {why}")
     # Per-input failures: `posekit: error: INPUT: why` lines, then `posekit: K of M input(s) failed; ...`.
     if lines and re.match(r"posekit: \d+ of \d+ input\(s\) failed", last):
         failed = [line[len("posekit: error: "):] for line in lines if line.startswith("posekit: error: ")]

@@ -7,8 +7,9 @@
 #     `posekit pose` run, and no temporary file is left;
 #   - `--command actions` in 2 shards is byte for byte one unsharded `posekit actions` run;
 #   - bad input: posekit missing on the workers, an input list changed between tasks, an output
-#     directory the workers do not see, each fail naming the cause; an input failing every retry
-#     is reported while the other shards finish.
+#     directory the workers do not see, each fail naming the cause, and so does a posekit option
+#     posekit rejects (not retried); an input failing every retry is reported while the other
+#     shards finish.
 # The cluster is stopped on every exit (its process group, by id).
 #
 #   deploy/ray/test_ray_batch.sh                 # the test (about 3 minutes on 2 cores)
@@ -163,6 +164,9 @@ expect_failure() {
 printf '%s\n' clips/tiny_a.y4m clips/tiny_b.y4m > "$work/tiny.txt"
 expect_failure missing-posekit "posekit not found on" --posekit "$work/no-such-dir/posekit" \
   --inputs-from tiny.txt --output-dir missing --shards 2
+expect_failure posekit-option "posekit rejected the command on $(hostname): Error: Unknown option '--no-such-option'" \
+  --inputs-from tiny.txt --output-dir rejected --shards 2 -- --no-such-option
+check "posekit-option: not retried (a usage error fails the same way again)" grep -q "0 retried" "$work/posekit-option.log"
 
 printf '%s\n' clips/tiny_a.y4m clips/broken.y4m clips/tiny_b.y4m > "$work/broken.txt"
 expect_failure failing-input "failed: clips/broken.y4m: input (expected PNM or Y4M)" \
