@@ -17,7 +17,7 @@ Before running posekit each task checks, and otherwise fails without a retry, wi
 names the cause: that the worker sees the output directory the driver created (it must be shared
 by every worker), that the list still has the checksum the driver read (a list that changed
 between tasks would split differently), and that the posekit executable is there (`--posekit`,
-default `posekit` on the worker's PATH).
+default `posekit` on the worker's PATH). An option posekit rejects (its exit 2) is not retried either.
 
 Each attempt reports its posekit process while it runs, in the driver's run directory (removed at
 the end): DIR/.posekit-ray-RUN/shard-I.attempt-K.pid holds "PID HOST". At the end the driver
