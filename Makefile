@@ -24,7 +24,7 @@ PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|SharedWeights
 
 WEIGHTS := Weights/mobilenet075.pkw Weights/mobilenet050.pkw
 
-.PHONY: docs setup build build-portable weights test test-portable check-codegen package-check bench demo fuzz fuzz-smoke train-actions clean
+.PHONY: docs setup build build-portable weights test test-ray test-portable check-codegen package-check bench demo fuzz fuzz-smoke train-actions clean
 
 # Installs the system packages PoseKit needs, only when missing (idempotent).
 setup:
@@ -53,6 +53,11 @@ Weights/mobilenet050.pkw: $(POSEKIT_WEIGHTS_SRC)/posenet-mobilenet050-tf/model-m
 
 test: setup weights
 	$(TUNED) $(SWIFT) test $(TEST_FLAGS) $(TEST_SCRATCH)
+
+# deploy/ray/posekit_ray.py on a real local Ray cluster (Ray installed into .cache/ray-venv): shards,
+# a killed posekit retried, bad input; about 3 minutes. `deploy/ray/test_ray_batch.sh --throughput` also measures.
+test-ray: weights
+	SHARED=$(SHARED) POSEKIT=$(abspath $(POSEKIT)) deploy/ray/test_ray_batch.sh
 
 # The kernel, parity and decoding suites on the portable build (OpenBLAS GEMMs, baseline codegen).
 test-portable: setup weights

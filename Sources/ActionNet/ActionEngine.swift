@@ -13,13 +13,16 @@ public struct ActionEngineConfiguration: Sendable {
     public var minimumPoseFraction: Double = 0.6
     /// A window whose top probability is lower is labeled `low_confidence`.
     public var confidenceThreshold: Double = 0.5
+    /// How people are told apart (`posekit pose`'s tracking, the same defaults).
+    public var tracking = PoseTracker.Configuration()
     public init() {}
 
     /// The settings for `classifier` as its weight bundle describes it: the bundle's frame rate and
     /// (unless `windowStride` is given) window stride, the classifier's window length.
     public init(classifier: TemporalConvNet, header: ActionWeightsFile.Header, confidenceThreshold: Double = 0.5,
-                windowStride: Int? = nil) {
+                windowStride: Int? = nil, tracking: PoseTracker.Configuration = PoseTracker.Configuration()) {
         fps = header.fps
+        self.tracking = tracking
         windowLength = classifier.architecture.windowLength
         self.windowStride = windowStride ?? header.windowStride
         self.confidenceThreshold = confidenceThreshold
@@ -27,7 +30,9 @@ public struct ActionEngineConfiguration: Sendable {
 
     /// The settings for a Create ML classifier: its frame rate (metadata, else 30/s) and window
     /// length, a window every `windowStride` frames (nil: 10, as Apple's sample).
-    public init(createML model: CreateMLActionClassifier, confidenceThreshold: Double = 0.5, windowStride: Int? = nil) {
+    public init(createML model: CreateMLActionClassifier, confidenceThreshold: Double = 0.5, windowStride: Int? = nil,
+                tracking: PoseTracker.Configuration = PoseTracker.Configuration()) {
+        self.tracking = tracking
         fps = model.frameRate
         windowLength = model.windowLength
         self.windowStride = windowStride ?? CreateMLActionClassifier.defaultWindowStride
@@ -49,8 +54,8 @@ public struct ActionStatus: Sendable, Equatable {
     public var pose: Pose?
 }
 
-/// The action-recognition pipeline for one stream: tracking → prominent person → resampling →
-/// windows → classifier → repetition counting.
+/// The action-recognition pipeline for one stream: tracking → prominent person → resampling
+/// (``ProminentPersonStream``) → windows → classifier → repetition counting.
 ///
 /// Feed frames in time order with ``process(_:)`` (or ``process(frameIndex:time:poses:)``)
 /// and print the returned events; call ``finish()`` once at the end for the last window and the
@@ -63,9 +68,7 @@ public final class ActionEngine {
     let classifier: WindowClassifier
     /// The frames' size in pixels (0: not known yet), which a Create ML classifier's coordinates are divided by.
     private var imageWidth = 0, imageHeight = 0
-    private var tracker = PoseTracker()
-    private var selector = ProminentPersonSelector()
-    private var resampler: FrameResampler
+    private var frontEnd: ProminentPersonStream
     private var counter = RepetitionCounter()
     private var buffer: [ResampledFrame] = []
     private var slotsSeen = 0
@@ -96,7 +99,7 @@ public final class ActionEngine {
     /// labeled with its classes as it spells them; repetitions are counted for the classes our
     /// counters know (``ActionClass/init(createMLLabel:)``). Its coordinates need the frames'
     /// size: feed ``PoseFrame``s with `width` and `height`, or pass them to
-    /// ``process(frameIndex:time:poses:imageWidth:imageHeight:)``.
+    /// ``process(frameIndex:time:poses:ids:imageWidth:imageHeight:)``.
     public convenience init(createML model: CreateMLActionClassifier, configuration: ActionEngineConfiguration) throws {
         try self.init(windowClassifier: .createML(model), configuration: configuration)
     }
@@ -113,15 +116,16 @@ public final class ActionEngine {
         }
         self.configuration = configuration
         self.classifier = classifier
-        self.resampler = try FrameResampler(fps: configuration.fps)
+        self.frontEnd = try ProminentPersonStream(fps: configuration.fps, tracking: configuration.tracking)
     }
 
     /// A pipeline from a weight file (`Weights/actionnet.pkw`), at the file's fps and (unless
     /// `windowStride` is given) its window stride.
-    public convenience init(weightsURL: URL, confidenceThreshold: Double = 0.5, windowStride: Int? = nil) throws {
+    public convenience init(weightsURL: URL, confidenceThreshold: Double = 0.5, windowStride: Int? = nil,
+                            tracking: PoseTracker.Configuration = PoseTracker.Configuration()) throws {
         let (net, header) = try ActionWeightsFile.load(contentsOf: weightsURL)
         try self.init(classifier: net, configuration: ActionEngineConfiguration(
-            classifier: net, header: header, confidenceThreshold: confidenceThreshold, windowStride: windowStride))
+            classifier: net, header: header, confidenceThreshold: confidenceThreshold, windowStride: windowStride, tracking: tracking))
     }
 
     /// Runs a whole stream of `(frameIndex, time, poses)` and hands every event, summary last,
@@ -134,23 +138,26 @@ public final class ActionEngine {
         for e in finish() { try emit(e) }
     }
 
-    /// Consumes one frame's poses.
+    /// Consumes one frame's poses, with their identities when the frame has them (`posekit pose`
+    /// output: its `"id"`s are used as they are, so `actions --poses` follows the people `pose` saw).
     public func process(_ frame: PoseFrame) -> [ActionEvent] {
-        process(frameIndex: frame.frame, time: frame.time, poses: frame.poses, imageWidth: frame.width, imageHeight: frame.height)
+        process(frameIndex: frame.frame, time: frame.time, poses: frame.poses, ids: frame.ids,
+                imageWidth: frame.width, imageHeight: frame.height)
     }
 
-    /// Consumes one frame's poses: its index in the source, its time in seconds, every person
-    /// found, and the frame's size in pixels (0: as before; only a Create ML classifier uses it).
-    public func process(frameIndex: Int, time: Double, poses: [Pose], imageWidth: Int = 0, imageHeight: Int = 0) -> [ActionEvent] {
+    /// Consumes one frame's poses: its index in the source, its time in seconds, every person found
+    /// and, when they were tracked already, their identities (nil: tracked here); and the frame's
+    /// size in pixels (0: as before; only a Create ML classifier uses it).
+    public func process(frameIndex: Int, time: Double, poses: [Pose], ids: [Int]? = nil,
+                        imageWidth: Int = 0, imageHeight: Int = 0) -> [ActionEvent] {
         guard !finished else { return [] }
         if imageWidth > 0 && imageHeight > 0 { (self.imageWidth, self.imageHeight) = (imageWidth, imageHeight) }
         framesConsumed += 1
-        let tracked = tracker.update(poses: poses, time: time)
-        let prominent = selector.select(tracked, time: time)
+        let (prominent, slots) = frontEnd.push(frameIndex: frameIndex, time: time, poses: poses, ids: ids)
         status.trackID = prominent?.trackID
         status.pose = prominent?.pose
         var events: [ActionEvent] = []
-        for slot in resampler.push(frame: frameIndex, time: time, pose: prominent) {
+        for slot in slots {
             events += consume(slot)
         }
         return events

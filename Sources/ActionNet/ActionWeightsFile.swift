@@ -1,4 +1,5 @@
 import Foundation
+import PoseCore
 import Tensor
 
 /// Reads and writes the action classifier's weights (`Weights/actionnet.pkw`, documented in
@@ -90,19 +91,22 @@ public enum ActionWeightsFile {
     /// - Throws: ``WeightBundleError`` for a damaged or foreign bundle (a PoseNet bundle:
     ///   ``WeightBundleError/wrongKind(file:kind:expected:)``), ``ActionNetError/badWeights(_:)`` otherwise.
     public static func load(contentsOf url: URL) throws -> (TemporalConvNet, Header) {
-        let prefix: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            prefix = try handle.read(upToCount: 8) ?? Data()
-        } catch {
-            throw ActionNetError.badWeights("cannot read \(url.path)")
+        // The bundle reader maps the file; only the earlier format is read whole. Both refuse
+        // a FIFO or device before reading from it (`RegularFile`).
+        let bundle: WeightBundle
+        do { bundle = try WeightBundle(contentsOf: url) } catch let error as WeightBundleError {
+            switch error {
+            case .notABundle, .truncated: break   // perhaps the earlier format
+            default: throw error
+            }
+            let data: Data
+            do { data = try RegularFile.contents(atPath: url.path) } catch { throw ActionNetError.badWeights(String(describing: error)) }
+            guard isLegacy(data) else { throw error }
+            do { return try decodeLegacy(data) } catch ActionNetError.badWeights(let reason) {
+                throw ActionNetError.badWeights("\(url.path): \(reason)")
+            }
         }
-        if isLegacy(prefix) {
-            guard let data = try? Data(contentsOf: url) else { throw ActionNetError.badWeights("cannot read \(url.path)") }
-            return try decodeLegacy(data)
-        }
-        return try load(bundle: WeightBundle(contentsOf: url))
+        return try load(bundle: bundle)
     }
 
     /// A network from an opened bundle of kind `actionnet`.
@@ -117,6 +121,12 @@ public enum ActionWeightsFile {
             throw ActionNetError.badWeights("\(file): classes \(section.classes) differ from \(ActionClass.allCases.map(\.name))")
         }
         guard section.fps.isFinite, section.fps >= 1, section.windowStride >= 1 else { throw ActionNetError.badWeights("\(file): bad fps or stride") }
+        // The claimed architecture against the bytes really there, before allocating for it:
+        // every scalar takes at least 2 bytes (fp16).
+        let needed = try TemporalConvNet.parameterCount(of: section.architecture)
+        guard needed <= bundle.fileSize / 2 else {
+            throw WeightBundleError.corrupt(file: file, detail: "the architecture needs \(needed) parameters, more than the \(bundle.fileSize)-byte file can hold")
+        }
         let net = try TemporalConvNet(architecture: section.architecture)
         var values = [Float](repeating: 0, count: net.parameterCount)
         for t in tensorLayout(net) {
@@ -178,15 +188,17 @@ public enum ActionWeightsFile {
             throw ActionNetError.badWeights("classes \(header.classes) differ from \(ActionClass.allCases.map(\.name))")
         }
         guard header.fps.isFinite, header.fps >= 1, header.windowStride >= 1 else { throw ActionNetError.badWeights("bad fps or stride") }
-        let net = try TemporalConvNet(architecture: header.architecture)
-        guard header.parameters == net.parameterCount else {
-            throw ActionNetError.badWeights("header says \(header.parameters) parameters, architecture needs \(net.parameterCount)")
+        // Sizes first, allocation after: a header may claim any architecture.
+        let needed = try TemporalConvNet.parameterCount(of: header.architecture)
+        guard header.parameters == needed else {
+            throw ActionNetError.badWeights("header says \(header.parameters) parameters, architecture needs \(needed)")
         }
         var start = 12 + h
         while start % 4 != 0 { start += 1 }
-        guard bytes.count == start + 4 * net.parameterCount else {
-            throw ActionNetError.badWeights("expected \(start + 4 * net.parameterCount) bytes, file has \(bytes.count)")
+        guard bytes.count == start + 4 * needed else {
+            throw ActionNetError.badWeights("expected \(start + 4 * needed) bytes, file has \(bytes.count)")
         }
+        let net = try TemporalConvNet(architecture: header.architecture)
         var values = [Float](repeating: 0, count: net.parameterCount)
         for i in 0..<net.parameterCount {
             let o = start + 4 * i

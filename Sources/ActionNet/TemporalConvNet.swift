@@ -54,19 +54,13 @@ public final class TemporalConvNet: @unchecked Sendable {
     /// - Throws: ``ActionNetError/invalidConfiguration(_:)`` for an architecture out of range.
     public init(architecture: Architecture = Architecture(), threads: Int = 1) throws {
         let a = architecture
-        guard a.windowLength >= 4, a.windowLength <= 4096, a.kernel % 2 == 1, a.kernel >= 1, a.kernel <= 31,
-              a.channels1 >= 1, a.channels1 <= 1024, a.channels2 >= 1, a.channels2 <= 1024,
-              a.inputChannels == PoseWindow.channels, a.classes == ActionClass.count else {
-            throw ActionNetError.invalidConfiguration("unsupported classifier architecture \(a)")
-        }
+        let parameterCount = try Self.parameterCount(of: a)
         self.architecture = a
         self.threads = max(1, threads)
         let k = a.kernel
-        let layerShapes = [(a.inputChannels, a.channels1, 2), (a.channels1, a.channels1, 1), (a.channels1, a.channels1, 1),
-                           (a.channels1, a.channels2, 2), (a.channels2, a.channels2, 1), (a.channels2, a.channels2, 1)]
-        let convParameters = layerShapes.reduce(0) { $0 + k * $1.0 * $1.1 + $1.1 }
-        denseOffset = convParameters
-        parameterCount = convParameters + a.channels2 * a.classes + a.classes
+        let layerShapes = Self.layerShapes(of: a)
+        denseOffset = layerShapes.reduce(0) { $0 + k * $1.input * $1.output + $1.output }
+        self.parameterCount = parameterCount
         parameters = try Tensor(zeros: [parameterCount])
         var offset = 0
         var layers: [TemporalConv] = []
@@ -79,6 +73,27 @@ public final class TemporalConvNet: @unchecked Sendable {
         (conv0, block1a, block1b, conv2, block2a, block2b) = (layers[0], layers[1], layers[2], layers[3], layers[4], layers[5])
         denseWeights = try parameters.slice(denseOffset..<(denseOffset + a.channels2 * a.classes)).reshaped([a.channels2, a.classes])
         denseBias = try parameters.slice((denseOffset + a.channels2 * a.classes)..<parameterCount)
+    }
+
+    /// The number of parameters a network of `architecture` holds, known before anything is
+    /// allocated: a weight file's claimed architecture is checked against the bytes it really
+    /// has with this (`ActionWeightsFile`), so a lying one costs nothing.
+    ///
+    /// - Throws: ``ActionNetError/invalidConfiguration(_:)`` for an architecture out of range.
+    public static func parameterCount(of a: Architecture) throws -> Int {
+        guard a.windowLength >= 4, a.windowLength <= 4096, a.kernel % 2 == 1, a.kernel >= 1, a.kernel <= 31,
+              a.channels1 >= 1, a.channels1 <= 1024, a.channels2 >= 1, a.channels2 <= 1024,
+              a.inputChannels == PoseWindow.channels, a.classes == ActionClass.count else {
+            throw ActionNetError.invalidConfiguration("unsupported classifier architecture \(a)")
+        }
+        let convolutions = layerShapes(of: a).reduce(0) { $0 + a.kernel * $1.input * $1.output + $1.output }
+        return convolutions + a.channels2 * a.classes + a.classes
+    }
+
+    /// Input and output channels and stride of the six temporal convolutions, in order.
+    private static func layerShapes(of a: Architecture) -> [(input: Int, output: Int, stride: Int)] {
+        [(a.inputChannels, a.channels1, 2), (a.channels1, a.channels1, 1), (a.channels1, a.channels1, 1),
+         (a.channels1, a.channels2, 2), (a.channels2, a.channels2, 1), (a.channels2, a.channels2, 1)]
     }
 
     /// The parameters as an array (weight bundle order).

@@ -16,8 +16,9 @@ public struct LabeledClip: Sendable {
     /// Reads `labels.json` (the shared media format: `file`, `label`, `repetitions`) and, for each
     /// entry, `<posesDirectory>/<file without .y4m>.jsonl`. Entries without a poses file are skipped.
     public static func load(labels: URL, posesDirectory: URL) throws -> [LabeledClip] {
-        guard let data = try? Data(contentsOf: labels),
-              let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+        let data: Data
+        do { data = try RegularFile.contents(atPath: labels.path) } catch { throw ActionNetError.badTrainingData(String(describing: error)) }
+        guard let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
             throw ActionNetError.badTrainingData("cannot read \(labels.path) as a JSON array")
         }
         var clips: [LabeledClip] = []
@@ -55,12 +56,10 @@ enum TrainingData {
 
     /// The same front end as ``ActionEngine``: tracking, prominent person, resampling.
     static func modelFrames(_ frames: [PoseFrame], fps: Double) -> [ResampledFrame] {
-        var tracker = PoseTracker(), selector = ProminentPersonSelector()
-        var resampler = try! FrameResampler(fps: fps)
+        var frontEnd = try! ProminentPersonStream(fps: fps)
         var out: [ResampledFrame] = []
         for f in frames {
-            let chosen = selector.select(tracker.update(poses: f.poses, time: f.time), time: f.time)
-            out += resampler.push(frame: f.frame, time: f.time, pose: chosen)
+            out += frontEnd.push(frameIndex: f.frame, time: f.time, poses: f.poses, ids: f.ids).slots
         }
         return out
     }

@@ -27,7 +27,7 @@ struct AccuracyOptions: ParsableArguments {
     func makeDetector(_ model: ModelOptions, _ decode: DecodeOptions) throws -> any PoseFinding {
         guard accurate else { return try model.makeDetector(decode) }
         let url = try ModelLocator.resolve(model.model)
-        let weights = try PoseNetWeights(bundle: CLIError.reading(url.path) { try WeightBundle(contentsOf: url) })
+        let weights = try CLIError.reading(url.path) { try PoseNetWeights(bundle: WeightBundle(contentsOf: url)) }
         let large = model.inputSize ?? Self.accurateInputSize
         let small = max(33, Int((Double(large - 1) * 0.8 / 16).rounded()) * 16 + 1)
         let models = try [large, small].map {  // both sizes read one copy of the weights

@@ -77,7 +77,7 @@ struct ActionsCommand: ParsableCommand {
     var stride: Int?
 
     @Option(name: .long, help: ArgumentHelp("Frame rate assumed for inputs without one (PNM sequences, JSON lines without \"time\"; \(Limits.framesPerSecond.text)).", valueName: "fps"))
-    var fps: Double = 30
+    var fps: Double = PoseStream.fallbackFrameRate
 
     @Option(name: .long, help: ArgumentHelp("Also write annotated frames (pose, label, confidence, reps) to this path, or - for stdout (then JSON goes to --json).", valueName: "path|-"))
     var overlay: String?
@@ -87,6 +87,8 @@ struct ActionsCommand: ParsableCommand {
 
     @Flag(help: "Show progress on stderr even when it is not a terminal.")
     var progress = false
+
+    @OptionGroup(title: "Identities") var tracking: TrackingOptions
 
     @OptionGroup(title: "Batches") var batch: BatchOptions
 
@@ -123,18 +125,23 @@ struct ActionsCommand: ParsableCommand {
         // A Create ML classifier is immutable and shared; ActionNet's weights are loaded per engine.
         let createML = try classifier.map { try CreateMLActionClassifier.loading($0) }
         let weightsURL = createML == nil ? try ModelLocator.resolve(weights) : nil
+        // The file the classifier comes from, which no output may overwrite.
+        let classifierPath = weightsURL?.path ?? classifier.map { CreateMLActionClassifier.modelPath($0) ?? $0 }
         func makeEngine() throws -> ActionEngine {
             if let createML {
-                let configuration = ActionEngineConfiguration(createML: createML, confidenceThreshold: confidence, windowStride: stride)
+                let configuration = ActionEngineConfiguration(createML: createML, confidenceThreshold: confidence, windowStride: stride,
+                                                              tracking: tracking.configuration)
                 return try ActionEngine(createML: createML, configuration: configuration)
             }
             return try CLIError.reading(weightsURL!.path) {
-                try ActionEngine(weightsURL: weightsURL!, confidenceThreshold: confidence, windowStride: stride)
+                try ActionEngine(weightsURL: weightsURL!, confidenceThreshold: confidence, windowStride: stride,
+                                 tracking: tracking.configuration)
             }
         }
         _ = try makeEngine()  // bad weights: one error before any output
         SignalHandling.install()
         if let poses {
+            try SameFileCheck.refuse(inputs: [poses] + [classifierPath].compactMap { $0 }, outputs: batch.outputs(for: [], json: json, overlay: nil))
             let output = try OutputFile(path: json ?? "-")
             try OutputFile.committing([output]) { try recognize(posesFrom: poses, makeEngine(), into: output.sink) }
             return
@@ -143,6 +150,8 @@ struct ActionsCommand: ParsableCommand {
         if batch.outputDir == nil && inputs.count > 1 {
             throw ValidationError("\(inputs.count) inputs (a directory's files count one by one): several inputs need --output-dir DIR (one summary per input)")
         }
+        try SameFileCheck.refuse(inputs: inputs + [batch.inputsFrom, classifierPath].compactMap { $0 },
+                                 outputs: batch.outputs(for: inputs, json: json, overlay: overlay))
         // ActionNet was trained on poses found at 353 (`make train-actions`), so that is its default.
         let detectors = FrameDetectors(primary: try model.makeDetector(decode, defaults: .actionRecognition),
                                        threads: model.resolvedThreads)
@@ -184,7 +193,7 @@ struct ActionsCommand: ParsableCommand {
         var decoder = PoseJSONLinesDecoder(defaultFPS: fps)
         let lines = try CLIError.reading(path) { try LineReader(path: path) }
         lines.source.beforeWaiting = { try? sink.flush() }  // a failure resurfaces on the next write
-        if Self.isRegularFile(path) {
+        if path != "-" && RegularFile.exists(atPath: path) {
             var frames: [PoseFrame] = []
             try lines.forEachLine { line in
                 if let frame = try decoder.decode(line: line) { frames.append(frame) }
@@ -224,6 +233,10 @@ struct ActionsCommand: ParsableCommand {
         try source.forEachDetectedFrame(with: detectors, realtime: false,
                                         whileWaiting: { for output in outputs { try? output.flush() } }) { slot, found, _ in
             let time = slot.time ?? Double(slot.frameIndex) / fps
+            // A header's frame rate can make times as late as a pose file's; the same cap holds.
+            guard time <= PoseJSONLinesDecoder.maximumTime else {
+                throw CLIError("frame \(slot.frameIndex) is at \(time) s, later than the 1e9 s (about 31 years) accepted")
+            }
             try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found,
                                     imageWidth: reader.width, imageHeight: reader.height), to: sink)
             if overlayOutput != nil {
@@ -240,11 +253,6 @@ struct ActionsCommand: ParsableCommand {
     private func emit(_ events: [ActionEvent], to sink: ByteSink) throws {
         for event in events { try sink.write(event.jsonLine + "\n") }
         try sink.endRecord()
-    }
-
-    private static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return path != "-" && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 }
 
@@ -270,25 +278,43 @@ struct ActionOverlay {
     }
 }
 
-/// Streams the lines of a file or standard input with constant memory per line.
+/// Streams the lines of a file or standard input with constant memory per line. A line ends at
+/// LF; a CR just before it is part of the line end (CRLF files from Windows). Bytes that are not
+/// UTF-8 are kept (`FileName`), so a list names such files as they are.
 struct LineReader {
     let source: ByteSource
-    /// Longest accepted line; longer ones are an error rather than unbounded memory.
-    let maximumLength = 16 << 20
+    /// The path as given (named in errors).
+    let path: String
+    /// Longest accepted line in bytes; longer ones are an error rather than unbounded memory.
+    let maximumLength: Int
 
-    init(path: String) throws { source = try ByteSource(path: path) }
+    init(path: String, maximumLength: Int = 16 << 20) throws {
+        source = try ByteSource(path: path)
+        self.path = path
+        self.maximumLength = maximumLength
+    }
 
+    /// Calls `body` with each line. A stop signal ends the loop between lines, even on a
+    /// regular file, whose reads never wait.
     func forEachLine(_ body: (String) throws -> Void) throws {
         var line: [UInt8] = []
+        func deliver() throws {
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            try InputCancellation.check()
+            try body(FileName.decode(line))
+            line.removeAll(keepingCapacity: true)
+        }
         while let byte = try source.readByte() {
             if byte == UInt8(ascii: "\n") {
-                try body(String(decoding: line, as: UTF8.self))
-                line.removeAll(keepingCapacity: true)
+                try deliver()
             } else {
                 line.append(byte)
-                if line.count > maximumLength { throw CLIError("a line is longer than \(maximumLength >> 20) MiB") }
+                if line.count > maximumLength { throw CLIError("\(path): a line is longer than \(Self.describe(bytes: maximumLength))") }
             }
         }
-        if !line.isEmpty { try body(String(decoding: line, as: UTF8.self)) }
+        if !line.isEmpty { try deliver() }
     }
+
+    /// `16 MiB`, `4096 bytes`.
+    static func describe(bytes: Int) -> String { bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes) bytes" }
 }

@@ -35,10 +35,23 @@ struct BatchOptions: ParsableArguments {
     func selectedInputs(arguments: [String]) throws -> [String] {
         var all = arguments
         if let inputsFrom {
+            // Bounded: entries, bytes per line and in all (`yes x | posekit pose --inputs-from -`
+            // and /dev/urandom would otherwise grow until memory runs out before any input).
+            var entries = 0, bytes = 0, lineNumber = 0
             try CLIError.reading(inputsFrom) {
-                try LineReader(path: inputsFrom).forEachLine { line in
+                try LineReader(path: inputsFrom, maximumLength: Limits.inputListLineBytes).forEachLine { line in
+                    lineNumber += 1
+                    guard !line.utf8.contains(0) else {
+                        throw CLIError("\(inputsFrom): line \(lineNumber) holds a NUL byte; give one path per line (not find -print0 output)")
+                    }
                     let path = line.trimmingCharacters(in: .whitespaces)
-                    if !path.isEmpty { all.append(path) }
+                    guard !path.isEmpty else { return }
+                    entries += 1
+                    bytes += path.utf8.count
+                    guard entries <= Limits.inputListEntries, bytes <= Limits.inputListBytes else {
+                        throw CLIError("\(inputsFrom): more than \(Limits.inputListEntries) inputs or \(Limits.inputListBytes >> 20) MiB of paths; split the list (--shard, or several runs)")
+                    }
+                    all.append(path)
                 }
             }
         }
@@ -60,6 +73,15 @@ struct BatchOptions: ParsableArguments {
         }
         guard let shard = selectedShard else { return all }
         return all.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element)
+    }
+}
+
+extension BatchOptions {
+    /// Every file a run writes, with the option that names it: one per input under
+    /// `--output-dir`, else `--json` (standard output when not given) and `--overlay`.
+    func outputs(for inputs: [String], json: String?, overlay: String?) -> [(option: String, path: String)] {
+        if let outputDir { return inputs.map { ("--output-dir", outputDir + "/" + BatchRun.outputName(for: $0)) } }
+        return [(json == nil ? "standard output" : "--json", json ?? "-")] + (overlay.map { [("--overlay", $0)] } ?? [])
     }
 }
 

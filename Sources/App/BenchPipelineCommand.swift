@@ -141,11 +141,11 @@ struct BenchPipeline: ParsableCommand {
         var stream = PoseStream(smoothing: true)
         var poses = 0
         try source.forEachDetectedFrame(with: detectors, realtime: false) { slot, found, _ in
-            let (smoothed, ids) = stream.process(found, frameIndex: slot.frameIndex, time: slot.time)
-            poses += smoothed.count
+            let tracked = stream.process(found, frameIndex: slot.frameIndex, time: slot.time)
+            poses += tracked.count
             text.reset()
             PoseJSONLinesEncoder.append(source: "-", frame: slot.frameIndex, width: slot.width, height: slot.height,
-                                        time: slot.time, poses: smoothed, ids: ids, to: &text)
+                                        time: slot.time, poses: tracked.map(\.pose), ids: tracked.map(\.trackID), to: &text)
             sink.write(text.bytes)
         }
         return (MonotonicClock.now() - start, poses)

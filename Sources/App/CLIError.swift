@@ -19,6 +19,20 @@ struct CLIError: Error, CustomStringConvertible {
         PlainErrorMessage.describe(error)
     }
 
+    /// `text` with every control character (C0, DEL, C1) but the tab replaced by `?`, as `ls`
+    /// shows such names on a terminal: nothing from a file name or a child's output can move
+    /// the cursor, recolor the terminal or hide the rest of the line.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { scalars.append(isControl(scalar) ? "?" : scalar) }
+        return String(scalars)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value != 0x09 && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
+    }
+
     /// Runs `body`, which reads `path`; any failure becomes one line naming the file.
     static func reading<T>(_ path: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as CLIError { throw error } catch {
@@ -47,8 +61,10 @@ func endsTheRun(_ error: Error) -> Bool {
 }
 
 /// Writes a line to standard error, unbuffered (progress and errors never mix into stdout).
+/// A message (`newline`) shows control characters as `?` (`CLIError.printable`), since file
+/// names and ffmpeg's words reach it; only the progress line writes its own escapes.
 func printToStandardError(_ line: String, newline: Bool = true) {
-    var text = line
+    var text = newline ? line.split(separator: "\n", omittingEmptySubsequences: false).map { CLIError.printable(String($0)) }.joined(separator: "\n") : line
     if newline && !text.hasSuffix("\n") { text += "\n" }
     var bytes = Array(text.utf8)
     var done = 0

@@ -1,5 +1,6 @@
 import Foundation
 import FrameIO
+import PoseCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,13 +9,13 @@ import Glibc
 /// `ffmpeg` as a child process, exactly as the README's pipe recipes do, and reading its output
 /// (PPM for images, Y4M for video) through a pipe.
 ///
-///     let decoder = try FFmpegDecoder(input: "clip.mp4", media: .video)
+///     let decoder = try FFmpegDecoder(input: "clip.mp4", format: .mp4)
 ///     let reader = try FrameReader(source: decoder.output)
 ///     ... read the frames ...
-///     try decoder.finish()        // reaps ffmpeg; throws its last stderr line if it failed
+///     try decoder.finish()        // reaps ffmpeg; throws its most informative stderr line if it failed
 ///
 /// The child runs in its own process group with default signal dispositions, its standard input
-/// is /dev/null and its standard error goes to an unlinked temporary file (its last line is the
+/// is /dev/null and its standard error goes to an unlinked temporary file (its most informative line is the
 /// error message). Every path out reaps it: `finish()` after the last frame, `stop()` after an
 /// early end (a stop signal, our reader gone, a failed write), and `deinit` as the last resort,
 /// so no zombie or orphan is left behind.
@@ -34,15 +35,38 @@ final class FFmpegDecoder {
     private let processID: pid_t
     private let errorLog: UnsafeMutablePointer<FILE>
     private var reaped = false
+    /// The input as given, and the absolute path ffmpeg was handed (`file:PATH` in its messages).
+    private let input: String
+    private let inputPath: String
 
-    /// The ffmpeg arguments for `input`: the README recipes plus `-nostdin`.
-    static func arguments(input: String, media: Media) -> [String] {
-        let head = ["-nostdin", "-loglevel", "error"]
-        switch media {
-        case .image: return head + ["-i", input, "-f", "image2pipe", "-c:v", "ppm", "-"]
-        case .video: return head + ["-i", input, "-f", "yuv4mpegpipe", "-"]
-        case .device: return head + ["-f", "v4l2", "-i", input, "-f", "yuv4mpegpipe", "-"]
+    /// The ffmpeg arguments for `input`: the README recipes plus `-nostdin`, with the input always
+    /// read as the local file it names, whatever the name looks like to ffmpeg:
+    ///
+    /// - it is passed as a `file:` URL of its absolute path, so a name such as `concat:x.mp4`,
+    ///   `pipe:1.jpg` or `http:...` is never taken for a protocol, and `-protocol_whitelist
+    ///   file,pipe` refuses any other protocol a container might point to (an HLS playlist, a
+    ///   `concat` list);
+    /// - the demuxer is named (`-f`), never probed: probing takes `frame%03d.jpg` for the image2
+    ///   demuxer's numbered sequence and would read `frame000.jpg`, `frame001.jpg`, ... instead.
+    ///
+    /// A V4L2 device is opened by the v4l2 demuxer itself, by its absolute path.
+    static func arguments(input: String, format: MediaFormat) -> [String] {
+        let head = ["-nostdin", "-loglevel", "error", "-protocol_whitelist", "file,pipe"]
+        let path = absolutePath(input)
+        switch format.media {
+        case .image: return head + ["-f", format.demuxer, "-i", "file:" + path, "-f", "image2pipe", "-c:v", "ppm", "-"]
+        case .video: return head + ["-f", format.demuxer, "-i", "file:" + path, "-f", "yuv4mpegpipe", "-"]
+        case .device: return head + ["-f", format.demuxer, "-i", path, "-f", "yuv4mpegpipe", "-"]
         }
+    }
+
+    /// `path` made absolute against the working directory (unchanged when it already is).
+    static func absolutePath(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let directory = getcwd(nil, 0) else { return "./" + path }
+        defer { free(directory) }
+        let base = FileName.decode(cString: directory)
+        return (base.hasSuffix("/") ? base : base + "/") + path
     }
 
     /// The `ffmpeg` executable on `PATH`, or nil.
@@ -59,9 +83,9 @@ final class FFmpegDecoder {
 
     /// Starts `ffmpeg` on `input`; throws when ffmpeg is not on `PATH` (naming `format`, e.g.
     /// "a JPEG image", and how to install it) or cannot be started.
-    init(input: String, media: Media, format: String) throws {
+    init(input: String, format: MediaFormat) throws {
         guard let program = Self.executable() else {
-            throw CLIError("\(format) needs ffmpeg to decode it, and ffmpeg is not on PATH; install it with apt-get install ffmpeg (or convert the input to PPM or Y4M)")
+            throw CLIError("\(format.name) needs ffmpeg to decode it, and ffmpeg is not on PATH; install it with apt-get install ffmpeg (or convert the input to PPM or Y4M)")
         }
         guard let log = tmpfile() else { throw CLIError("cannot create a temporary file for ffmpeg's messages: \(String(cString: strerror(errno)))") }
         var ends: [Int32] = [0, 0]
@@ -94,7 +118,7 @@ final class FFmpegDecoder {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
-        let argv = ([program] + Self.arguments(input: input, media: media)).map { strdup($0) } + [nil]
+        let argv = ([program] + Self.arguments(input: input, format: format)).map { FileName.withPath($0) { strdup($0) } } + [nil]
         defer { for argument in argv { free(argument) } }
         var child: pid_t = 0
         let status = posix_spawn(&child, program, &actions, &attributes, argv, environ)
@@ -105,6 +129,8 @@ final class FFmpegDecoder {
         }
         processID = child
         errorLog = log
+        self.input = input
+        inputPath = Self.absolutePath(input)
         output = ByteSource(fileDescriptor: ends[0], closeOnDeinit: true)
     }
 
@@ -113,8 +139,8 @@ final class FFmpegDecoder {
         fclose(errorLog)
     }
 
-    /// After the last frame: waits for ffmpeg to exit; throws `ffmpeg: <its last stderr line>`
-    /// when it failed.
+    /// After the last frame: waits for ffmpeg to exit; throws `ffmpeg: <its most informative
+    /// stderr line>` (`mostInformative`) when it failed.
     func finish() throws {
         guard !reaped else { return }
         let status = reap(graceSeconds: 10)
@@ -167,26 +193,47 @@ final class FFmpegDecoder {
         let exitedNormally = status & 0x7F == 0
         if exitedNormally && (status >> 8) & 0xFF == 0 { return nil }
         let description = exitedNormally ? "exit status \((status >> 8) & 0xFF)" : "killed by signal \(status & 0x7F)"
-        return "ffmpeg: " + (lastErrorLine() ?? description)
+        return "ffmpeg: " + (informativeErrorLine() ?? description)
     }
 
-    /// The last non-empty line ffmpeg wrote to its standard error (from its last 4 KiB).
-    private func lastErrorLine() -> String? {
+    /// The line of ffmpeg's standard error (its last 16 KiB) that best says what went wrong.
+    private func informativeErrorLine() -> String? {
         let descriptor = fileno(errorLog)
         let size = lseek(descriptor, 0, SEEK_END)
         guard size > 0 else { return nil }
-        let start = max(0, size - 4096)
+        let start = max(0, size - 16384)
         var bytes = [UInt8](repeating: 0, count: Int(size - start))
         let count = pread(descriptor, &bytes, bytes.count, start)
         guard count > 0 else { return nil }
         let text = String(decoding: bytes[..<count], as: UTF8.self)
-        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+        let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+            .map { CLIError.printable(String($0)).replacingOccurrences(of: "file:" + inputPath, with: input) }
             .map { $0.trimmingCharacters(in: .whitespaces) }
-            .last(where: { !$0.isEmpty })
+            .filter { !$0.isEmpty }
+        return Self.mostInformative(lines, naming: input)
+    }
+
+    /// ffmpeg often ends with a consequence ("Error marking filters as finished", "Conversion
+    /// failed!") after the cause. The cause is the first line that says what is wrong with the
+    /// input, the most telling kind first ("Invalid data found when processing input", "No such
+    /// file", "No video stream found", then a demuxer's "moov atom not found", ...), else the
+    /// first line naming the input, else the last line.
+    static func mostInformative(_ lines: [String], naming input: String) -> String? {
+        let causes: [(String) -> Bool] = [
+            { $0.contains("Invalid") },
+            { $0.contains("No such") },
+            { line in line.range(of: "No ").map { line[$0.upperBound...].contains("found") } ?? false },
+            { $0.contains("Permission denied") },
+            { line in ["not found", "nsupported", "corrupt", "Could not"].contains(where: line.contains) },
+        ]
+        for statesTheCause in causes {
+            if let line = lines.first(where: statesTheCause) { return line }
+        }
+        return lines.first(where: { $0.contains(input) }) ?? lines.last
     }
 }
 
-/// ffmpeg exited with an error: `ffmpeg: <its last stderr line>` (which often names the input
+/// ffmpeg exited with an error: `ffmpeg: <its most informative stderr line>` (which often names the input
 /// too, yet is always reported after the input's name).
 struct FFmpegFailure: Error, CustomStringConvertible {
     let message: String

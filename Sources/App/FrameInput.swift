@@ -1,5 +1,6 @@
 import ArgumentParser
 import FrameIO
+import PoseCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,7 @@ import Glibc
 /// by ffmpeg as a child process (`FFmpegDecoder`) whose output is read the same way.
 enum FrameInput {
     /// Calls `body` with a reader over the frames of `input` and returns its result. With ffmpeg,
-    /// its failure becomes the error (`ffmpeg: <its last stderr line>`), and it is always ended
+    /// its failure becomes the error (`ffmpeg: <its most informative stderr line>`), and it is always ended
     /// and reaped before this returns or throws.
     static func withFrames<T>(of input: String, _ body: (FrameReader) throws -> T) throws -> T {
         guard let format = try ffmpegFormat(of: input) else {
@@ -23,7 +24,7 @@ enum FrameInput {
             }
             return try body(reader)
         }
-        let decoder = try FFmpegDecoder(input: input, media: format.media, format: format.name)
+        let decoder = try FFmpegDecoder(input: input, format: format)
         do {
             let result = try body(FrameReader(source: decoder.output))
             try decoder.finish()
@@ -41,10 +42,9 @@ enum FrameInput {
     static func ffmpegFormat(of input: String) throws -> MediaFormat? {
         guard input != "-" else { return nil }
         var info = stat()
-        if stat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFCHR, isVideoForLinux(device: info.st_rdev) {
-            return .captureDevice
-        }
-        guard stat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard FileName.status(input, &info) else { return nil }
+        if (info.st_mode & S_IFMT) == S_IFCHR, isVideoForLinux(device: info.st_rdev) { return .captureDevice }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let head = try ByteSource(path: input, bufferSize: 64).peek(16)
         if (try? InputFormat.sniff(ByteSource(bytes: head))) != nil { return nil }
         return MediaFormat.sniff(head) ?? MediaFormat.forExtension(of: input)

@@ -40,8 +40,10 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let start = DispatchTime.now()
-        let prefix = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: source)).read(upToCount: 8)) ?? nil
-        if let prefix, ActionWeightsFile.isLegacy(prefix) {
+        try SameFileCheck.refuse(inputs: [source], outputs: [("-o", output)])
+        // Read whole once, and only if it is a regular file: a FIFO would wait for a writer.
+        let contents = try CLIError.reading(source) { try RegularFile.contents(atPath: source) }
+        if ActionWeightsFile.isLegacy(contents) {
             try convertActionWeights(start: start)
             return
         }
@@ -62,7 +64,7 @@ struct Import: ParsableCommand {
     /// Rewrites a `PKACTN01` ActionNet file as a bundle (same parameters, same settings).
     private func convertActionWeights(start: DispatchTime) throws {
         let (net, header) = try CLIError.reading(source) {
-            try ActionWeightsFile.decodeLegacy(Data(contentsOf: URL(fileURLWithPath: source)))
+            try ActionWeightsFile.decodeLegacy(RegularFile.contents(atPath: source))
         }
         let bytes = [UInt8](try ActionWeightsFile.encode(net, fps: header.fps, windowStride: header.windowStride, training: header.training))
         try CLIError.creatingParent(of: output)

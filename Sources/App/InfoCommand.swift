@@ -113,7 +113,8 @@ struct Info: ParsableCommand {
     private func describeCreateMLClassifier(at path: String) throws {
         if json || tensors { throw CLIError("--json and --tensors describe .pkw bundles, not .mlmodel files") }
         let classifier = try CreateMLActionClassifier.loading(path)
-        let bytes = try CLIError.reading(path) { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+        // A regular file only: a FIFO named like a model must not make the command wait.
+        let bytes = try CLIError.reading(path) { [UInt8](try RegularFile.contents(atPath: path)) }
         let m = classifier.metadata
         let rate = String(format: "%g", classifier.frameRate)
         let rateSource = classifier.frameRateIsFromMetadata ? "metadata 'Target Frame Rate'" : "default: no 'Target Frame Rate' in the metadata"
@@ -140,7 +141,8 @@ extension CreateMLActionClassifier {
     /// where bundles are (``ModelLocator``); any failure is one line naming the path.
     static func loading(_ nameOrPath: String) throws -> CreateMLActionClassifier {
         let path = modelPath(nameOrPath) ?? nameOrPath
-        let bytes = try CLIError.reading(path) { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+        // A regular file only: a FIFO named like a model must not make the command wait.
+        let bytes = try CLIError.reading(path) { [UInt8](try RegularFile.contents(atPath: path)) }
         return try CLIError.reading(path) { try CreateMLActionClassifier(bytes: bytes, fileName: path) }
     }
 

@@ -1,34 +1,31 @@
 import Foundation
+import PoseCore
 
 /// A directory given as an input means every image or video directly in it: PNM, Y4M and the
 /// formats read through ffmpeg (`MediaFormat`), by extension, in name order; hidden files and
-/// subdirectories are skipped.
+/// anything that is not a regular file (subdirectories, FIFOs, devices, sockets) are skipped.
 enum InputDirectory {
     /// `inputs` with each directory replaced by its media files; a directory without any is an error.
     static func expand(_ inputs: [String]) throws -> [String] {
         try inputs.flatMap { input -> [String] in
-            var isDirectory: ObjCBool = false
-            guard input != "-", FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory),
-                  isDirectory.boolValue else { return [input] }
+            var info = stat()
+            guard input != "-", FileName.status(input, &info), (info.st_mode & S_IFMT) == S_IFDIR else { return [input] }
             return try files(in: input)
         }
     }
 
-    /// The media files directly in `directory`, sorted by name (byte order).
+    /// The media files directly in `directory`, sorted by name (byte order); names that are not
+    /// UTF-8 are kept byte for byte (`FileName`).
     static func files(in directory: String) throws -> [String] {
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
-            throw CLIError("\(directory): cannot list the directory: \(CLIError.describe(error))")
+        guard let names = FileName.contentsOfDirectory(directory) else {
+            throw CLIError("\(directory): cannot list the directory: \(String(cString: strerror(errno)))")
         }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         let files = names
             .filter { !$0.hasPrefix(".") && MediaFormat.isMediaFileName($0) }
-            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            .sorted { FileName.bytes(of: $0).lexicographicallyPrecedes(FileName.bytes(of: $1)) }
             .map { prefix + $0 }
-            .filter { path in
-                var isDirectory: ObjCBool = false
-                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-            }
+            .filter(RegularFile.exists)   // a FIFO named x.y4m would wait for a writer forever
         if files.isEmpty {
             throw CLIError("\(directory): no images or videos in this directory (PNM, Y4M, or through ffmpeg: \(MediaFormat.byExtension.keys.sorted().joined(separator: ", ")))")
         }

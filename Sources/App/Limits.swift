@@ -1,4 +1,6 @@
 import ArgumentParser
+import PoseCore
+import PoseNet
 
 /// The accepted range of one numeric option: `validate()` checks it before any output (exit 2)
 /// and `--help` shows it, both from this one value.
@@ -31,18 +33,25 @@ extension OptionLimit where Value == Double {
 enum Limits {
     /// Network input side in pixels (`--input-size`, `bench --sizes`).
     static let inputSize = OptionLimit(range: 33...2049)
-    /// Output strides the PoseNet heads support (`--output-stride`).
-    static let outputStrides = [8, 16, 32]
+    /// Output strides the PoseNet heads support (`--output-stride`). Not 32: every published
+    /// PoseNet bundle's backbone has a total stride of 16 (`posekit info`), so 32 could only fail.
+    static let outputStrides = [8, 16]
     /// Worker threads (`--threads`).
     static let threads = OptionLimit(range: 1...256)
     /// Poses per frame (`--max-poses`).
-    static let maxPoses = OptionLimit(range: 1...1000)
+    static let maxPoses = OptionLimit(range: 1...PoseJSONLinesDecoder.maximumPosesPerFrame)
     /// Scores and probabilities (`--score-threshold`, `--min-pose-score`, `--confidence`).
     static let probability = OptionLimit(range: 0.0...1.0)
     /// Same-person radius in network pixels (`--nms-radius`).
     static let nmsRadius = OptionLimit(range: 0.0...10_000.0)
+    /// Shared keypoints that make a pose a duplicate (`--duplicate-keypoints`; 0 keeps duplicates).
+    static let duplicateKeypoints = OptionLimit(range: 0...17)
+    /// Tracks alive at once (`--max-tracks`).
+    static let maxTracks = OptionLimit(range: 1...1000)
+    /// Seconds a track lives unmatched (`--max-track-age`); a track must outlive its own frame.
+    static let maxTrackAge = OptionLimit(range: 0.001...3600.0)
     /// Displacement refinement steps (`--refine-steps`).
-    static let refineSteps = OptionLimit(range: 0...100)
+    static let refineSteps = OptionLimit(range: 0...MultiPoseParameters.maximumRefineSteps)
     /// Model frames between action windows (`actions --stride`): at most one window length
     /// (60 frames, 2 s at 30 frames/s).
     static let actionStride = OptionLimit(range: 1...60)
@@ -61,6 +70,11 @@ enum Limits {
     static let sequences = OptionLimit(range: 1...100_000)
     /// Machines or processes sharing a batch (`--shard I/N`).
     static let shardCount = OptionLimit(range: 1...100_000)
+
+    /// `--inputs-from`: most entries, bytes in one line (PATH_MAX) and bytes of paths in all.
+    static let inputListEntries = 1_000_000
+    static let inputListLineBytes = 4096
+    static let inputListBytes = 256 << 20
 
     static var outputStridesText: String { outputStrides.map(String.init).joined(separator: ", ") }
 

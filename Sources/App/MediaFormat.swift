@@ -8,18 +8,22 @@ struct MediaFormat: Equatable {
     let name: String
     /// What ffmpeg is asked to produce from it.
     let media: FFmpegDecoder.Media
+    /// The ffmpeg demuxer that reads it (`-f`), never left to ffmpeg's probing: probing picks the
+    /// image2 demuxer for a name like `frame%03d.jpg` and expands it as a numbered sequence.
+    let demuxer: String
 
-    static let jpeg = MediaFormat(name: "a JPEG image", media: .image)
-    static let png = MediaFormat(name: "a PNG image", media: .image)
-    static let bmp = MediaFormat(name: "a BMP image", media: .image)
-    static let gif = MediaFormat(name: "a GIF image", media: .image)
-    static let webp = MediaFormat(name: "a WebP image", media: .image)
-    static let tiff = MediaFormat(name: "a TIFF image", media: .image)
-    static let mp4 = MediaFormat(name: "an MP4/MOV video", media: .video)
-    static let matroska = MediaFormat(name: "a Matroska/WebM video", media: .video)
-    static let avi = MediaFormat(name: "an AVI video", media: .video)
-    static let mpeg = MediaFormat(name: "an MPEG video", media: .video)
-    static let captureDevice = MediaFormat(name: "a V4L2 capture device", media: .device)
+    static let jpeg = MediaFormat(name: "a JPEG image", media: .image, demuxer: "jpeg_pipe")
+    static let png = MediaFormat(name: "a PNG image", media: .image, demuxer: "png_pipe")
+    static let bmp = MediaFormat(name: "a BMP image", media: .image, demuxer: "bmp_pipe")
+    static let gif = MediaFormat(name: "a GIF image", media: .image, demuxer: "gif")
+    static let webp = MediaFormat(name: "a WebP image", media: .image, demuxer: "webp_pipe")
+    static let tiff = MediaFormat(name: "a TIFF image", media: .image, demuxer: "tiff_pipe")
+    static let mp4 = MediaFormat(name: "an MP4/MOV video", media: .video, demuxer: "mov")
+    static let matroska = MediaFormat(name: "a Matroska/WebM video", media: .video, demuxer: "matroska")
+    static let avi = MediaFormat(name: "an AVI video", media: .video, demuxer: "avi")
+    static let mpeg = MediaFormat(name: "an MPEG video", media: .video, demuxer: "mpeg")
+    static let mpegTransportStream = MediaFormat(name: "an MPEG transport stream", media: .video, demuxer: "mpegts")
+    static let captureDevice = MediaFormat(name: "a V4L2 capture device", media: .device, demuxer: "v4l2")
 
     /// Extensions posekit reads itself (PNM images, Y4M video).
     static let directExtensions: Set<String> = ["ppm", "pgm", "pnm", "pbm", "pam", "y4m"]
@@ -28,7 +32,7 @@ struct MediaFormat: Equatable {
     static let byExtension: [String: MediaFormat] = [
         "jpg": .jpeg, "jpeg": .jpeg, "png": .png, "bmp": .bmp, "gif": .gif, "webp": .webp, "tif": .tiff, "tiff": .tiff,
         "mp4": .mp4, "m4v": .mp4, "mov": .mp4, "mkv": .matroska, "webm": .matroska, "avi": .avi,
-        "mpg": .mpeg, "mpeg": .mpeg, "ts": .mpeg,
+        "mpg": .mpeg, "mpeg": .mpeg, "ts": .mpegTransportStream,
     ]
 
     /// The format whose signature starts `head` (at least 12 bytes when available), or nil.

@@ -16,7 +16,8 @@ extension ModelOptions {
         let configuration = PoseDetector.Configuration(
             inputSize: inputSize ?? defaults.inputSize, outputStride: outputStride, geometry: geometry,
             threads: threads ?? defaults.threads, decoding: decode.decoding)
-        return try PoseDetector(bundle: bundle, configuration: configuration)
+        // Every problem of the bundle (shapes, values, strides) names it.
+        return try CLIError.reading(url.path) { try PoseDetector(bundle: bundle, configuration: configuration) }
     }
 
     var geometry: NetworkInputWriter.Geometry { resize == .letterbox ? .letterbox : .stretch }

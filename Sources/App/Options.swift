@@ -22,7 +22,7 @@ struct ModelOptions: ParsableArguments {
         valueName: "n"))
     var inputSize: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Output stride of the heads: \(Limits.outputStridesText) (smaller is finer and slower).", valueName: "8|16|32"))
+    @Option(name: .long, help: ArgumentHelp("Output stride of the heads: \(Limits.outputStridesText) (smaller is finer and slower).", valueName: "8|16"))
     var outputStride: Int = Defaults.configuration.outputStride
 
     @Option(name: .long, help: ArgumentHelp(

@@ -24,8 +24,9 @@ struct PoseCommand: ParsableCommand {
         the 17 keypoints are in COCO order (nose, leftEye, rightEye, ..., rightAnkle).
 
         On video each pose also has "id": the person's identity, 1, 2, 3, ... in order of first \
-        appearance, kept while they stay in view (and through gaps up to 0.5 s), never reused \
-        within the stream. Video keypoints are smoothed over time by a One-Euro filter per \
+        appearance, kept while they stay in view (and through gaps up to 1 s, --max-track-age), never reused \
+        within the stream; weak duplicates of a person and faint poses that never become a person \
+        are left out (README "Identities"). Video keypoints are smoothed over time by a One-Euro filter per \
         person and keypoint (--no-smooth for the raw per-frame positions); streams without a \
         frame rate (Y4M F0:0) are taken as 30 frames/s for tracking and smoothing.
 
@@ -100,6 +101,8 @@ struct PoseCommand: ParsableCommand {
     @Flag(help: "Show progress (frames, frames/s, dropped) on stderr even when it is not a terminal.")
     var progress = false
 
+    @OptionGroup(title: "Identities (video)") var tracking: TrackingOptions
+
     @OptionGroup(title: "Batches") var batch: BatchOptions
 
     @Argument(help: ArgumentHelp("Images (.ppm/.pgm/.pnm; JPEG, PNG, ... through ffmpeg), Y4M videos (MP4, MKV, ... or a /dev/video device through ffmpeg), directories of them, or - for standard input.", valueName: "input"))
@@ -129,6 +132,8 @@ struct PoseCommand: ParsableCommand {
 
     func run() throws {
         let inputs = try batch.selectedInputs(arguments: self.inputs)
+        try SameFileCheck.refuse(inputs: inputs + [batch.inputsFrom, groundTruth].compactMap { $0 },
+                                 outputs: batch.outputs(for: inputs, json: json, overlay: overlay))
         SignalHandling.install()
         let detectors = FrameDetectors(primary: try accuracy.makeDetector(model, decode), threads: model.resolvedThreads)
         let progressReporter = ProgressReporter(forced: progress)
@@ -183,7 +188,7 @@ struct PoseCommand: ParsableCommand {
         let isVideo = reader.format == .y4m
         if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
         if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
-        var stream = isVideo ? PoseStream(smoothing: smooth ?? true) : nil
+        var stream = try isVideo ? PoseStream(configuration: PoseStream.Configuration(tracking: tracking.configuration, smoothing: smooth ?? true)) : nil
         let source = FrameSource(reader: reader, geometry: model.geometry, scaling: detectors.primary.inputScaling,
                                  wantsRGB: overlay != nil)
         var text = JSONText()
@@ -193,7 +198,8 @@ struct PoseCommand: ParsableCommand {
             var poses = found
             var ids: [Int]?
             if stream != nil {
-                (poses, ids) = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)
+                let tracked = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)
+                (poses, ids) = (tracked.map(\.pose), tracked.map(\.trackID))
             }
             if coco != nil {
                 try coco!.add(poses, input: input)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CPUFeatures
 import FrameIO
+import PoseCore
 import Tensor
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +32,7 @@ struct PoseKit: ParsableCommand {
     )
 
     static func main() {
+        StandardDescriptors.openClosedOnes()
         // Before anything compiled for the build's CPU runs (this target and CPUFeatures are
         // compiled for the baseline): a tuned build on a CPU without its instructions would die
         // of SIGILL in the first kernel.
@@ -48,7 +50,7 @@ struct PoseKit: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         let command: ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(rawArguments)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -59,19 +61,22 @@ struct PoseKit: ParsableCommand {
             printToStandardError(fullMessage(for: error))
             Glibc.exit(2)
         }
+        // A stop signal recorded while the run ended anyway (its input ended at that moment, or it
+        // failed) still decides the exit status: a signal is never lost.
         do {
             var runnable = command
             try runnable.run()
+            exitIfStopped()
             StandardOutput.flushOrExit()
         } catch let exit as ExitCode {
+            exitIfStopped()
             StandardOutput.flushOrExit()
             Glibc.exit(exit.rawValue)
         } catch FrameIOError.brokenPipe {
+            exitIfStopped()
             Glibc.exit(141)  // the reader of our output went away: stop quietly, as SIGPIPE would
         } catch FrameIOError.interrupted(let signal) {
-            StandardOutput.flushOrExit()
-            printToStandardError("posekit: stopped by \(SignalHandling.name(of: signal)); every finished frame was written")
-            Glibc.exit(SignalHandling.exitStatus(for: signal))
+            exitStopped(by: signal)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -84,8 +89,26 @@ struct PoseKit: ParsableCommand {
                 Glibc.exit(2)
             }
             printToStandardError("posekit: error: \(CLIError.describe(error))")
+            exitIfStopped()
             Glibc.exit(1)
         }
         Glibc.exit(0)
+    }
+
+    /// The arguments as given: a name that is not UTF-8 keeps its bytes (`FileName`), where
+    /// `CommandLine.arguments` would make it U+FFFD and open another file.
+    private static var rawArguments: [String] {
+        (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileName.decode(cString: $0) } }
+    }
+
+    /// Exits 128 + N with the stop message when signal N was recorded; returns otherwise.
+    private static func exitIfStopped() {
+        if let signal = InputCancellation.signal { exitStopped(by: signal) }
+    }
+
+    private static func exitStopped(by signal: Int32) -> Never {
+        StandardOutput.flushOrExit()
+        printToStandardError("posekit: stopped by \(SignalHandling.name(of: signal)); every finished frame was written")
+        Glibc.exit(SignalHandling.exitStatus(for: signal))
     }
 }

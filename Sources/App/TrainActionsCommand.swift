@@ -3,6 +3,7 @@ import ActionTraining
 import ArgumentParser
 import Foundation
 import FrameIO
+import PoseCore
 
 /// `posekit train-actions`: trains the action classifier and writes its weight file.
 struct TrainActionsCommand: ParsableCommand {
@@ -11,11 +12,17 @@ struct TrainActionsCommand: ParsableCommand {
         abstract: "Train the action classifier (synthetic motion + labeled pose clips).",
         discussion: """
         Real clips are `<poses-dir>/<clip>.jsonl` (`posekit pose` output) for the entries of \
-        --labels; clips without a poses file are skipped. Deterministic for a given --seed.
+        --labels; clips without a poses file are skipped. Without --labels, the shared media's \
+        labels are used when present, else training is on synthetic motion only; a --labels \
+        given must exist, with --poses-dir, and name at least one clip with poses. \
+        Deterministic for a given --seed.
         """)
 
-    @Option(name: .long, help: "labels.json of the real clips.")
-    var labels: String = "../shared/media/videos/labels.json"
+    /// Where `make train-actions` keeps the labels of the shared clips.
+    static let defaultLabels = "../shared/media/videos/labels.json"
+
+    @Option(name: .long, help: "labels.json of the real clips (default: \(defaultLabels) when present).")
+    var labels: String?
 
     @Option(name: .long, help: "Directory of <clip>.jsonl pose files.")
     var posesDir: String = ".cache/poses"
@@ -50,6 +57,14 @@ struct TrainActionsCommand: ParsableCommand {
     func validate() throws {
         try Limits.epochs.check(epochs, "--epochs")
         try Limits.sequences.check(sequences, "--sequences")
+        // Labels asked for and missing must not silently become synthetic-only training.
+        if let labels {
+            guard RegularFile.exists(atPath: labels) else { throw ValidationError("--labels \(labels): no such file") }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: posesDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--poses-dir \(posesDir): no such directory (the poses of the clips in \(labels))")
+            }
+        }
     }
 
     func run() throws {
@@ -58,8 +73,14 @@ struct TrainActionsCommand: ParsableCommand {
         config.epochs = epochs
         config.sequencesPerExercise = sequences
         let clips: [LabeledClip]
-        if FileManager.default.fileExists(atPath: labels) && FileManager.default.fileExists(atPath: posesDir) {
-            clips = try CLIError.reading(labels) { try LabeledClip.load(labels: URL(fileURLWithPath: labels), posesDirectory: URL(fileURLWithPath: posesDir)) }
+        let labelsPath = labels ?? Self.defaultLabels
+        if labels != nil || (FileManager.default.fileExists(atPath: labelsPath) && FileManager.default.fileExists(atPath: posesDir)) {
+            clips = try CLIError.reading(labelsPath) {
+                try LabeledClip.load(labels: URL(fileURLWithPath: labelsPath), posesDirectory: URL(fileURLWithPath: posesDir))
+            }
+            if labels != nil && clips.isEmpty {
+                throw CLIError("\(labelsPath): no clip has a poses file in \(posesDir) (<clip>.jsonl, from posekit pose)")
+            }
         } else {
             clips = []
         }

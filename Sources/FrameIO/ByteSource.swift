@@ -1,3 +1,4 @@
+import PoseCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,8 +47,12 @@ public final class ByteSource {
             self.init(fileDescriptor: 0, closeOnDeinit: false, bufferSize: bufferSize)
             return
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO never waits for its writer (a wait no signal could end);
+        // the first read waits instead, in `poll` with the cancellation pipe. Reads themselves
+        // block as usual once the flag is cleared.
+        let fd = FileName.withPath(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }   // the name's own bytes
         if fd < 0 { throw FrameIOError.system(operation: "open \(path)", errno: errno) }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         self.init(fileDescriptor: fd, closeOnDeinit: true, bufferSize: bufferSize)
     }
 
@@ -100,20 +105,17 @@ public final class ByteSource {
     }
 
     /// Waits until `fd` has data (or its end) or input is cancelled, whichever comes first.
+    ///
+    /// Always waits in `poll`, even without a cancellation pipe: a FIFO opened before its writer
+    /// arrived reads as ended until then, while `poll` waits for the writer's first bytes.
     private func waitUntilReadable() throws {
         let wake = InputCancellation.wakeDescriptor
-        guard wake >= 0 else {
-            if let beforeWaiting {
-                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                if poll(&entry, 1, 0) == 0 { beforeWaiting() }
-            }
-            return
-        }
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-        if let beforeWaiting, poll(&fds, 2, 0) == 0 { beforeWaiting() }
+        let count = nfds_t(wake >= 0 ? 2 : 1)
+        if let beforeWaiting, poll(&fds, count, 0) == 0 { beforeWaiting() }
         while true {
             try InputCancellation.check()
-            let n = poll(&fds, 2, -1)
+            let n = poll(&fds, count, -1)
             if n < 0 && errno == EINTR { continue }
             try InputCancellation.check()
             return  // readable, at its end, or an error that read(2) will report

@@ -86,7 +86,9 @@ public struct CocoKeypointDataset: Sendable {
         }
         let file: File
         do {
-            file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
+            file = try JSONDecoder().decode(File.self, from: RegularFile.contents(atPath: url.path))
+        } catch let error as RegularFileError {
+            throw EvaluationError.invalidGroundTruth(error.description)
         } catch {
             throw EvaluationError.invalidGroundTruth("\(url.path): \(PlainErrorMessage.describe(error))")
         }

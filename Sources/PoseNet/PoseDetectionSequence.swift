@@ -3,7 +3,7 @@ import FrameIO
 import Tensor
 
 extension PoseDetector {
-    /// The most frames a video keeps in flight (``poses(from:smoothing:framesInFlight:)``, `posekit
+    /// The most frames a video keeps in flight (``poses(from:smoothing:tracking:framesInFlight:)``, `posekit
     /// pose`): more would only add latency and a model's activations each.
     public static let maxFramesInFlight = 8
 
@@ -44,18 +44,24 @@ extension PoseDetector {
     /// - Parameters:
     ///   - smoothing: One-Euro smoothing of the keypoints over time (`posekit pose`'s default);
     ///     pass false for the raw per-frame positions (what `ActionRecognizer` expects).
+    ///   - tracking: how people keep their identities (`posekit pose`'s defaults; TF.js
+    ///     pose-detection's `maxTracks`, `maxAge`, `minSimilarity` are `maximumTracks`,
+    ///     `maximumAge`, `minimumSimilarity`). An invalid configuration is thrown by the first
+    ///     `next()`. Only the poses that are people come back (README "Identities").
     ///   - framesInFlight: frames run at once, each on its share of the detector's threads;
     ///     nil (the default) is one per thread. Clamped to `1...min(threads, 8)`
     ///     (``framesInFlight(requested:threads:)``).
     public func poses<Frames: AsyncSequence>(from frames: Frames, smoothing: Bool = true,
+                                             tracking: PoseTracker.Configuration = PoseTracker.Configuration(),
                                              framesInFlight: Int? = nil) -> PoseDetectionSequence<Frames>
     where Frames.Element == VideoFrame {
         let count = Self.framesInFlight(requested: framesInFlight, threads: model.threads)
-        return PoseDetectionSequence(detector: self, frames: frames, smoothing: smoothing, framesInFlight: count)
+        return PoseDetectionSequence(detector: self, frames: frames,
+                                     stream: PoseStream.Configuration(tracking: tracking, smoothing: smoothing), framesInFlight: count)
     }
 }
 
-/// The per-frame results of ``PoseDetector/poses(from:smoothing:framesInFlight:)``: a `PoseFrame`
+/// The per-frame results of ``PoseDetector/poses(from:smoothing:tracking:framesInFlight:)``: a `PoseFrame`
 /// per video frame, with `ids`; a stream without a frame rate (Y4M `F0:0`) is timed at 30 frames/s
 /// (`PoseStream.fallbackFrameRate`). Each iteration tracks its own identities (they start at 1)
 /// and, with frames in flight, makes its own worker detectors on its first frame.
@@ -66,19 +72,23 @@ public struct PoseDetectionSequence<Frames: AsyncSequence>: AsyncSequence where 
 
     let detector: PoseDetector
     let frames: Frames
-    let smoothing: Bool
+    let stream: PoseStream.Configuration
     /// 1: one frame at a time on ``detector``; more: that many worker detectors, one frame each.
     let framesInFlight: Int
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(detector: detector, frames: frames.makeAsyncIterator(), stream: PoseStream(smoothing: smoothing),
-                 framesInFlight: framesInFlight)
+        let front = Result { try PoseStream(configuration: stream) }
+        return Iterator(detector: detector, frames: frames.makeAsyncIterator(), stream: try? front.get(),
+                        streamError: { if case .failure(let e) = front { return e } else { return nil } }(),
+                        framesInFlight: framesInFlight)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
         let detector: PoseDetector
         var frames: Frames.AsyncIterator
-        var stream: PoseStream
+        /// The stream's front end; nil when its configuration is invalid (`streamError`, thrown by `next()`).
+        var stream: PoseStream?
+        let streamError: Error?
         let framesInFlight: Int
         /// The worker detectors (frames in flight), made on the first frame; frame `n` runs on `workers[n % count]`.
         var workers: [PoseDetector] = []
@@ -91,6 +101,7 @@ public struct PoseDetectionSequence<Frames: AsyncSequence>: AsyncSequence where 
 
         /// The next frame's poses, or nil when the frames have ended.
         public mutating func next() async throws -> PoseFrame? {
+            if let streamError { throw streamError }
             let frame: VideoFrame, found: [Pose]
             if framesInFlight == 1 {
                 guard let next = try await frames.next() else { return nil }
@@ -104,9 +115,9 @@ public struct PoseDetectionSequence<Frames: AsyncSequence>: AsyncSequence where 
                 let oldest = inFlight.removeFirst()
                 (frame, found) = (oldest.frame, try await oldest.poses.value)
             }
-            let (poses, ids) = stream.process(found, frameIndex: frame.index, time: frame.time)
+            let tracked = stream!.process(found, frameIndex: frame.index, time: frame.time)
             return PoseFrame(frame: frame.index, time: PoseStream.trackingTime(frameIndex: frame.index, time: frame.time),
-                             width: frame.width, height: frame.height, poses: poses, ids: ids)
+                             width: frame.width, height: frame.height, poses: tracked.map(\.pose), ids: tracked.map(\.trackID))
         }
 
         /// Reads frames and starts them on the workers until ``framesInFlight`` are in flight or the

@@ -30,7 +30,7 @@ public struct PoseDecoding: Sendable, Equatable {
 ///     }
 ///
 /// and for video, tracked and smoothed: `for try await frame in detector.poses(from:
-/// Y4MFrameSequence(path: "clip.y4m"))` (see ``poses(from:smoothing:)``).
+/// Y4MFrameSequence(path: "clip.y4m"))` (see ``poses(from:smoothing:tracking:framesInFlight:)``).
 ///
 /// The low-level way (what the `posekit` command's pipelined reader does): fill ``input`` with
 /// a frame yourself, call ``detect(mappingTo:imageSize:)``, get poses mapped by your transform:

@@ -116,7 +116,14 @@ enum GraphDefImporter {
             listed = [Float](repeating: 0, count: bits.count)
             bits.withUnsafeBytes { raw in listed.withUnsafeMutableBufferPointer { HalfPrecision.convert(raw.baseAddress!, count: bits.count, into: $0.baseAddress!) } }
         }
-        if listed.count == 1 && count > 1 { listed = [Float](repeating: listed[0], count: count) }
+        if listed.count == 1 && count > 1 {
+            // One value filling the shape: a claim a few bytes make, so it may not exceed what
+            // the file itself could hold (a lying shape would otherwise allocate up to 1 GB).
+            guard count <= t.message.buffer.count else {
+                throw ImportError.badTensor(file: file, name: name, detail: "fills shape \(shape) from one value, more values than the \(t.message.buffer.count)-byte file")
+            }
+            listed = [Float](repeating: listed[0], count: count)
+        }
         guard listed.count == count else {
             throw ImportError.badTensor(file: file, name: name, detail: "holds \(listed.count) values, shape \(shape) needs \(count)")
         }

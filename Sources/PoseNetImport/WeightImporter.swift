@@ -35,21 +35,12 @@ public enum WeightImporter {
         return try importModel(bytes: readFile(file), file: file)
     }
 
-    /// The whole file, with errno-based one-line errors ("No such file or directory").
+    /// The whole file, with errno-based one-line errors ("No such file or directory"); a FIFO or
+    /// device is refused without waiting on it (`RegularFile`).
     static func readFile(_ path: String) throws -> [UInt8] {
-        guard let handle = fopen(path, "rb") else {
-            throw ImportError.unreadable(file: path, detail: String(cString: strerror(errno)))
+        do { return [UInt8](try RegularFile.contents(atPath: path)) } catch let error as RegularFileError {
+            throw ImportError.unreadable(file: path, detail: error.problem)
         }
-        defer { fclose(handle) }
-        var info = stat()
-        guard fstat(fileno(handle), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw ImportError.unreadable(file: path, detail: "not a regular file")
-        }
-        let size = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
-        let read = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, handle) }
-        guard read == size else { throw ImportError.unreadable(file: path, detail: "read \(read) of \(size) bytes") }
-        return bytes
     }
 
     /// Imports model bytes; `file` names them in errors and in the manifest's source.

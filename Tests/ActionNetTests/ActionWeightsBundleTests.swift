@@ -102,4 +102,29 @@ struct ActionWeightsBundleTests {
         #expect(net.architecture == TemporalConvNet.Architecture() && header.fps == 30 && header.windowStride == 10)
         #expect(bundle.manifest.dtypes == [.fp32] && bundle.manifest.parameterCount == net.parameterCount)
     }
+
+    /// A bundle whose manifest claims the largest architecture (1024 channels, kernel 31, a
+    /// 4096-frame window: 164 million parameters) but holds no tensors is refused by comparing
+    /// the claim with its size, before the 656 MB the claim asks for are allocated.
+    @Test func claimedArchitectureIsCheckedAgainstTheFileBeforeAllocating() throws {
+        let dir = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var architecture = TemporalConvNet.Architecture()
+        (architecture.channels1, architecture.channels2, architecture.kernel, architecture.windowLength) = (1024, 1024, 31, 4096)
+        #expect(try TemporalConvNet.parameterCount(of: architecture) > 160_000_000)
+        let section = ActionWeightsFile.ActionNetSection(architecture: architecture, fps: 30, windowStride: 10,
+                                                         classes: ActionClass.allCases.map(\.name))
+        let manifest = try WeightManifest(kind: ActionWeightsFile.kind, name: "actionnet", section: section,
+                                          source: .init(fileName: "x", sha256: "", format: "test"),
+                                          license: .init(spdx: "Apache-2.0", attribution: "test"))
+        let url = dir.appendingPathComponent("claims.pkw")
+        try Data(WeightBundleWriter(manifest: manifest).encoded()).write(to: url)
+        #expect(try Data(contentsOf: url).count < 4096)
+        #expect {
+            try ActionWeightsFile.load(contentsOf: url)
+        } throws: { error in
+            guard case WeightBundleError.corrupt(let file, let detail) = error else { return false }
+            return file == url.path && detail.contains("more than the") && detail.contains("file can hold")
+        }
+    }
 }

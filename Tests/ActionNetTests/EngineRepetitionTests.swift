@@ -60,8 +60,9 @@ struct EngineRepetitionTests {
         }
     }
 
-    /// PoseNet misses the person for 0.6 s on the way down (the tracker then starts a new ID at
-    /// the same place): the same person's repetition still counts, a new person's does not carry on.
+    /// PoseNet misses the person for 0.6 s on the way down, and tracks live 0.5 s (the tracker then
+    /// starts a new ID at the same place): the same person's repetition still counts, a new
+    /// person's does not carry on.
     @Test func aSplitTrackKeepsItsRepetitions() {
         let ex = SyntheticExercise.standard(.squats)
         let gap = (ex.turningTime(1) - 0.5)...(ex.turningTime(1) + 0.1)
@@ -70,7 +71,7 @@ struct EngineRepetitionTests {
             if gap.contains(f.time - 0.6) { g.poses = [] }
             return g
         }
-        let events = Fixtures.run(Fixtures.engine(Self.constantNet(.squats)), frames)
+        let events = Fixtures.run(Fixtures.engine(Self.constantNet(.squats), trackAge: 0.5), frames)
         #expect(Fixtures.summary(events)?.reps[.squats] == 4)
         let tracks = Set(Fixtures.predictions(events).compactMap(\.trackID))
         #expect(tracks.count == 2, "the gap must split the track for this test to mean anything: \(tracks)")
@@ -81,7 +82,7 @@ struct EngineRepetitionTests {
             g.poses = f.poses.map { p in Fixtures.mapped(p) { Point(x: $0.x + 1000, y: $0.y) } }
             return g
         }
-        let other = Fixtures.summary(Fixtures.run(Fixtures.engine(Self.constantNet(.squats)), moved))?.reps[.squats]
+        let other = Fixtures.summary(Fixtures.run(Fixtures.engine(Self.constantNet(.squats), trackAge: 0.5), moved))?.reps[.squats]
         #expect(other == 3, "\(String(describing: other))")
     }
 

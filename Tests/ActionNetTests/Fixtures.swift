@@ -33,9 +33,10 @@ enum Fixtures {
         return net
     }
 
-    static func engine(_ net: TemporalConvNet = randomNet(), confidence: Double = 0.5) -> ActionEngine {
+    static func engine(_ net: TemporalConvNet = randomNet(), confidence: Double = 0.5, trackAge: Double? = nil) -> ActionEngine {
         var c = ActionEngineConfiguration()
         c.confidenceThreshold = confidence
+        if let trackAge { c.tracking.maximumAge = trackAge }
         return try! ActionEngine(classifier: net, configuration: c)
     }
 

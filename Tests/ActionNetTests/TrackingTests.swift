@@ -3,14 +3,14 @@ import PoseCore
 @testable import ActionNet
 
 struct TrackingTests {
-    @Test func twoPeopleKeepTheirIDsThroughMotionAndAGap() {
-        var tracker = PoseTracker()
+    @Test func twoPeopleKeepTheirIDsThroughMotionAndAGap() throws {
+        var tracker = try PoseTracker()
         var idsA = Set<Int>(), idsB = Set<Int>()
         for i in 0..<60 {
             let t = Double(i) / 30
             let a = Fixtures.standingPose(cx: 150 + Double(i), cy: 300, torso: 50)
             let b = Fixtures.standingPose(cx: 480 - Double(i), cy: 300, torso: 40)
-            // Person B is missed for frames 20..<27 (0.23 s < maximumGap); order of poses varies.
+            // Person B is missed for frames 20..<27 (0.23 s < maximumAge); order of poses varies.
             var poses = (20..<27).contains(i) ? [a] : [a, b]
             if i % 2 == 1 { poses.reverse() }
             for tp in tracker.update(poses: poses, time: t) {
@@ -22,8 +22,8 @@ struct TrackingTests {
         #expect(idsA != idsB)
     }
 
-    @Test func aCutOrALongAbsenceStartsNewIDs() {
-        var tracker = PoseTracker()
+    @Test func aCutOrALongAbsenceStartsNewIDs() throws {
+        var tracker = try PoseTracker()
         let before = tracker.update(poses: [Fixtures.standingPose(cx: 100)], time: 0)
         let cut = tracker.update(poses: [Fixtures.standingPose(cx: 500)], time: 1.0 / 30)  // no overlap: new person
         #expect(before[0].trackID != cut[0].trackID)
@@ -33,8 +33,8 @@ struct TrackingTests {
         #expect(tracker.update(poses: [Fixtures.standingPose(cx: 502)], time: 2.03)[0].trackID == later[0].trackID)
     }
 
-    @Test func lowScorePosesAreIgnored() {
-        var tracker = PoseTracker()
+    @Test func lowScorePosesAreIgnored() throws {
+        var tracker = try PoseTracker()
         #expect(tracker.update(poses: [Fixtures.standingPose(score: 0.05)], time: 0).isEmpty)
     }
 

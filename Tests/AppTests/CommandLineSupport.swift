@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `posekit` binary as a user would, for end-to-end tests.
 enum CLI {
@@ -30,18 +33,19 @@ enum CLI {
         var lines: [String] { stdoutText.split(separator: "\n").map(String.init) }
     }
 
-    /// Runs `posekit arguments...` with `stdin` (bytes or a file) and collects its outputs.
+    /// Runs `posekit arguments...` with `stdin` (bytes or a file) and collects its outputs; in
+    /// `directory` when given (else the repository root).
     static func run(_ arguments: [String], stdin: Data? = nil, stdinFile: URL? = nil,
-                    environment: [String: String] = [:]) throws -> Result {
-        try runProcess(executable, arguments, stdin: stdin, stdinFile: stdinFile, environment: environment)
+                    environment: [String: String] = [:], directory: URL? = nil) throws -> Result {
+        try runProcess(executable, arguments, stdin: stdin, stdinFile: stdinFile, environment: environment, directory: directory)
     }
 
     static func runProcess(_ program: URL, _ arguments: [String], stdin: Data? = nil, stdinFile: URL? = nil,
-                           environment: [String: String] = [:]) throws -> Result {
+                           environment: [String: String] = [:], directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
-        process.currentDirectoryURL = repositoryRoot
+        process.currentDirectoryURL = directory ?? repositoryRoot
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env
@@ -63,6 +67,12 @@ enum CLI {
             let writer = input.fileHandleForWriting
             let payload = stdin ?? Data()
             Thread.detachNewThread {
+                // posekit may stop reading early (a refused input): the write then fails with
+                // EPIPE instead of SIGPIPE ending the whole test process.
+                var pipeSignal = sigset_t()
+                sigemptyset(&pipeSignal)
+                sigaddset(&pipeSignal, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
                 try? writer.write(contentsOf: payload)
                 try? writer.close()
             }
@@ -79,6 +89,20 @@ enum CLI {
         let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["ffmpeg", "-nostdin", "-loglevel", "error"] + arguments)
         guard result.status == 0 else { throw CLIFailure("ffmpeg failed: \(result.stderr)") }
         return result.stdout
+    }
+
+    /// The five shared clips (labels.json), by name.
+    static let sharedClipNames = ["jumping_jacks_01", "jumping_jacks_02", "lunges_02", "squats_01", "other_pushups_01"]
+
+    /// A shared clip decoded as labels.json says (Y4M bytes), and its labels.json entry.
+    static func sharedClip(_ name: String) throws -> (y4m: Data, entry: [String: Any]) {
+        let labels = try JSONSerialization.jsonObject(with: Data(contentsOf: shared.appendingPathComponent("media/videos/labels.json"))) as! [[String: Any]]
+        guard let clip = labels.first(where: { $0["file"] as? String == name + ".y4m" }) else { throw CLIFailure("no clip \(name) in labels.json") }
+        let trim = clip["trim"] as! [String: Any]
+        let video = shared.appendingPathComponent("media/videos/\(clip["original"] as! String)")
+        let y4m = try ffmpeg(["-ss", "\(trim["start_s"]!)", "-i", video.path, "-t", "\(trim["duration_s"]!)", "-an",
+                              "-vf", "scale='min(640,iw)':-2:flags=lanczos,format=yuv420p", "-f", "yuv4mpegpipe", "-"])
+        return (y4m, clip)
     }
 
     /// A fresh directory for one test, which removes it when it ends (also on failure):

@@ -71,17 +71,6 @@ import Testing
         #expect(!labels.isEmpty && labels.allSatisfy { $0 == "no_person" })
     }
 
-    /// A shared clip decoded as labels.json says (Y4M bytes), and its labels.json entry.
-    func sharedClip(_ name: String) throws -> (y4m: Data, entry: [String: Any]) {
-        let labels = try JSONSerialization.jsonObject(with: Data(contentsOf: CLI.shared.appendingPathComponent("media/videos/labels.json"))) as! [[String: Any]]
-        let clip = try #require(labels.first { $0["file"] as? String == name + ".y4m" })
-        let trim = clip["trim"] as! [String: Any]
-        let video = CLI.shared.appendingPathComponent("media/videos/\(clip["original"] as! String)")
-        let y4m = try CLI.ffmpeg(["-ss", "\(trim["start_s"]!)", "-i", video.path, "-t", "\(trim["duration_s"]!)", "-an",
-                                  "-vf", "scale='min(640,iw)':-2:flags=lanczos,format=yuv420p", "-f", "yuv4mpegpipe", "-"])
-        return (y4m, clip)
-    }
-
     /// The summary's repetition counts and the rep events of `posekit actions` output lines.
     func repetitions(_ result: CLI.Result) throws -> (reps: [String: Int], events: [[String: Any]], label: String?) {
         #expect(result.status == 0, "\(result.stderr)")
@@ -121,13 +110,14 @@ import Testing
     /// label and counts exactly the labeled turning points before the end (push-ups are `other`:
     /// no exercise repetitions at all). Cuts within 0.25 s of a turning point are skipped, since
     /// the labeled times are that approximate. One clip per test case.
-    @Test(arguments: ["jumping_jacks_01", "jumping_jacks_02", "lunges_02", "squats_01", "other_pushups_01"])
+    @Test(arguments: CLI.sharedClipNames)
     func actionsOnARealClipCountsExactlyWhereverItEnds(name: String) throws {
-        let (y4m, clip) = try sharedClip(name)
+        let (y4m, clip) = try CLI.sharedClip(name)
         // Raw per-frame poses, as `actions` itself sees them (smoothing would delay the turning points).
         let posed = try CLI.run(["pose", "--input-size", "353", "--no-smooth", "-"], stdin: y4m)
         #expect(posed.status == 0, "\(posed.stderr)")
         let lines = posed.lines
+        #expect(try IdentityTests.identityChanges(lines) == 0, "\(name) at 353: the person's id changed")
         let times = try lines.map { try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["time"] as? Double) }
         let label = clip["label"] as! String
         let turns = try #require(Self.labeledTurningPoints[name])

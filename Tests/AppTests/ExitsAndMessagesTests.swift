@@ -16,7 +16,11 @@ import Testing
             (["actions", "--stride", "61", "-"], "1...60"),
             (["actions", "--fps", "0", "-"], "--fps"),
             (["bench", "pipeline", "--sizes", "0"], "33...2049"),
-            (["bench", "model", "--output-stride", "7"], "8, 16, 32"),
+            (["bench", "model", "--output-stride", "7"], "8, 16"),
+            // What the table refuses is what would fail later: no bundle has a stride-32 backbone,
+            // and the decoder refines at most 16 steps.
+            (["pose", "--output-stride", "32", Self.image], "8, 16"),
+            (["pose", "--refine-steps", "17", Self.image], "0...16"),
             (["bench", "kernels", "--runs", "0"], "--runs"),
             (["pose", "--input-size", "7", Self.image], "33...2049"),
             (["pose", "--threads", "0", Self.image], "1...256"),
@@ -35,9 +39,9 @@ import Testing
 
     @Test func helpShowsTheLimits() throws {
         let pose = try CLI.run(["pose", "--help"]).stdoutText
-        for limit in ["33...2049", "1...256", "1...1000", "0.0...1.0", "0...100"] { #expect(pose.contains(limit), "pose --help lacks \(limit)") }
+        for limit in ["33...2049", "1...256", "1...1000", "0.0...1.0", "0...16"] { #expect(pose.contains(limit), "pose --help lacks \(limit)") }
         #expect(try CLI.run(["actions", "--help"]).stdoutText.contains("1...60"))
-        #expect(try CLI.run(["bench", "model", "--help"]).stdoutText.contains("8, 16, 32"))
+        #expect(try CLI.run(["bench", "model", "--help"]).stdoutText.contains("8, 16)"))
     }
 
     @Test func messagesArePlainAndNameTheFile() throws {

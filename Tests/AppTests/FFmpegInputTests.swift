@@ -124,6 +124,44 @@ import Glibc
         #expect(result.stdout.isEmpty)
     }
 
+    /// ffmpeg's cause, not its last words: a stand-in ffmpeg on PATH writes what ffmpeg writes
+    /// for a damaged file (the cause, then consequences, a CR and terminal colors) and fails.
+    /// The one error line carries the "Invalid data" line, with the input named as given (not as
+    /// the `file:` URL ffmpeg was handed), and no control character reaches the terminal, even
+    /// from a file name holding an escape sequence. The stand-in also records its arguments:
+    /// the input is a `file:` URL of the absolute path, other protocols are refused, and the
+    /// demuxer is named rather than probed.
+    @Test func ffmpegsCauseIsShownWithoutControlCharacters() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fake = dir.appendingPathComponent("ffmpeg")
+        let argumentsLog = dir.appendingPathComponent("arguments.txt")
+        let script = """
+            #!/bin/sh
+            printf '%s\\n' "$@" > '\(argumentsLog.path)'
+            for a; do case "$a" in file:*) name="$a";; esac; done
+            printf '[mov,mp4,m4a,3gp,3g2,mj2 @ 0x5] moov atom not found\\n' >&2
+            printf '%s: Invalid data found when processing input\\n' "$name" >&2
+            printf 'Error marking filters as finished\\r\\n\\033[31mConversion failed!\\033[0m\\n' >&2
+            exit 1
+            """
+        try Data(script.utf8).write(to: fake)
+        try #require(chmod(fake.path, 0o755) == 0)
+        for name in ["bad.mp4", "x\u{1B}[2J\ry.mp4"] {
+            let input = dir.appendingPathComponent(name)
+            try Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [UInt8](repeating: 0, count: 64)).write(to: input)
+            let result = try CLI.run(["pose"] + Self.fast + [name], environment: ["PATH": dir.path], directory: dir)
+            #expect(result.status == 1)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains("Invalid data found when processing input"), "stderr: \(result.stderr)")
+            #expect(!result.stderr.contains("file:"), "the input is named as given: \(result.stderr)")
+            #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "control characters: \(result.stderr.debugDescription)")
+            let arguments = try String(contentsOf: argumentsLog, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(arguments.contains("file:" + input.path), "\(arguments)")
+            #expect(arguments.joined(separator: " ").contains("-protocol_whitelist file,pipe -f mov -i file:"), "\(arguments)")
+        }
+    }
+
     /// Processes whose command line mentions `marker` (ffmpeg children left behind).
     static func processes(mentioning marker: String) -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

@@ -42,6 +42,24 @@ import Glibc
         #expect(errorLines.count == 1 && errorLines[0].contains("stopped by"), "stderr: \(child.stderr)")
     }
 
+    /// A signal that arrives where no read waits (a regular file read to its end, the input
+    /// ending at that moment, a run failing) still decides the exit status: before, a SIGTERM
+    /// during `actions --poses FILE` was recorded and then ignored, and the run exited 0 with no
+    /// stop message.
+    @Test func aRecordedSignalAlwaysDecidesTheExitStatus() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let poses = dir.appendingPathComponent("long.jsonl")
+        var text = ""
+        for frame in 0..<400_000 { text += "{\"frame\": \(frame), \"time\": \(Double(frame) / 30), \"poses\": []}\n" }
+        try Data(text.utf8).write(to: poses)
+        let child = try LiveProcess(["actions", "--poses", poses.path])
+        Thread.sleep(forTimeInterval: 1)
+        child.signal(SIGTERM)
+        #expect(child.finish(timeout: 60) == 143, "stderr: \(child.stderr)")
+        #expect(child.stderr.contains("stopped by SIGTERM"), "stderr: \(child.stderr)")
+    }
+
     /// SIGINT in the middle of a file being processed: every line written is whole, frames are
     /// consecutive from 0, and nothing finished is missing from a JSON file committed at exit.
     @Test func interruptMidStreamIntoAFile() throws {

@@ -132,4 +132,88 @@ import Glibc
         #expect(try Data(contentsOf: existing) == old)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["existing.pkw"])
     }
+
+    /// Two of input, `--json`, `--overlay` and `--output-dir` files that are one file (by name,
+    /// symlink or hard link) are refused with exit 2 before anything is read or written.
+    @Test func outputsThatAreTheSameFileAsAnotherAreRefused() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("self.y4m")
+        let video = SyntheticY4M.stream(frames: 2)
+        try video.write(to: clip)
+        let same = dir.appendingPathComponent("same.out").path
+        let alias = dir.appendingPathComponent("alias.y4m").path
+        try FileManager.default.createSymbolicLink(atPath: alias, withDestinationPath: "self.y4m")
+        let hardLink = dir.appendingPathComponent("hard.y4m").path
+        try #require(link(clip.path, hardLink) == 0)
+        let cases: [[String]] = [
+            ["pose", "--json", same, "--overlay", same, clip.path],
+            ["pose", "--json", clip.path, clip.path],
+            ["pose", "--json", dir.path + "/./self.y4m", clip.path],
+            ["pose", "--overlay", alias, "--json", same, clip.path],
+            ["pose", "--json", hardLink, clip.path],
+            ["pose", "--overlay", "/dev/stdout", clip.path],
+            ["actions", "--json", clip.path, clip.path],
+            ["actions", "--poses", same, "--json", same],
+        ]
+        try Data("{}\n".utf8).write(to: URL(fileURLWithPath: same))
+        for arguments in cases {
+            let result = try CLI.run(arguments + (arguments.first == "pose" ? Self.fast : []))
+            #expect(result.status == 2, "\(arguments): \(result.status), stderr: \(result.stderr)")
+            #expect(result.stderr.contains("are the same file"), "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(try Data(contentsOf: clip) == video, "the input video must be untouched")
+        #expect(try String(contentsOf: URL(fileURLWithPath: same), encoding: .utf8) == "{}\n")
+        // Sharing a device is fine.
+        let shared = try CLI.run(["pose"] + Self.fast + ["--json", "/dev/null", "--overlay", "/dev/null", clip.path])
+        #expect(shared.status == 0, "stderr: \(shared.stderr)")
+    }
+
+    /// `/dev/stdout` (whose link ends in `pipe:[N]` on a pipe) is written as standard output.
+    @Test func standardStreamNamesAreWrittenAsThoseStreams() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = try CLI.run(["pose"] + Self.fast + ["--json", "/dev/stdout", Self.image])
+        #expect(json.status == 0 && json.lines.count == 1 && json.lines[0].hasPrefix("{\"source\""), "stderr: \(json.stderr)")
+        let clip = dir.appendingPathComponent("clip.y4m")
+        try SyntheticY4M.stream(frames: 2).write(to: clip)
+        let posesFile = dir.appendingPathComponent("poses.jsonl").path
+        let overlay = try CLI.run(["pose"] + Self.fast + ["--overlay", "/dev/stdout", "--json", posesFile, clip.path])
+        #expect(overlay.status == 0, "stderr: \(overlay.stderr)")
+        #expect(overlay.stdout.starts(with: Data("YUV4MPEG2 ".utf8)))
+        #expect(try String(contentsOfFile: posesFile, encoding: .utf8).split(separator: "\n").count == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["clip.y4m", "poses.jsonl"])
+    }
+
+    /// A run killed while writing leaves `.NAME.XXXXXX.tmp`; the next run writing NAME removes
+    /// those no process holds that are over a minute old, and keeps a fresh one and a locked one.
+    @Test func staleTemporariesOfAKilledRunAreRemoved() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func temporary(_ suffix: String, age: Int) throws -> String {
+            let path = dir.appendingPathComponent(".out.jsonl.\(suffix).tmp").path
+            try Data("partial".utf8).write(to: URL(fileURLWithPath: path))
+            var times = [timespec(tv_sec: time(nil) - age, tv_nsec: 0), timespec(tv_sec: time(nil) - age, tv_nsec: 0)]
+            try #require(utimensat(AT_FDCWD, path, &times, 0) == 0)
+            return path
+        }
+        let stale = try temporary("k3x9a1", age: 3600)
+        let fresh = try temporary("f00001", age: 0)
+        let held = try temporary("h00001", age: 3600)
+        let holder = open(held, O_RDONLY)
+        defer { close(holder) }
+        try #require(flock(holder, LOCK_EX) == 0, "a running writer holds its lock")
+        let other = dir.appendingPathComponent(".other.jsonl.k3x9a1.tmp").path
+        try Data().write(to: URL(fileURLWithPath: other))
+        var times = [timespec(tv_sec: time(nil) - 3600, tv_nsec: 0), timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)]
+        try #require(utimensat(AT_FDCWD, other, &times, 0) == 0)
+
+        let result = try CLI.run(["pose"] + Self.fast + ["--json", dir.appendingPathComponent("out.jsonl").path, Self.image])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stale), "a stale temporary must be removed")
+        #expect(FileManager.default.fileExists(atPath: fresh), "a fresh one may belong to a run that just started")
+        #expect(FileManager.default.fileExists(atPath: held), "a locked one belongs to a running writer")
+        #expect(FileManager.default.fileExists(atPath: other), "another output's temporaries are not ours to remove")
+    }
 }

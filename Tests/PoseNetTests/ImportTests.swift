@@ -287,6 +287,18 @@ import TestSupport
         Self.expectRefusal(fixture.encoded(), name: "missing.pb", ["missing tensor 'MobilenetV1/Conv2d_7_pointwise/biases'"])
     }
 
+    /// One `float_val` fills a constant's whole shape; a shape of 200 million values claimed by a
+    /// file of a few kilobytes is refused before the 800 MB it asks for are allocated.
+    @Test func graphDefOneValueCannotFillMoreThanTheFileHolds() throws {
+        var fixture = GraphDefFixture()
+        let i = fixture.tensors.firstIndex { $0.name == PoseNetWeightNames.pointwiseBiases(3) }!
+        fixture.tensors[i].shape = [200_000_000]
+        fixture.tensors[i].values = [0.5]
+        let bytes = fixture.encoded(useFloatVal: true)
+        #expect(bytes.count < 100_000)
+        Self.expectRefusal(bytes, name: "fill.pb", [PoseNetWeightNames.pointwiseBiases(3), "from one value", "-byte file"])
+    }
+
     @Test func graphDefMismatchedShapesAreRefused() throws {
         var fixture = GraphDefFixture()
         // Depthwise weights of block 4 for 9 channels where block 3 outputs 8.

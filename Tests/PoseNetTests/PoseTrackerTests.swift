@@ -13,15 +13,17 @@ func gridPerson(x: Double, y: Double, width: Double = 60, score: Double = 0.9) -
 }
 
 struct PoseTrackerTests {
-    /// Two people of the same size walk towards each other along one line and pass through
-    /// the very same boxes at the crossing frame; each keeps their ID, told apart by heading.
-    @Test func peopleCrossingPathsKeepTheirIDs() {
-        var tracker = PoseTracker()
+    /// Two people of the same size walk towards each other and pass through nearly the same boxes
+    /// at the crossing frame; each keeps their ID, told apart by heading.
+    @Test func peopleCrossingPathsKeepTheirIDs() throws {
+        var tracker = try PoseTracker()
         var idsOfLeftWalker = Set<Int>(), idsOfRightWalker = Set<Int>()
         for i in 0...60 {
             let t = Double(i) / 30
-            let leftWalker = gridPerson(x: 100 + 6 * Double(i), y: 200)     // moving right
-            let rightWalker = gridPerson(x: 460 - 6 * Double(i), y: 200)    // moving left; same box at i = 30
+            // Moving right, and moving left; the boxes overlap 3/4 at i = 30 (their keypoints are
+            // 30 px apart vertically: the same keypoints in the same place would be one person).
+            let leftWalker = gridPerson(x: 100 + 6 * Double(i), y: 200)
+            let rightWalker = gridPerson(x: 460 - 6 * Double(i), y: 230)
             let poses = i % 2 == 0 ? [leftWalker, rightWalker] : [rightWalker, leftWalker]
             let tracked = tracker.update(poses: poses, time: t)
             #expect(tracked.count == 2)
@@ -37,8 +39,8 @@ struct PoseTrackerTests {
 
     /// 20 people in one frame (a 5 × 4 crowd), each drifting a little, in a different order every
     /// frame: 20 distinct IDs, each stable.
-    @Test func twentyPeopleKeepTwentyStableIDs() {
-        var tracker = PoseTracker()
+    @Test func twentyPeopleKeepTwentyStableIDs() throws {
+        var tracker = try PoseTracker()
         var idOfPerson = [Int: Set<Int>]()
         for i in 0..<30 {
             var crowd = (0..<20).map { n in
@@ -54,9 +56,9 @@ struct PoseTrackerTests {
     }
 
     /// Someone leaves and later someone enters at the same place: a new ID, never a reused one.
-    /// A short miss (under `maximumGap`) keeps the ID.
-    @Test func peopleLeavingAndEnteringGetFreshIDsAndShortMissesKeepThem() {
-        var tracker = PoseTracker()
+    /// A short miss (under `maximumAge`) keeps the ID.
+    @Test func peopleLeavingAndEnteringGetFreshIDsAndShortMissesKeepThem() throws {
+        var tracker = try PoseTracker()
         var seen: [Int] = []
         for i in 0..<90 {
             let t = Double(i) / 30
@@ -71,8 +73,8 @@ struct PoseTrackerTests {
 
     /// A scene cut moves everyone elsewhere: nobody overlaps a live track, so all IDs are new;
     /// time going backwards (a new stream, a seek) also starts over, with fresh IDs.
-    @Test func aCutOrTimeGoingBackStartsFreshIDs() {
-        var tracker = PoseTracker()
+    @Test func aCutOrTimeGoingBackStartsFreshIDs() throws {
+        var tracker = try PoseTracker()
         let before = tracker.update(poses: [gridPerson(x: 50, y: 50), gridPerson(x: 300, y: 50)], time: 0)
         let after = tracker.update(poses: [gridPerson(x: 160, y: 300), gridPerson(x: 450, y: 300)], time: 1.0 / 30)
         #expect(Set(before.map(\.trackID)).isDisjoint(with: after.map(\.trackID)))

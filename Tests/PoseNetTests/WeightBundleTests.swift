@@ -173,6 +173,37 @@ import TestSupport
         return file
     }
 
+    /// A bundle with a NaN weight, or a tensor of the wrong shape, is refused at load with an
+    /// error naming the bundle's file (a NaN would otherwise surface as nonsense poses, blamed
+    /// on the image).
+    @Test func badTensorValuesAndShapesAreRefusedAtLoadNamingTheBundle() throws {
+        let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve("mobilenet050"))
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func copy(named file: String, changing victim: String, _ change: (inout [Float], inout [Int]) -> Void) throws -> URL {
+            var writer = WeightBundleWriter(manifest: bundle.manifest)
+            for entry in bundle.manifest.tensors {
+                var values = try bundle.tensor(named: entry.name).scalars
+                var shape = entry.shape
+                if entry.name == victim { change(&values, &shape) }
+                try writer.add(name: entry.name, shape: shape, layout: entry.layout, values: values, storage: .fp32)
+            }
+            return try Self.write(writer.encoded(), name: file, in: dir)
+        }
+        let victim = PoseNetWeightNames.pointwiseWeights(5)
+        let nan = try copy(named: "nan.pkw", changing: victim) { values, _ in values[7] = .nan }
+        let infinite = try copy(named: "inf.pkw", changing: victim) { values, _ in values[0] = -.infinity }
+        let reshaped = try copy(named: "shape.pkw", changing: victim) { _, shape in shape = [shape.reduce(1, *)] }
+        for url in [nan, infinite, reshaped] {
+            #expect {
+                try PoseNetWeights(bundle: WeightBundle(contentsOf: url))
+            } throws: { error in
+                let text = String(describing: error)
+                return text.contains(url.path) && text.contains(victim) && (url == reshaped || text.contains("NaN or infinite"))
+            }
+        }
+    }
+
     // MARK: building blocks
 
     @Test func checksumMatchesAnIndependentByteWiseDefinition() {

@@ -9,17 +9,28 @@ import Foundation
 /// ```
 ///
 /// Keypoints are matched by `part` name (any order; all 17 must be present). `box` and `source`
-/// are optional; a missing `time` becomes `frame / defaultFPS`; a missing `frame` becomes the
+/// are optional; `id` (the person's identity, on video) is kept when every pose of the frame
+/// has one, and must then be a positive integer, different for each pose; a missing `time` becomes `frame / defaultFPS`; a missing `frame` becomes the
 /// line's index among frames. Blank lines are skipped. Anything else malformed throws
-/// ``PoseDataError/malformedPoses(line:reason:)`` with a one-line reason, including a negative
-/// or non-finite `time`. Putting frames in time order is ``PoseFrameOrder``'s job.
+/// ``PoseDataError/malformedPoses(line:reason:)`` with a one-line reason, including a negative,
+/// non-finite or implausibly late `time` (past ``maximumTime``) and a frame with more than
+/// ``maximumPosesPerFrame`` poses. Putting frames in time order is ``PoseFrameOrder``'s job.
 public struct PoseJSONLinesDecoder {
+    /// Latest accepted `time`, in seconds (about 31 years). Later times are refused rather than
+    /// passed on: at 1e18 s a double can no longer tell frames 1/30 s apart, and everything
+    /// downstream that steps through time (resampling to the model's rate) relies on that.
+    public static let maximumTime = 1e9
+    /// Most poses accepted in one frame: the multi-person decoder's own limit (`--max-poses`).
+    /// Tracking compares every pose with every track, so the cost of a frame grows with the
+    /// square of its poses; a line with more is refused before any pose is built.
+    public static let maximumPosesPerFrame = 1000
+
     /// Frame rate used to derive `time` when a line has none.
     public var defaultFPS: Double
     private var lineNumber = 0
     private var framesRead = 0
 
-    public init(defaultFPS: Double = 30) { self.defaultFPS = defaultFPS }
+    public init(defaultFPS: Double = PoseStream.fallbackFrameRate) { self.defaultFPS = defaultFPS }
 
     /// Decodes one line; returns `nil` for a blank line.
     public mutating func decode(line: some StringProtocol) throws -> PoseFrame? {
@@ -32,7 +43,8 @@ public struct PoseJSONLinesDecoder {
         do {
             object = try JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed])
         } catch {
-            throw fail("not valid JSON")
+            throw fail(Self.outOfRangeNumber(in: trimmed).map { "the number \($0) is out of range (a JSON number must fit a double, at most about 1.8e308)" }
+                       ?? "not valid JSON")
         }
         guard let dict = object as? [String: Any] else { throw fail("expected a JSON object") }
         let frame: Int
@@ -46,6 +58,9 @@ public struct PoseJSONLinesDecoder {
         if let t = dict["time"], !(t is NSNull) {
             guard let v = Self.number(t), v.isFinite else { throw fail("\"time\" of frame \(frame) must be a finite number") }
             guard v >= 0 else { throw fail("\"time\" of frame \(frame) is negative (\(v) s)") }
+            guard v <= Self.maximumTime else {
+                throw fail("\"time\" of frame \(frame) is \(v) s, later than the 1e9 s (about 31 years) accepted")
+            }
             time = v
         } else {
             time = Double(frame) / defaultFPS
@@ -54,10 +69,19 @@ public struct PoseJSONLinesDecoder {
         let height = Self.number(dict["height"] ?? 0).map { Int(max(0, min($0, 1e9))) } ?? 0
         guard let rawPoses = dict["poses"] else { throw fail("missing \"poses\"") }
         guard let poseList = rawPoses as? [Any] else { throw fail("\"poses\" must be an array") }
+        guard poseList.count <= Self.maximumPosesPerFrame else {
+            throw fail("frame \(frame) has \(poseList.count) poses, more than the \(Self.maximumPosesPerFrame) accepted per frame")
+        }
         var poses: [Pose] = []
+        var ids: [Int] = []
         poses.reserveCapacity(poseList.count)
         for (p, rawPose) in poseList.enumerated() {
             guard let pd = rawPose as? [String: Any] else { throw fail("pose \(p) is not an object") }
+            if let rawID = pd["id"] {
+                guard let v = Self.number(rawID), v >= 1, v == v.rounded(), v < 1e12 else { throw fail("pose \(p): \"id\" must be a positive integer") }
+                guard !ids.contains(Int(v)) else { throw fail("pose \(p): \"id\" \(Int(v)) is given to two poses of the frame") }
+                ids.append(Int(v))
+            }
             guard let kps = pd["keypoints"] as? [Any] else { throw fail("pose \(p) has no \"keypoints\" array") }
             var slots = [Keypoint?](repeating: nil, count: BodyPart.count)
             for raw in kps {
@@ -80,9 +104,31 @@ public struct PoseJSONLinesDecoder {
                 ?? slots.reduce(0) { $0 + $1!.score } / Double(BodyPart.count)
             poses.append(Pose(keypoints: slots.map { $0! }, score: score))
         }
+        guard ids.isEmpty || ids.count == poses.count else { throw fail("some poses of the frame have an \"id\" and some do not") }
         framesRead += 1
         return PoseFrame(frame: frame, time: time, width: width, height: height, poses: poses,
-                         source: dict["source"] as? String)
+                         ids: ids.isEmpty ? nil : ids, source: dict["source"] as? String)
+    }
+
+    /// The first number literal in `text` whose exponent no double can hold (`1e400`), which
+    /// JSONSerialization rejects as invalid JSON without saying why; nil when there is none.
+    static func outOfRangeNumber(in text: String) -> String? {
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E"), i > 0,
+                  (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i - 1]) else { i += 1; continue }
+            var start = i - 1
+            while start > 0, "0123456789.-+".utf8.contains(bytes[start - 1]) { start -= 1 }
+            var end = i + 1
+            while end < bytes.count, "0123456789+-".utf8.contains(bytes[end]) { end += 1 }
+            let literal = String(decoding: bytes[start..<end], as: UTF8.self)
+            if let value = Double(literal), !value.isFinite || (value == 0 && literal.contains(where: { "123456789".contains($0) })) {
+                return literal
+            }
+            i = end
+        }
+        return nil
     }
 
     /// JSON numbers arrive as NSNumber (or Double/Int); JSON booleans are rejected.
@@ -97,7 +143,7 @@ public struct PoseJSONLinesDecoder {
     }
 
     /// Decodes a whole document (for files and tests).
-    public static func decodeAll(_ text: String, defaultFPS: Double = 30) throws -> [PoseFrame] {
+    public static func decodeAll(_ text: String, defaultFPS: Double = PoseStream.fallbackFrameRate) throws -> [PoseFrame] {
         var decoder = PoseJSONLinesDecoder(defaultFPS: defaultFPS)
         var frames: [PoseFrame] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -1,18 +1,40 @@
-/// What `posekit pose` adds to a video's per-frame poses: an identity per person (``PoseTracker``,
-/// the same tracker `actions` uses) and, with smoothing on, One-Euro-filtered keypoints
-/// (``PoseSmoother``). One instance per input stream, so IDs start at 1 in each input.
-/// ``PoseDetector/poses(from:smoothing:)`` applies it to an async stream of frames.
+/// The one front end of every video stream: identities (``PoseTracker``) and, with smoothing on,
+/// One-Euro-filtered keypoints (``PoseSmoother``). `posekit pose`, `posekit actions`, the
+/// library's ``PoseDetector/poses(from:smoothing:tracking:framesInFlight:)`` and action training all run frames through
+/// it, with the same settings, so a person has the same identity wherever it is computed.
+/// One instance per input stream: IDs start at 1 in each.
 public struct PoseStream: Sendable {
-    /// Frame rate assumed when the stream has none (Y4M `F0:0`): the usual camera rate.
+    /// Frame rate assumed when a stream has none (a Y4M `F0:0`, pose lines without `"time"`):
+    /// the usual camera rate. The one fallback of PoseKit.
     public static let fallbackFrameRate = 30.0
+
+    /// What the stream does with each frame's poses.
+    public struct Configuration: Sendable, Equatable {
+        /// How identities are given (duplicates, confident and weak poses, track lifetime).
+        public var tracking: PoseTracker.Configuration
+        /// Smooth keypoints over time (`posekit pose`'s default; `actions` works on raw keypoints,
+        /// since smoothing delays turning points).
+        public var smoothing: Bool
+
+        public init(tracking: PoseTracker.Configuration = PoseTracker.Configuration(), smoothing: Bool = true) {
+            self.tracking = tracking
+            self.smoothing = smoothing
+        }
+    }
 
     private var tracker: PoseTracker
     private var smoother: PoseSmoother?
 
+    /// A stream with `configuration`; throws ``PoseDataError/invalidConfiguration(_:)`` for an invalid one.
+    public init(configuration: Configuration) throws {
+        tracker = try PoseTracker(configuration: configuration.tracking)
+        smoother = configuration.smoothing ? PoseSmoother() : nil
+    }
+
+    /// A stream with the default tracking.
     public init(smoothing: Bool) {
-        tracker = PoseTracker()
-        tracker.minimumPoseScore = 0   // every reported pose gets an identity
-        smoother = smoothing ? PoseSmoother() : nil
+        // The default configuration is valid (PoseTrackerTests checks it).
+        self = try! PoseStream(configuration: Configuration(smoothing: smoothing))
     }
 
     /// The time used for tracking and smoothing: the frame's time stamp, or the frame index at
@@ -21,11 +43,12 @@ public struct PoseStream: Sendable {
         time ?? Double(frameIndex) / fallbackFrameRate
     }
 
-    /// One frame's poses (best first) → the same poses, in the same order, with their IDs.
-    public mutating func process(_ poses: [Pose], frameIndex: Int, time: Double?) -> (poses: [Pose], ids: [Int]) {
+    /// One frame's poses (best first) → the poses that are people, in the same order, with their
+    /// identities (duplicates and weak poses no person's track takes are left out; ``PoseTracker``).
+    public mutating func process(_ poses: [Pose], frameIndex: Int, time: Double?) -> [TrackedPose] {
         let t = Self.trackingTime(frameIndex: frameIndex, time: time)
-        var tracked = tracker.update(poses: poses, time: t)
-        if smoother != nil { tracked = smoother!.smooth(tracked, time: t, liveTrackIDs: tracker.liveTrackIDs) }
-        return (tracked.map(\.pose), tracked.map(\.trackID))
+        let tracked = tracker.update(poses: poses, time: t)
+        guard smoother != nil else { return tracked }
+        return smoother!.smooth(tracked, time: t, liveTrackIDs: tracker.liveTrackIDs)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A pose with the identity of the person it belongs to.
-public struct TrackedPose: Sendable {
+public struct TrackedPose: Sendable, Equatable {
     /// Stable identifier of the person across frames (1, 2, 3, ... in order of first appearance;
     /// never reused within one tracker).
     public var trackID: Int
@@ -14,131 +14,226 @@ public struct TrackedPose: Sendable {
     }
 }
 
-/// Gives each person a stable identity across the frames of one stream; used by `posekit pose`
-/// (the `"id"` of each pose) and by the action engine (which person to analyze).
+/// Gives each person a stable identity across the frames of one stream: the `"id"` of
+/// `posekit pose`, the person `posekit actions` follows, ``PoseStream``'s tracks.
 ///
-/// Each track remembers its person's last box, keypoints and velocity. A new frame's poses are
-/// compared with every live track's *predicted* position (last position moved on by its
-/// velocity, so two people crossing paths are told apart by where they were heading) using
-/// the mean of two similarities in 0...1: box IoU and an OKS-like keypoint similarity. The best
-/// pairs are linked first (greedy, each track and pose used once) down to ``minimumSimilarity``;
-/// poses left over start new tracks with fresh IDs.
+/// Each frame goes through four steps:
+/// 1. **Duplicates out.** A pose that shares ``Configuration/duplicateKeypoints`` keypoints
+///    with a better pose of the same frame is a weaker copy of that person (``DuplicatePoses``).
+/// 2. **Confident poses first.** Poses scoring at least ``Configuration/confidentPoseScore``
+///    are linked to the live tracks by an optimal assignment (``optimalAssignment(rows:columns:cost:forbidden:)``)
+///    on ``PoseSimilarity``: keypoints of the head and torso, which a swinging arm or leg does
+///    not move, compared with where the track's person is predicted to be now.
+/// 3. **Weak poses second.** The tracks left over that were seen in the last 0.2 s are
+///    linked to the weaker poses the same way, so a person half hidden or blurred for a few frames
+///    keeps their identity (ByteTrack's idea).
+/// 4. **New people.** A confident pose with ``Configuration/minimumKeypoints`` confident keypoints
+///    that no track took starts a new track, unless it lies inside a person already placed in the
+///    frame (a partial second assembly of that body). A weak pose never starts one: it is
+///    dropped, and so are the faint false poses multi-person decoding finds on furniture.
 ///
-/// A track survives ``maximumGap`` seconds unmatched (a person missed for a few frames, or
-/// hidden by someone walking past, keeps their ID). A scene cut, where nothing lands near a
-/// live track, gives everyone new IDs. IDs are never reused; time going backwards starts over
-/// with fresh IDs.
+/// A track lives ``Configuration/maximumAge`` seconds unmatched (a short miss or a person
+/// walking behind another keeps the identity); at most ``Configuration/maximumTracks`` live at
+/// once (the longest unseen goes first), so memory stays bounded on endless streams. IDs are
+/// never reused; time going backwards (a new stream) drops every track.
 public struct PoseTracker: Sendable {
-    /// Smallest similarity (mean of box IoU and keypoint similarity) that links a pose to a track.
-    public var minimumSimilarity: Double = 0.2
-    /// Seconds a track may go unmatched before it is dropped.
-    public var maximumGap: Double = 0.5
-    /// Poses scoring below this are ignored (decoder noise); 0 tracks every pose.
-    public var minimumPoseScore: Double = 0.15
-    /// Keypoints below this score do not shape the box or the keypoint similarity.
-    public var boxKeypointScore: Double = 0.3
-    /// Keypoint similarity falls to e^-1/2 at this fraction of the box diagonal.
-    public var keypointTolerance: Double = 0.1
-    /// The velocity prediction extrapolates at most this many seconds (beyond it the track waits
-    /// where it was last heading; a long extrapolation of a noisy velocity only misleads).
-    public var maximumPrediction: Double = 0.2
+    /// The tracker's settings; the defaults are `posekit`'s and the library's
+    /// (TF.js pose-detection's tracker config names the same knobs `maxTracks`, `maxAge`, `minSimilarity`).
+    public struct Configuration: Sendable, Equatable {
+        /// Most tracks alive at once (TF.js `maxTracks`).
+        public var maximumTracks = 20
+        /// Seconds a track lives without a matching pose (TF.js `maxAge`, 1 s).
+        public var maximumAge = 1.0
+        /// Smallest ``PoseSimilarity`` that links a pose to a track (TF.js `minSimilarity` 0.15).
+        public var minimumSimilarity = 0.15
+        /// Poses scoring at least this are linked first and may start a track.
+        public var confidentPoseScore = 0.2
+        /// Poses scoring below this, or with a non-finite score or keypoint, are ignored.
+        public var minimumPoseScore = 0.05
+        /// Confident keypoints a pose needs to start a track. TF.js compares poses from 4 on
+        /// (`minNumberOfKeypoints`); 5 keeps a body split into two partial poses from starting a second person.
+        public var minimumKeypoints = 5
+        /// A keypoint is confident from this score on (TF.js `keypointConfidenceThreshold` 0.3).
+        public var keypointScore = 0.3
+        /// Keypoints within ``duplicateRadius`` of a better pose's that make a pose its duplicate;
+        /// nil keeps duplicates.
+        public var duplicateKeypoints: Int? = 4
+        /// The duplicate radius, as a fraction of the better pose's box diagonal.
+        public var duplicateRadius = 0.1
+        /// Poses considered per frame, best first (the decoder's own limit); the rest are ignored.
+        public static let maximumPosesPerFrame = 1000
+
+        public init() {}
+
+        /// Throws ``PoseDataError/invalidConfiguration(_:)`` naming the first invalid setting.
+        public func validate() throws {
+            func fail(_ s: String) -> PoseDataError { .invalidConfiguration(s) }
+            guard (1...1000).contains(maximumTracks) else { throw fail("maximum tracks \(maximumTracks) not in 1...1000") }
+            guard maximumAge.isFinite, maximumAge > 0, maximumAge <= 3600 else {
+                throw fail("maximum track age \(maximumAge) s not in (0, 3600]: a track must outlive its own frame")
+            }
+            for (name, value) in [("minimum similarity", minimumSimilarity), ("confident pose score", confidentPoseScore),
+                                  ("minimum pose score", minimumPoseScore), ("keypoint score", keypointScore)]
+            where !(0...1).contains(value) {
+                throw fail("\(name) \(value) not in 0...1")
+            }
+            guard minimumPoseScore <= confidentPoseScore else {
+                throw fail("minimum pose score \(minimumPoseScore) above the confident pose score \(confidentPoseScore)")
+            }
+            guard (0...BodyPart.count).contains(minimumKeypoints) else { throw fail("minimum keypoints \(minimumKeypoints) not in 0...17") }
+            if let duplicateKeypoints, !(1...BodyPart.count).contains(duplicateKeypoints) {
+                throw fail("duplicate keypoints \(duplicateKeypoints) not in 1...17")
+            }
+            guard duplicateRadius.isFinite, duplicateRadius >= 0 else { throw fail("duplicate radius \(duplicateRadius) not ≥ 0") }
+        }
+    }
 
     struct Track {
         var id: Int
-        var box: BoundingBox
         var pose: Pose
-        /// Box-center velocity, pixels per second.
-        var velocityX = 0.0, velocityY = 0.0
+        var box: BoundingBox
+        /// Size of the person's torso (``PoseSimilarity/bodyScale(_:keypointScore:)``), smoothed.
+        var scale: Double
+        /// Velocity of the head and torso, pixels per second.
+        var velocity = Point(x: 0, y: 0)
         var lastSeen: Double
         var matches = 1
     }
+
+    public let configuration: Configuration
     private var tracks: [Track] = []
     private var nextID = 1
+    private var lastTime: Double?
+    /// Seconds a track may have gone unseen and still be carried on by a weak pose (a few frames).
+    static let weakPoseReach = 0.2
+    /// The velocity prediction extrapolates at most this many seconds: beyond it a noisy velocity
+    /// misleads more than it helps (a squatting person hidden for half a second has turned round).
+    static let maximumPrediction = 0.2
 
-    public init() {}
+    /// A tracker with `configuration`; throws ``PoseDataError/invalidConfiguration(_:)`` for an invalid one.
+    public init(configuration: Configuration = Configuration()) throws {
+        try configuration.validate()
+        self.configuration = configuration
+    }
 
     /// IDs of the tracks alive after the last ``update(poses:time:)``.
     public var liveTrackIDs: [Int] { tracks.map(\.id) }
 
-    /// Assigns track IDs to one frame's poses (in the order given, low-score poses dropped).
+    /// Gives one frame's poses their identities. Returns the poses that belong to a person, in
+    /// the order given: duplicates, ignored poses and weak poses no track took are left out.
+    /// A non-finite `time` is ignored (no poses); an earlier time than the last drops every track.
     public mutating func update(poses: [Pose], time: Double) -> [TrackedPose] {
-        tracks.removeAll { time - $0.lastSeen > maximumGap || time < $0.lastSeen }
-        let kept = poses.filter { $0.score >= minimumPoseScore }
-        let boxes = kept.map { $0.boundingBox(minimumScore: boxKeypointScore) }
-        var pairs: [(similarity: Double, track: Int, pose: Int)] = []
-        for (t, track) in tracks.enumerated() {
-            let lead = min(time - track.lastSeen, maximumPrediction)
-            let dx = track.velocityX * lead, dy = track.velocityY * lead
-            let predicted = BoundingBox(minX: track.box.minX + dx, minY: track.box.minY + dy,
-                                        maxX: track.box.maxX + dx, maxY: track.box.maxY + dy)
-            for (p, box) in boxes.enumerated() {
-                let similarity = 0.5 * Self.intersectionOverUnion(predicted, box)
-                    + 0.5 * keypointSimilarity(track.pose, shiftedBy: (dx, dy), scale: predicted, kept[p])
-                if similarity >= minimumSimilarity { pairs.append((similarity, t, p)) }
+        guard time.isFinite else { return [] }
+        if let lastTime, time < lastTime { tracks.removeAll() }
+        lastTime = time
+        tracks.removeAll { time - $0.lastSeen > configuration.maximumAge }
+
+        let order = poses.indices.filter { isUsable(poses[$0]) }
+            .sorted { poses[$0].score > poses[$1].score || (poses[$0].score == poses[$1].score && $0 < $1) }
+            .prefix(Configuration.maximumPosesPerFrame)
+        let kept = DuplicatePoses.removing(from: order.map { poses[$0] }, sharing: configuration.duplicateKeypoints,
+                                          radius: configuration.duplicateRadius, keypointScore: configuration.keypointScore)
+        let candidates = kept.map { order[order.startIndex + $0] }
+        let confident = candidates.filter { poses[$0].score >= configuration.confidentPoseScore }
+        let weak = candidates.filter { poses[$0].score < configuration.confidentPoseScore }
+
+        var trackOfPose: [Int: Int] = [:]
+        let allTracks = Array(tracks.indices)
+        link(confident, among: poses, to: allTracks, time: time, into: &trackOfPose)
+        // Weak poses only carry on a track seen just before: a person lost for a while comes
+        // back with a confident pose, never with a faint one that may be anything.
+        let carriedOn = allTracks.filter { t in
+            !trackOfPose.values.contains(t) && time - tracks[t].lastSeen <= Self.weakPoseReach
+        }
+        link(weak, among: poses, to: carriedOn, time: time, into: &trackOfPose)
+
+        var idOfPose: [Int: Int] = [:]
+        for (p, t) in trackOfPose {
+            tracks[t].follow(poses[p], time: time, keypointScore: configuration.keypointScore)
+            idOfPose[p] = tracks[t].id
+        }
+        // Best first, so a fragment is compared with the people already placed in this frame.
+        for p in confident where trackOfPose[p] == nil && confidentKeypoints(poses[p]) >= configuration.minimumKeypoints {
+            let box = poses[p].boundingBox(minimumScore: configuration.keypointScore)
+            let isFragment = idOfPose.keys.contains { other in
+                Self.fractionInside(box, poses[other].boundingBox(minimumScore: configuration.keypointScore)) >= Self.fragmentOverlap
             }
+            if !isFragment { idOfPose[p] = startTrack(poses[p], time: time) }
         }
-        pairs.sort { $0.similarity > $1.similarity }
-        var trackOfPose = [Int?](repeating: nil, count: kept.count)
-        var trackTaken = [Bool](repeating: false, count: tracks.count)
-        for pair in pairs where !trackTaken[pair.track] && trackOfPose[pair.pose] == nil {
-            trackTaken[pair.track] = true
-            trackOfPose[pair.pose] = pair.track
+        return poses.indices.compactMap { p in
+            idOfPose[p].map { TrackedPose(trackID: $0, pose: poses[p], box: poses[p].boundingBox(minimumScore: configuration.keypointScore)) }
         }
-        var result: [TrackedPose] = []
-        result.reserveCapacity(kept.count)
-        for p in kept.indices {
-            let id: Int
-            if let t = trackOfPose[p] {
-                tracks[t].follow(to: boxes[p], pose: kept[p], time: time)
-                id = tracks[t].id
-            } else {
-                id = nextID
-                nextID += 1
-                tracks.append(Track(id: id, box: boxes[p], pose: kept[p], lastSeen: time))
-            }
-            result.append(TrackedPose(trackID: id, pose: kept[p], box: boxes[p]))
-        }
-        return result
     }
 
-    /// Mean over keypoints confident in both poses of `exp(-d² / 2σ²)`, σ = ``keypointTolerance``
-    /// × the box diagonal; 0 when they share no confident keypoint.
-    func keypointSimilarity(_ old: Pose, shiftedBy shift: (Double, Double), scale box: BoundingBox, _ new: Pose) -> Double {
-        let sigma = keypointTolerance * max((box.width * box.width + box.height * box.height).squareRoot(), 1)
-        var total = 0.0, count = 0
-        for (a, b) in zip(old.keypoints, new.keypoints) where a.score >= boxKeypointScore && b.score >= boxKeypointScore {
-            let dx = a.position.x + shift.0 - b.position.x, dy = a.position.y + shift.1 - b.position.y
-            total += exp(-(dx * dx + dy * dy) / (2 * sigma * sigma))
-            count += 1
+    /// Links `candidates` (indices into `poses`) to `trackIndices` by optimal assignment on similarity.
+    private func link(_ candidates: [Int], among poses: [Pose], to trackIndices: [Int], time: Double,
+                      into trackOfPose: inout [Int: Int]) {
+        guard !candidates.isEmpty, !trackIndices.isEmpty else { return }
+        var cost = [Double](repeating: 1, count: trackIndices.count * candidates.count)
+        for (row, t) in trackIndices.enumerated() {
+            let track = tracks[t]
+            let unseen = time - track.lastSeen
+            let lead = min(unseen, Self.maximumPrediction)
+            let shift = Point(x: track.velocity.x * lead, y: track.velocity.y * lead)
+            for (column, p) in candidates.enumerated() {
+                let similarity = PoseSimilarity.similarity(of: track.pose, shiftedBy: shift, scale: track.scale, unseen: unseen,
+                                                           to: poses[p], keypointScore: configuration.keypointScore)
+                cost[row * candidates.count + column] = similarity >= configuration.minimumSimilarity ? 1 - similarity : 2
+            }
         }
-        return count > 0 ? total / Double(count) : 0
+        let assignment = optimalAssignment(rows: trackIndices.count, columns: candidates.count, cost: cost, forbidden: 1.5)
+        for (row, column) in assignment.enumerated() {
+            if let column { trackOfPose[candidates[column]] = trackIndices[row] }
+        }
     }
 
-    /// Box intersection over union, 0 for empty or disjoint boxes.
-    public static func intersectionOverUnion(_ a: BoundingBox, _ b: BoundingBox) -> Double {
-        let w = min(a.maxX, b.maxX) - max(a.minX, b.minX)
-        let h = min(a.maxY, b.maxY) - max(a.minY, b.minY)
-        guard w > 0, h > 0 else { return 0 }
-        let inter = w * h
-        let union = max(a.area, 0) + max(b.area, 0) - inter
-        return union > 0 ? inter / union : 0
+    private mutating func startTrack(_ pose: Pose, time: Double) -> Int {
+        if tracks.count >= configuration.maximumTracks, let oldest = tracks.indices.min(by: { tracks[$0].lastSeen < tracks[$1].lastSeen }) {
+            tracks.remove(at: oldest)
+        }
+        let id = nextID
+        nextID += 1
+        tracks.append(Track(id: id, pose: pose, box: pose.boundingBox(minimumScore: configuration.keypointScore),
+                            scale: PoseSimilarity.bodyScale(pose, keypointScore: configuration.keypointScore), lastSeen: time))
+        return id
+    }
+
+    /// A pose whose box lies this much inside the box of a person of the same frame is a second,
+    /// partial assembly of that person's body (a head found at the knees), not a new person.
+    static let fragmentOverlap = 0.7
+
+    /// The fraction of `inner`'s area that lies inside `outer` (0 for an empty `inner`).
+    static func fractionInside(_ inner: BoundingBox, _ outer: BoundingBox) -> Double {
+        let w = min(inner.maxX, outer.maxX) - max(inner.minX, outer.minX)
+        let h = min(inner.maxY, outer.maxY) - max(inner.minY, outer.minY)
+        guard w > 0, h > 0, inner.area > 0 else { return 0 }
+        return w * h / inner.area
+    }
+
+    private func isUsable(_ pose: Pose) -> Bool {
+        pose.score.isFinite && pose.score >= configuration.minimumPoseScore
+            && pose.keypoints.allSatisfy { $0.position.x.isFinite && $0.position.y.isFinite && $0.score.isFinite }
+    }
+
+    private func confidentKeypoints(_ pose: Pose) -> Int {
+        pose.keypoints.reduce(0) { $0 + ($1.score >= configuration.keypointScore ? 1 : 0) }
     }
 }
 
 extension PoseTracker.Track {
-    /// Moves the track to its newly matched pose and updates the velocity estimate.
-    mutating func follow(to newBox: BoundingBox, pose newPose: Pose, time: Double) {
+    /// Moves the track to its newly matched pose and updates the velocity and size estimates.
+    mutating func follow(_ newPose: Pose, time: Double, keypointScore: Double) {
         let dt = time - lastSeen
-        if dt > 0 {
-            let vx = ((newBox.minX + newBox.maxX) - (box.minX + box.maxX)) / (2 * dt)
-            let vy = ((newBox.minY + newBox.maxY) - (box.minY + box.maxY)) / (2 * dt)
-            // The first step sets the velocity; later ones average (box centers jitter).
+        if dt > 0, let moved = PoseSimilarity.displacement(from: pose, to: newPose, keypointScore: keypointScore) {
+            let measured = Point(x: moved.x / dt, y: moved.y / dt)
+            // The first step sets the velocity; later ones average (keypoints jitter).
             let weight = matches == 1 ? 1.0 : 0.5
-            velocityX += weight * (vx - velocityX)
-            velocityY += weight * (vy - velocityY)
+            velocity.x += weight * (measured.x - velocity.x)
+            velocity.y += weight * (measured.y - velocity.y)
         }
-        box = newBox
+        scale += 0.5 * (PoseSimilarity.bodyScale(newPose, keypointScore: keypointScore) - scale)
         pose = newPose
+        box = newPose.boundingBox(minimumScore: keypointScore)
         lastSeen = time
         matches += 1
     }

@@ -132,15 +132,31 @@ public final class PoseNetWeights: @unchecked Sendable {
 extension PoseNetWeights {
     /// The weights of an imported bundle (`.pkw`), with the block strides and the input scaling
     /// (`preprocessing`: scale, per-channel bias) its manifest records. fp16 weights are widened
-    /// to float32 once, here.
+    /// to float32 once, here, and checked: a NaN or infinite weight is the bundle's fault, found
+    /// at load, not a mystery in the first image's poses.
+    ///
+    /// - Throws: ``PoseNetError/badWeights(_:)`` naming the bundle's file.
     public convenience init(bundle: WeightBundle) throws {
+        let file = bundle.url.path
         try bundle.requireKind(PoseNetSection.kind)
         let preprocessing = bundle.manifest.preprocessing
         guard preprocessing.bias.count == 3, preprocessing.scale.isFinite, preprocessing.bias.allSatisfy(\.isFinite) else {
-            throw PoseNetError.badWeights("manifest preprocessing needs a finite scale and 3 finite biases, got scale \(preprocessing.scale), bias \(preprocessing.bias)")
+            throw PoseNetError.badWeights("\(file): manifest preprocessing needs a finite scale and 3 finite biases, got scale \(preprocessing.scale), bias \(preprocessing.bias)")
         }
         let scaling = InputScaling(scale: Float(preprocessing.scale), bias: preprocessing.bias.map { Float($0) })
-        try self.init(lookup: { try bundle.tensor(named: $0) }, blockStrides: bundle.manifest.blockStrides,
-                      inputScaling: scaling)
+        func finiteTensor(named name: String) throws -> Tensor {
+            let tensor = try bundle.tensor(named: name)
+            guard tensor.withUnsafeBufferPointer({ $0.allSatisfy(\.isFinite) }) else {
+                throw PoseNetError.badWeights("tensor '\(name)' holds NaN or infinite values")
+            }
+            return tensor
+        }
+        do {
+            try self.init(lookup: finiteTensor, blockStrides: bundle.manifest.blockStrides, inputScaling: scaling)
+        } catch PoseNetError.badWeights(let problem) {
+            throw PoseNetError.badWeights("\(file): \(problem)")
+        } catch PoseNetError.invalidConfiguration(let problem) {
+            throw PoseNetError.invalidConfiguration("\(file): \(problem)")
+        }
     }
 }

@@ -45,7 +45,7 @@ public final class WeightBundle: @unchecked Sendable {
     public init(contentsOf url: URL) throws {
         let file = url.path
         self.url = url
-        let fd = open(file, O_RDONLY)
+        let fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)   // never waits on a FIFO; its type is checked below
         guard fd >= 0 else { throw WeightBundleError.io(file: file, detail: "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()

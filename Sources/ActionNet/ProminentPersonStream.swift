@@ -1,0 +1,35 @@
+import PoseCore
+
+/// The front end of action recognition, one per stream: every person's identity (``PoseStream``,
+/// the same tracking `posekit pose` does, without smoothing), the prominent person
+/// (``ProminentPersonSelector``), and that person's poses at the model's frame rate
+/// (``FrameResampler``). ``ActionEngine`` and action training both read frames through it.
+public struct ProminentPersonStream: Sendable {
+    private var stream: PoseStream
+    private let keypointScore: Double
+    private var selector = ProminentPersonSelector()
+    private var resampler: FrameResampler
+
+    /// A front end resampling to `fps` frames per second and tracking with `tracking`; throws
+    /// ``PoseDataError/invalidConfiguration(_:)`` for an invalid frame rate or tracking setting.
+    public init(fps: Double, tracking: PoseTracker.Configuration = PoseTracker.Configuration()) throws {
+        stream = try PoseStream(configuration: PoseStream.Configuration(tracking: tracking, smoothing: false))
+        keypointScore = tracking.keypointScore
+        resampler = try FrameResampler(fps: fps)
+    }
+
+    /// Consumes one frame: its index, its time in seconds, every pose found, and their identities
+    /// when the poses were tracked already (`posekit pose` output's `"id"`; nil tracks them here).
+    /// Returns the prominent person in this frame and the model-rate slots that are now complete.
+    public mutating func push(frameIndex: Int, time: Double, poses: [Pose], ids: [Int]? = nil)
+        -> (prominent: TrackedPose?, slots: [ResampledFrame]) {
+        let tracked: [TrackedPose]
+        if let ids, ids.count == poses.count {
+            tracked = zip(ids, poses).map { TrackedPose(trackID: $0, pose: $1, box: $1.boundingBox(minimumScore: keypointScore)) }
+        } else {
+            tracked = stream.process(poses, frameIndex: frameIndex, time: time)
+        }
+        let prominent = selector.select(tracked, time: time)
+        return (prominent, resampler.push(frame: frameIndex, time: time, pose: prominent))
+    }
+}
