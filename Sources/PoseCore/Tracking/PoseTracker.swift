@@ -60,8 +60,6 @@ public struct PoseTracker: Sendable {
         public var duplicateKeypoints: Int? = 4
         /// The duplicate radius, as a fraction of the better pose's box diagonal.
         public var duplicateRadius = 0.1
-        /// Poses considered per frame, best first (the decoder's own limit); the rest are ignored.
-        public static let maximumPosesPerFrame = 1000
 
         public init() {}
 
@@ -91,7 +89,6 @@ public struct PoseTracker: Sendable {
     struct Track {
         var id: Int
         var pose: Pose
-        var box: BoundingBox
         /// Size of the person's torso (``PoseSimilarity/bodyScale(_:keypointScore:)``), smoothed.
         var scale: Double
         /// Velocity of the head and torso, pixels per second.
@@ -130,12 +127,15 @@ public struct PoseTracker: Sendable {
 
         let order = poses.indices.filter { isUsable(poses[$0]) }
             .sorted { poses[$0].score > poses[$1].score || (poses[$0].score == poses[$1].score && $0 < $1) }
-            .prefix(Configuration.maximumPosesPerFrame)
+            .prefix(PoseJSONLinesDecoder.maximumPosesPerFrame)   // the most a frame may hold; the rest are ignored
         let kept = DuplicatePoses.removing(from: order.map { poses[$0] }, sharing: configuration.duplicateKeypoints,
                                           radius: configuration.duplicateRadius, keypointScore: configuration.keypointScore)
         let candidates = kept.map { order[order.startIndex + $0] }
         let confident = candidates.filter { poses[$0].score >= configuration.confidentPoseScore }
         let weak = candidates.filter { poses[$0].score < configuration.confidentPoseScore }
+        // Each candidate's box, computed once: the fragment test and the result both use it.
+        var boxes: [Int: BoundingBox] = [:]
+        for p in candidates { boxes[p] = poses[p].boundingBox(minimumScore: configuration.keypointScore) }
 
         var trackOfPose: [Int: Int] = [:]
         let allTracks = Array(tracks.indices)
@@ -154,14 +154,11 @@ public struct PoseTracker: Sendable {
         }
         // Best first, so a fragment is compared with the people already placed in this frame.
         for p in confident where trackOfPose[p] == nil && confidentKeypoints(poses[p]) >= configuration.minimumKeypoints {
-            let box = poses[p].boundingBox(minimumScore: configuration.keypointScore)
-            let isFragment = idOfPose.keys.contains { other in
-                Self.fractionInside(box, poses[other].boundingBox(minimumScore: configuration.keypointScore)) >= Self.fragmentOverlap
-            }
+            let isFragment = idOfPose.keys.contains { other in Self.fractionInside(boxes[p]!, boxes[other]!) >= Self.fragmentOverlap }
             if !isFragment { idOfPose[p] = startTrack(poses[p], time: time) }
         }
         return poses.indices.compactMap { p in
-            idOfPose[p].map { TrackedPose(trackID: $0, pose: poses[p], box: poses[p].boundingBox(minimumScore: configuration.keypointScore)) }
+            idOfPose[p].map { TrackedPose(trackID: $0, pose: poses[p], box: boxes[p]!) }
         }
     }
 
@@ -193,7 +190,7 @@ public struct PoseTracker: Sendable {
         }
         let id = nextID
         nextID += 1
-        tracks.append(Track(id: id, pose: pose, box: pose.boundingBox(minimumScore: configuration.keypointScore),
+        tracks.append(Track(id: id, pose: pose,
                             scale: PoseSimilarity.bodyScale(pose, keypointScore: configuration.keypointScore), lastSeen: time))
         return id
     }
@@ -233,7 +230,6 @@ extension PoseTracker.Track {
         }
         scale += 0.5 * (PoseSimilarity.bodyScale(newPose, keypointScore: keypointScore) - scale)
         pose = newPose
-        box = newPose.boundingBox(minimumScore: keypointScore)
         lastSeen = time
         matches += 1
     }
