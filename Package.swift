@@ -13,6 +13,7 @@
 //   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector and
 //               its async streams (reads frames through FrameIO)
 //   Protobuf    the protocol-buffers wire-format reader (no schema; Core ML and TensorFlow files)
+//   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet and Tensor (one import)
 //   ActionNet   sliding windows, temporal-convolution action classifier, Create ML action classifiers
 //               (Core ML layer graphs), repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
@@ -100,6 +101,8 @@ let package = Package(
         .library(name: "PoseCore", targets: ["PoseCore"]),
         .library(name: "PoseNet", targets: ["PoseNet"]),
         .library(name: "ActionNet", targets: ["ActionNet"]),
+        // The one import for clients: all of the above.
+        .library(name: "PoseKit", targets: ["PoseKit"]),
         .executable(name: "posekit", targets: ["App"]),
     ],
     dependencies: [
@@ -122,6 +125,8 @@ let package = Package(
         // The protocol-buffers wire reader (Core ML and TensorFlow files), shared by the importers and ActionNet.
         .target(name: "Protobuf", swiftSettings: optimize),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf"], swiftSettings: optimize),
+        // The umbrella module: re-exports the runtime modules (`import PoseKit`).
+        .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Tensor"]),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         .target(name: "PoseNetImport", dependencies: ["PoseNet", "Tensor", "Protobuf"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
@@ -131,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "App",
             dependencies: [
-                "CPUFeatures", "Tensor", "FrameIO", "PoseCore", "PoseNet", "ActionNet",
+                "CPUFeatures", "Tensor", "FrameIO", "PoseCore", "PoseNet", "ActionNet", "PoseKit",
                 "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -145,6 +150,6 @@ let package = Package(
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit"]),
     ]
 )

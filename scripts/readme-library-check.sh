@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The README's "Use as a library" code, as a user would take it: its first `swift` block becomes
-# main.swift and its second Package.swift of a fresh client package beside this checkout
-# (`../posekit`, a path dependency), built with no PoseKit environment variables and run on a
-# shared image. Its first pose's nose must lie within 2 px of `posekit pose`'s.
-# Sources/PoseNet/PoseNet.docc/GettingStarted.md must show the same Package.swift and main.swift (its first two `swift`
-# blocks); its video example (third block) is built beside them and run on 3 frames.
+# Sources/PoseDemo/main.swift, its second Package.swift and its third Sources/PoseVideo/main.swift
+# of a fresh client package beside this checkout (`../posekit`, a path dependency), built with no
+# PoseKit environment variables. PoseDemo runs on a shared image: its first pose's nose must lie
+# within 2 px of `posekit pose`'s. PoseVideo runs on a short MP4: its ids and noses must be
+# `posekit pose`'s. Sources/PoseKit/PoseKit.docc/GettingStarted.md must show the same manifest,
+# image and video code (its first three `swift` blocks); its exercises example (fourth block) is
+# built beside them and run on the same video.
 #   scripts/readme-library-check.sh [SHARED_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,27 +39,28 @@ PY
 work=$(mktemp -d "${TMPDIR:-/tmp}/posekit-readme.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 ln -s "$root" "$work/posekit"
-mkdir -p "$work/PoseDemo/Sources/PoseDemo"
-swift_block "$root/README.md" "## Use as a library" 1 > "$work/PoseDemo/Sources/PoseDemo/main.swift"
-swift_block "$root/README.md" "## Use as a library" 2 > "$work/PoseDemo/Package.swift"
-if ! diff -u "$work/PoseDemo/Package.swift" <(swift_block "$root/Sources/PoseNet/PoseNet.docc/GettingStarted.md" "" 1) \
-   || ! diff -u "$work/PoseDemo/Sources/PoseDemo/main.swift" <(swift_block "$root/Sources/PoseNet/PoseNet.docc/GettingStarted.md" "" 2); then
-  echo "readme-library-check: Sources/PoseNet/PoseNet.docc/GettingStarted.md's manifest or image example differs from the README's" >&2; exit 1
-fi
+mkdir -p "$work/PoseDemo/Sources/PoseDemo" "$work/PoseDemo/Sources/PoseVideo" "$work/PoseDemo/Sources/PoseActions"
+readme=$root/README.md
+article=$root/Sources/PoseKit/PoseKit.docc/GettingStarted.md
+swift_block "$readme" "## Use as a library" 1 > "$work/PoseDemo/Sources/PoseDemo/main.swift"
+swift_block "$readme" "## Use as a library" 2 > "$work/PoseDemo/Package.swift"
+swift_block "$readme" "## Use as a library" 3 > "$work/PoseDemo/Sources/PoseVideo/main.swift"
+for pair in "Package.swift 1" "Sources/PoseDemo/main.swift 2" "Sources/PoseVideo/main.swift 3"; do
+  set -- $pair
+  diff -u "$work/PoseDemo/$1" <(swift_block "$article" "" "$2") || {
+    echo "readme-library-check: $article's block $2 differs from the README's $1" >&2; exit 1; }
+done
 
-# The article's video example becomes a second executable of the same package.
-mkdir -p "$work/PoseDemo/Sources/PoseVideo"
-swift_block "$root/Sources/PoseNet/PoseNet.docc/GettingStarted.md" "" 3 > "$work/PoseDemo/Sources/PoseVideo/main.swift"
+# The article's exercises example becomes a third executable of the same package.
+swift_block "$article" "" 4 > "$work/PoseDemo/Sources/PoseActions/main.swift"
 python3 - "$work/PoseDemo/Package.swift" <<'PY'
 import sys
 path = sys.argv[1]
 text = open(path).read()
 marker = "    targets: ["
 assert marker in text, "the README manifest has no targets list"
-video = ('\n        .executableTarget(name: "PoseVideo", dependencies: ['
-         '.product(name: "PoseNet", package: "posekit"), .product(name: "FrameIO", package: "posekit"), '
-         '.product(name: "ActionNet", package: "posekit")]),')
-open(path, "w").write(text.replace(marker, marker + video, 1))
+actions = '\n        .executableTarget(name: "PoseActions", dependencies: [.product(name: "PoseKit", package: "posekit")]),'
+open(path, "w").write(text.replace(marker, marker + actions, 1))
 PY
 
 echo "readme-library-check: building the README's library example against $(basename "$root") by path"
@@ -65,12 +68,37 @@ env -u POSEKIT_TARGET_CPU -u POSEKIT_GEMM swift build -c release --package-path 
 # As a user runs it: from the client's own directory.
 (cd "$work/PoseDemo" && .build/release/PoseDemo "$image") > "$work/library.txt"
 "$posekit" pose "$image" > "$work/cli.jsonl"
-# The video example on 3 frames of the image.
-ffmpeg -nostdin -loglevel error -loop 1 -i "$image" -frames:v 3 -r 30 -pix_fmt yuv420p -f yuv4mpegpipe "$work/clip.y4m"
-(cd "$work/PoseDemo" && .build/release/PoseVideo "$work/clip.y4m") > "$work/video.txt"
-grep -q '^frame 2: person [0-9]*: nose at' "$work/video.txt" && grep -q '"type": "summary", "frames": 3' "$work/video.txt" || {
-  echo "readme-library-check: the article's video example printed:" >&2; cat "$work/video.txt" >&2; exit 1; }
-echo "readme-library-check: the article's video example ran: $(wc -l < "$work/video.txt") lines"
+
+# The video example on a short MP4: the same frames, ids and noses (to the pixel) as `posekit pose`.
+ffmpeg -nostdin -loglevel error -i "$shared/media/videos/yuyoujiang_test_video__squat.mp4" -t 1 -vf scale=320:-2 -c:v libx264 "$work/clip.mp4"
+(cd "$work/PoseDemo" && .build/release/PoseVideo "$work/clip.mp4") > "$work/video.txt"
+"$posekit" pose --input-size 353 "$work/clip.mp4" > "$work/video.jsonl"
+python3 - "$work/video.txt" "$work/video.jsonl" <<'PY'
+import json, sys
+printed = [line.rstrip("\n") for line in open(sys.argv[1])]
+expected = []
+for line in open(sys.argv[2]):
+    record = json.loads(line)
+    people = []
+    for pose in record["poses"]:
+        nose = next(k for k in pose["keypoints"] if k["part"] == "nose")
+        people.append((pose["id"], int(nose["x"]), int(nose["y"])))
+    expected.append((record["frame"], people))
+if len(printed) != len(expected) or len(printed) < 25:
+    sys.exit(f"readme-library-check: the video example printed {len(printed)} lines, posekit pose {len(expected)} frames")
+for text, (frame, people) in zip(printed, expected):
+    want = [f"person {i}: nose at ({x}, {y})" for i, x, y in people]
+    got = text.split(": ", 1)[1].split("; ") if text.split(": ", 1)[1] else []
+    ok = text.startswith(f"frame {frame}: ") and len(got) == len(want) and all(
+        g.split(":")[0] == w.split(":")[0] and all(abs(int(a) - int(b)) <= 1 for a, b in zip(
+            g.split("(")[1].rstrip(")").split(", "), w.split("(")[1].rstrip(")").split(", "))) for g, w in zip(got, want))
+    if not ok: sys.exit(f"readme-library-check: video line {text!r}, posekit pose gives {want}")
+print(f"readme-library-check: the README's video example printed posekit pose's {len(printed)} frames of ids")
+PY
+(cd "$work/PoseDemo" && .build/release/PoseActions "$work/clip.mp4") > "$work/actions.txt"
+grep -q '"type": "summary", "frames": 30' "$work/actions.txt" || {
+  echo "readme-library-check: the article's exercises example printed:" >&2; cat "$work/actions.txt" >&2; exit 1; }
+echo "readme-library-check: the article's exercises example ran: $(wc -l < "$work/actions.txt") lines"
 
 python3 - "$work/library.txt" "$work/cli.jsonl" <<'PY'
 import json, sys

@@ -99,7 +99,7 @@ public final class ActionEngine {
     /// labeled with its classes as it spells them; repetitions are counted for the classes our
     /// counters know (``ActionClass/init(createMLLabel:)``). Its coordinates need the frames'
     /// size: feed ``PoseFrame``s with `width` and `height`, or pass them to
-    /// ``process(frameIndex:time:poses:ids:imageWidth:imageHeight:)``.
+    /// ``process(frameIndex:time:poses:imageWidth:imageHeight:)``.
     public convenience init(createML model: CreateMLActionClassifier, configuration: ActionEngineConfiguration) throws {
         try self.init(windowClassifier: .createML(model), configuration: configuration)
     }
@@ -141,19 +141,19 @@ public final class ActionEngine {
     /// Consumes one frame's poses, with their identities when the frame has them (`posekit pose`
     /// output: its `"id"`s are used as they are, so `actions --poses` follows the people `pose` saw).
     public func process(_ frame: PoseFrame) -> [ActionEvent] {
-        process(frameIndex: frame.frame, time: frame.time, poses: frame.poses, ids: frame.ids,
+        process(frameIndex: frame.frame, time: frame.time, poses: frame.poses,
                 imageWidth: frame.width, imageHeight: frame.height)
     }
 
     /// Consumes one frame's poses: its index in the source, its time in seconds, every person found
     /// and, when they were tracked already, their identities (nil: tracked here); and the frame's
     /// size in pixels (0: as before; only a Create ML classifier uses it).
-    public func process(frameIndex: Int, time: Double, poses: [Pose], ids: [Int]? = nil,
+    public func process(frameIndex: Int, time: Double, poses: [Pose],
                         imageWidth: Int = 0, imageHeight: Int = 0) -> [ActionEvent] {
         guard !finished else { return [] }
         if imageWidth > 0 && imageHeight > 0 { (self.imageWidth, self.imageHeight) = (imageWidth, imageHeight) }
         framesConsumed += 1
-        let (prominent, slots) = frontEnd.push(frameIndex: frameIndex, time: time, poses: poses, ids: ids)
+        let (prominent, slots) = frontEnd.push(frameIndex: frameIndex, time: time, poses: poses)
         status.trackID = prominent?.trackID
         status.pose = prominent?.pose
         var events: [ActionEvent] = []

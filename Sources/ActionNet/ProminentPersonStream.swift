@@ -18,14 +18,15 @@ public struct ProminentPersonStream: Sendable {
         resampler = try FrameResampler(fps: fps)
     }
 
-    /// Consumes one frame: its index, its time in seconds, every pose found, and their identities
-    /// when the poses were tracked already (`posekit pose` output's `"id"`; nil tracks them here).
-    /// Returns the prominent person in this frame and the model-rate slots that are now complete.
-    public mutating func push(frameIndex: Int, time: Double, poses: [Pose], ids: [Int]? = nil)
+    /// Consumes one frame: its index, its time in seconds and every pose found. Poses that were
+    /// tracked already (each has its ``Pose/id``, as in `posekit pose` output) keep their
+    /// identities; otherwise they are tracked here. Returns the prominent person in this frame
+    /// and the model-rate slots that are now complete.
+    public mutating func push(frameIndex: Int, time: Double, poses: [Pose])
         -> (prominent: TrackedPose?, slots: [ResampledFrame]) {
         let tracked: [TrackedPose]
-        if let ids, ids.count == poses.count {
-            tracked = zip(ids, poses).map { TrackedPose(trackID: $0, pose: $1, box: $1.boundingBox(minimumScore: keypointScore)) }
+        if !poses.isEmpty, poses.allSatisfy({ $0.id != nil }) {
+            tracked = poses.map { TrackedPose(trackID: $0.id!, pose: $0, box: $0.boundingBox(minimumScore: keypointScore)) }
         } else {
             tracked = stream.process(poses, frameIndex: frameIndex, time: time)
         }

@@ -59,7 +59,7 @@ enum TrainingData {
         var frontEnd = try! ProminentPersonStream(fps: fps)
         var out: [ResampledFrame] = []
         for f in frames {
-            out += frontEnd.push(frameIndex: f.frame, time: f.time, poses: f.poses, ids: f.ids).slots
+            out += frontEnd.push(frameIndex: f.frame, time: f.time, poses: f.poses).slots
         }
         return out
     }

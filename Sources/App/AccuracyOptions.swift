@@ -35,6 +35,6 @@ struct AccuracyOptions: ParsableArguments {
         }
         var decoding = decode.decoding
         decoding.flipAveraging = true
-        return try MultiScalePoseDetector(models: models, decoding: decoding)
+        return try MultiScalePoseDetector(models: models, decoding: decoding, geometry: model.geometry)
     }
 }

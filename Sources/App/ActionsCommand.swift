@@ -1,4 +1,5 @@
 import ActionNet
+import PoseKit
 import ArgumentParser
 import Foundation
 import FrameIO
@@ -6,7 +7,7 @@ import PoseCore
 import PoseNet
 
 /// `posekit actions`: exercise labels per sliding window, repetitions and a summary as JSON Lines.
-struct ActionsCommand: ParsableCommand {
+struct ActionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actions",
         abstract: "Recognize exercises and count repetitions in a video (or in pose JSON Lines).",
@@ -117,7 +118,7 @@ struct ActionsCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         if let window, let classifier {
             try classifyWindow(window, classifier)
             return
@@ -152,25 +153,25 @@ struct ActionsCommand: ParsableCommand {
         }
         try SameFileCheck.refuse(inputs: inputs + [batch.inputsFrom, classifierPath].compactMap { $0 },
                                  outputs: batch.outputs(for: inputs, json: json, overlay: overlay))
+        if let overlay { try MediaWriter.check(path: overlay) }   // before any work
         // ActionNet was trained on poses found at 353 (`make train-actions`), so that is its default.
-        let detectors = FrameDetectors(primary: try model.makeDetector(decode, defaults: .actionRecognition),
-                                       threads: model.resolvedThreads)
+        let detector = try model.makeDetector(decode, defaults: .actionRecognition)
         let reporter = ProgressReporter(forced: progress)
         defer { reporter.finish() }
         if let directory = batch.outputDir {
-            try BatchRun(directory: directory, realtime: false).run(inputs) { input, sink in
-                var noOverlay: OverlayOutput?
-                try recognize(framesFrom: input, detectors, makeEngine(), into: sink, overlay: &noOverlay, reporter)
+            try await BatchRun(directory: directory, realtime: false).run(inputs) { input, sink in
+                try await recognize(framesFrom: input, detector, makeEngine(), into: sink, overlay: nil, reporter)
             }
             return
         }
         let jsonFile = try OutputFile(path: json ?? "-")
-        let overlayFile = try overlay.map { try OutputFile(path: $0) }
-        var overlayOutput = overlayFile.map { OverlayOutput(sink: $0.sink) }
+        let overlayWriter = try overlay.map { try MediaWriter(path: $0) }
         let engine = try makeEngine()
-        try OutputFile.committing([jsonFile] + (overlayFile.map { [$0] } ?? [])) {
-            try FrameInput.namingErrors(of: inputs[0]) {
-                try recognize(framesFrom: inputs[0], detectors, engine, into: jsonFile.sink, overlay: &overlayOutput, reporter)
+        try await OutputFile.committing([jsonFile] + (overlayWriter.map { [$0.output] } ?? [])) {
+            do {
+                try await recognize(framesFrom: inputs[0], detector, engine, into: jsonFile.sink, overlay: overlayWriter, reporter)
+            } catch where !endsTheRun(error) && !(error is ValidationError) {
+                throw CLIError(CLIError.describe(error, input: inputs[0]))
             }
         }
     }
@@ -216,34 +217,29 @@ struct ActionsCommand: ParsableCommand {
         return frame
     }
 
-    /// Events for every frame of a video (and annotated frames into `overlay` when given).
-    private func recognize(framesFrom input: String, _ detectors: FrameDetectors, _ engine: ActionEngine, into sink: ByteSink,
-                           overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
-        try FrameInput.withFrames(of: input) { reader in
-            try recognize(framesFrom: input, reader: reader, detectors, engine, into: sink, overlay: &overlayOutput, reporter)
-        }
-    }
-
-    private func recognize(framesFrom input: String, reader: FrameReader, _ detectors: FrameDetectors, _ engine: ActionEngine,
-                           into sink: ByteSink, overlay overlayOutput: inout OverlayOutput?, _ reporter: ProgressReporter) throws {
-        let outputs = [sink, overlayOutput?.sink].compactMap { $0 }
-        let source = FrameSource(reader: reader, geometry: model.geometry, scaling: detectors.primary.inputScaling,
-                                 wantsRGB: overlayOutput != nil)
+    /// Events for every frame of a video (the library's pipeline, raw keypoints: the classifier
+    /// was trained on them), and annotated frames into `overlay` when given.
+    private func recognize(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
+                           overlay: MediaWriter?, _ reporter: ProgressReporter) async throws {
+        let outputs = [sink, overlay?.output.sink].compactMap { $0 }
+        var frames = detector.poses(inMediaAt: input, smoothing: false, tracking: tracking.configuration).makeAsyncIterator()
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
-        try source.forEachDetectedFrame(with: detectors, realtime: false,
-                                        whileWaiting: { for output in outputs { try? output.flush() } }) { slot, found, _ in
-            let time = slot.time ?? Double(slot.frameIndex) / fps
+        frames.whenWaiting = { for output in outputs { try? output.flush() } }
+        while let detected = try await frames.next() {
+            let time = detected.time ?? Double(detected.index) / fps
             // A header's frame rate can make times as late as a pose file's; the same cap holds.
             guard time <= PoseJSONLinesDecoder.maximumTime else {
-                throw CLIError("frame \(slot.frameIndex) is at \(time) s, later than the 1e9 s (about 31 years) accepted")
+                throw CLIError("frame \(detected.index) is at \(time) s, later than the 1e9 s (about 31 years) accepted")
             }
-            try emit(engine.process(frameIndex: slot.frameIndex, time: time, poses: found,
-                                    imageWidth: reader.width, imageHeight: reader.height), to: sink)
-            if overlayOutput != nil {
-                ActionOverlay().draw(engine.status, poses: found, on: &slot.rgb)
-                try overlayOutput!.write(slot.rgb, from: reader, input: input)
+            try emit(engine.process(frameIndex: detected.index, time: time, poses: detected.poses,
+                                    imageWidth: detected.width, imageHeight: detected.height), to: sink)
+            if let overlay {
+                var image = detected.frame.rgb()
+                ActionOverlay().draw(engine.status, poses: detected.poses, on: &image)
+                try overlay.write(image, of: detected.frame)
             }
             reporter.frameDone()
+            try InputCancellation.check()
         }
         try emit(engine.finish(), to: sink)
     }
@@ -253,28 +249,6 @@ struct ActionsCommand: ParsableCommand {
     private func emit(_ events: [ActionEvent], to sink: ByteSink) throws {
         for event in events { try sink.write(event.jsonLine + "\n") }
         try sink.endRecord()
-    }
-}
-
-/// Draws the followed person's pose (others faint) and a caption: label, confidence, reps, and
-/// under it the last repetition's posture cue.
-struct ActionOverlay {
-    func draw(_ status: ActionStatus, poses: [PoseCore.Pose], on image: inout RGBImage) {
-        var others = PoseOverlay()
-        others.palette = BodySidePalette(left: RGBColor(150, 150, 150), right: RGBColor(110, 110, 110), center: RGBColor(130, 130, 130))
-        others.draw(poses.filter { $0 != status.pose }, on: &image)
-        if let pose = status.pose { PoseOverlay().draw([pose], on: &image) }
-        let scale = max(2, min(image.width, image.height) / 180)
-        var caption = status.label.map { "\($0.name)  \(Int((status.confidence * 100).rounded()))%" } ?? "waiting for 2 s of movement"
-        if let label = status.label, label.isClass, label != .action(.other) {
-            caption += "  reps \(status.repetitions)"
-        }
-        image.drawText(caption, x: 2 * scale, y: 2 * scale, scale: scale, color: .white,
-                       background: .black, backgroundOpacity: 0.6)
-        if let last = status.lastRepetition {
-            image.drawText("#\(last.count): \(last.cue.caption)", x: 2 * scale, y: (4 + BitmapFont.glyphHeight) * scale,
-                           scale: scale, color: .white, background: .black, backgroundOpacity: 0.6)
-        }
     }
 }
 

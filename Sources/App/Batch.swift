@@ -125,7 +125,7 @@ struct BatchRun {
 
     /// Processes `inputs` in order with `process(input, sink)`; throws `ExitCode(1)` after the
     /// summary if any input failed, and errors that end the run (`endsTheRun`) at once.
-    func run(_ inputs: [String], _ process: (String, ByteSink) throws -> Void) throws {
+    func run(_ inputs: [String], _ process: (String, ByteSink) async throws -> Void) async throws {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -142,14 +142,14 @@ struct BatchRun {
             }
             let output = try OutputFile(path: path, realtime: realtime)
             do {
-                try process(input, output.sink)
+                try await process(input, output.sink)
                 try output.commit()
                 _ = unlink(partial)
             } catch {
                 if case FrameIOError.writeFailed = error { throw error }
                 if output.sink.bytesWritten > 0 { try output.commit(renamingTo: partial) } else { output.discard() }
                 if endsTheRun(error) { throw error }
-                failures.append("posekit: error: \(input): \(CLIError.describe(error))")
+                failures.append("posekit: error: \(CLIError.describe(error, input: input))")
             }
         }
         if skipped > 0 {

@@ -7,7 +7,7 @@ import PoseNet
 import Tensor
 
 /// `posekit bench pipeline`: end-to-end frames/s of Y4M in → JSON Lines out, plus the parts.
-struct BenchPipeline: ParsableCommand {
+struct BenchPipeline: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline",
         abstract: "End-to-end frames/s: 640x480 Y4M stream -> poses -> JSON Lines.",
@@ -64,7 +64,7 @@ struct BenchPipeline: ParsableCommand {
         try Limits.inputSize.check(sizes, "--sizes")
     }
 
-    func run() throws {
+    func run() async throws {
         let log: (String) -> Void = json ? { _ in } : { print($0) }
         var report = BenchEnvironment.report(log: log)
         let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(model))
@@ -75,30 +75,27 @@ struct BenchPipeline: ParsableCommand {
         for size in sizes {
             // What `posekit pose` does on video (frames in flight), and one frame at a time on every thread.
             let weights = try PoseNetWeights(bundle: bundle)
-            let schedules = try [nil, 1].map { framesInFlight in
-                FrameDetectors(primary: PoseDetector(model: try PoseNetModel(weights: weights, inputSize: size, outputStride: 16,
-                                                                             threads: threads)),
-                               threads: threads, framesInFlight: framesInFlight)
-            }
+            let detector = PoseDetector(model: try PoseNetModel(weights: weights, inputSize: size, outputStride: 16, threads: threads))
+            let schedules = [nil, 1].map { PoseDetector.framesInFlight(requested: $0, threads: threads) }
             var seconds = schedules.map { _ in [Double]() }, poses = schedules.map { _ in 0 }
             var peerMilliseconds: [Double] = []
             let timer = try peer?.forwardTimer(size: size)
-            for detectors in schedules { _ = try runOnce(stream, detectors) }  // warm-up: page in weights, plan converters
+            for framesInFlight in schedules { _ = try await runOnce(stream, detector, framesInFlight: framesInFlight) }  // warm-up: page in weights, plan converters
             for _ in 0..<rounds {
-                for (i, detectors) in schedules.enumerated() {
-                    let (elapsed, found) = try runOnce(stream, detectors)
+                for (i, framesInFlight) in schedules.enumerated() {
+                    let (elapsed, found) = try await runOnce(stream, detector, framesInFlight: framesInFlight)
                     seconds[i].append(elapsed)
                     poses[i] = found
                 }
                 if let timer { peerMilliseconds.append(try timer.medianMilliseconds(runs: OnnxRuntimePeer.runs)) }
             }
             let peerMedian = peerMilliseconds.isEmpty ? nil : Benchmark.Timing(samples: peerMilliseconds).median
-            for (i, detectors) in schedules.enumerated() {
+            for (i, framesInFlight) in schedules.enumerated() {
                 let msPerFrame = 1e3 * Benchmark.Timing(samples: seconds[i]).median / Double(frames)
-                var row: [String: Any] = ["input_size": size, "frames_in_flight": detectors.framesInFlight,
+                var row: [String: Any] = ["input_size": size, "frames_in_flight": framesInFlight,
                                           "frames_per_second": 1e3 / msPerFrame, "ms_per_frame": msPerFrame, "poses": poses[i]]
                 var line = String(format: "input %4d, %@: %6.1f frames/s  (%.2f ms/frame, %d poses)", size,
-                                  detectors.framesInFlight > 1 ? "\(detectors.framesInFlight) frames in flight" : "one frame at a time",
+                                  framesInFlight > 1 ? "\(framesInFlight) frames in flight" : "one frame at a time",
                                   1e3 / msPerFrame, msPerFrame, poses[i])
                 if let peerMedian {
                     // Each round's ratio to the ONNX Runtime batch right after it: a slow phase of the
@@ -131,21 +128,18 @@ struct BenchPipeline: ParsableCommand {
         }
     }
 
-    /// One pass over the stream exactly as `posekit pose` does it; returns (seconds, poses found).
-    func runOnce(_ stream: [UInt8], _ detectors: FrameDetectors) throws -> (Double, Int) {
+    /// One pass over the stream exactly as `posekit pose` does it (the library's pipeline, then
+    /// JSON Lines); returns (seconds, poses found).
+    func runOnce(_ stream: [UInt8], _ detector: PoseDetector, framesInFlight: Int) async throws -> (Double, Int) {
         let start = MonotonicClock.now()
-        let reader = try FrameReader(source: ByteSource(bytes: stream))
-        let source = FrameSource(reader: reader, geometry: .letterbox, scaling: detectors.primary.inputScaling, wantsRGB: false)
         let sink = NullSink()
         var text = JSONText()
-        var stream = PoseStream(smoothing: true)
         var poses = 0
-        try source.forEachDetectedFrame(with: detectors, realtime: false) { slot, found, _ in
-            let tracked = stream.process(found, frameIndex: slot.frameIndex, time: slot.time)
-            poses += tracked.count
+        for try await detected in detector.poses(from: MediaFrames(bytes: stream), framesInFlight: framesInFlight) {
+            poses += detected.poses.count
             text.reset()
-            PoseJSONLinesEncoder.append(source: "-", frame: slot.frameIndex, width: slot.width, height: slot.height,
-                                        time: slot.time, poses: tracked.map(\.pose), ids: tracked.map(\.trackID), to: &text)
+            PoseJSONLinesEncoder.append(source: "-", frame: detected.index, width: detected.width, height: detected.height,
+                                        time: detected.time, poses: detected.poses, to: &text)
             sink.write(text.bytes)
         }
         return (MonotonicClock.now() - start, poses)

@@ -19,19 +19,16 @@ struct CLIError: Error, CustomStringConvertible {
         PlainErrorMessage.describe(error)
     }
 
-    /// `text` with every control character (C0, DEL, C1) but the tab replaced by `?`, as `ls`
-    /// shows such names on a terminal: nothing from a file name or a child's output can move
-    /// the cursor, recolor the terminal or hide the rest of the line.
-    static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars { scalars.append(isControl(scalar) ? "?" : scalar) }
-        return String(scalars)
+    /// ``describe(_:)`` of an error met while reading `input`, which it names first (once);
+    /// an error about another file (an output) names that one instead.
+    static func describe(_ error: Error, input: String) -> String {
+        let text = describe(error)
+        if case FrameIOError.file = error { return text }
+        return text.contains(input) ? text : "\(input): \(text)"
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value != 0x09 && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
-    }
+    /// `text` safe for a terminal line (``PrintableText``).
+    static func printable(_ text: String) -> String { PrintableText.make(text) }
 
     /// Runs `body`, which reads `path`; any failure becomes one line naming the file.
     static func reading<T>(_ path: String, _ body: () throws -> T) throws -> T {

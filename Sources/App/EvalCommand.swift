@@ -6,7 +6,7 @@ import PoseCore
 import PoseNet
 
 /// `posekit eval`: COCO keypoint AP of the whole pipeline on images with ground truth.
-struct Eval: ParsableCommand {
+struct Eval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
         abstract: "Score poses against COCO-format ground truth (OKS keypoint AP, AP50, AP75).",
@@ -57,7 +57,7 @@ struct Eval: ParsableCommand {
         try accuracy.check(model, decode)
     }
 
-    func run() throws {
+    func run() async throws {
         let truth = try CLIError.reading(groundTruth) { try CocoKeypointDataset(contentsOf: URL(fileURLWithPath: groundTruth)) }
         var detections: [KeypointDetection] = []
         var evaluated = Set<Int>()
@@ -86,16 +86,16 @@ struct Eval: ParsableCommand {
             }
         } else {
             // Images: one at a time, on every thread.
-            let detectors = FrameDetectors(primary: try accuracy.makeDetector(model, decode), threads: model.resolvedThreads,
-                                           framesInFlight: 1)
+            let finder = try accuracy.makeDetector(model, decode)
             for path in try InputDirectory.expand(images) {
                 let id = try imageID(path)
-                try FrameInput.namingErrors(of: path) { try FrameInput.withFrames(of: path) { reader in
-                    let source = FrameSource(reader: reader, geometry: model.geometry, scaling: detectors.primary.inputScaling, wantsRGB: false)
-                    try source.forEachDetectedFrame(with: detectors, realtime: false) { _, poses, _ in
-                        detections += poses.map { KeypointDetection(imageID: id, pose: $0) }
+                do {
+                    for try await detected in finder.poses(inMediaAt: path, framesInFlight: 1) {
+                        detections += detected.poses.map { KeypointDetection(imageID: id, pose: $0) }
                     }
-                } }
+                } catch where !endsTheRun(error) {
+                    throw CLIError(CLIError.describe(error, input: path))
+                }
             }
         }
         // Score only the images given, so a subset can be evaluated on its own.

@@ -1,3 +1,4 @@
+import FrameIO
 import Foundation
 import PoseCore
 

@@ -20,7 +20,7 @@ extension ModelOptions {
         return try CLIError.reading(url.path) { try PoseDetector(bundle: bundle, configuration: configuration) }
     }
 
-    var geometry: NetworkInputWriter.Geometry { resize == .letterbox ? .letterbox : .stretch }
+    var geometry: InputPlacement.Fit { resize == .letterbox ? .letterbox : .stretch }
 
     /// The threads the network runs on: `--threads`, or every core.
     var resolvedThreads: Int { threads ?? Parallelism.defaultThreads }

@@ -4,7 +4,7 @@ import PoseCore
 import PoseNet
 
 /// `posekit pose`: JSON Lines of every person's pose in each image or frame.
-struct PoseCommand: ParsableCommand {
+struct PoseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pose",
         abstract: "Find every person's pose in images or a video stream; write JSON Lines.",
@@ -130,34 +130,34 @@ struct PoseCommand: ParsableCommand {
         ValidationError("--smooth smooths keypoints over the frames of a video (Y4M); \(input) is a single image, so there is nothing to smooth. Drop --smooth for images.")
     }
 
-    func run() throws {
+    func run() async throws {
         let inputs = try batch.selectedInputs(arguments: self.inputs)
         try SameFileCheck.refuse(inputs: inputs + [batch.inputsFrom, groundTruth].compactMap { $0 },
                                  outputs: batch.outputs(for: inputs, json: json, overlay: overlay))
+        if let overlay { try MediaWriter.check(path: overlay) }   // before any work
         SignalHandling.install()
-        let detectors = FrameDetectors(primary: try accuracy.makeDetector(model, decode), threads: model.resolvedThreads)
+        let finder = try accuracy.makeDetector(model, decode)
         let progressReporter = ProgressReporter(forced: progress)
         defer { progressReporter.finish() }
         if let directory = batch.outputDir {
-            try BatchRun(directory: directory, realtime: realtime).run(inputs) { input, sink in
-                var noOverlay: OverlayOutput?, noCoco: CocoExport?
-                try findPoses(in: input, detectors, json: sink, overlay: &noOverlay, coco: &noCoco, progressReporter)
+            try await BatchRun(directory: directory, realtime: realtime).run(inputs) { input, sink in
+                var noCoco: CocoExport?
+                try await findPoses(in: input, finder, json: sink, overlay: nil, coco: &noCoco, progressReporter)
             }
             return
         }
         var coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
         let jsonFile = try OutputFile(path: json ?? "-", realtime: realtime)
-        let overlayFile = try overlay.map { try OutputFile(path: $0, realtime: realtime) }
-        var overlayOutput = overlayFile.map { OverlayOutput(sink: $0.sink) }
+        let overlayWriter = try overlay.map { try MediaWriter(path: $0, realtime: realtime) }
         var failures = 0
-        try OutputFile.committing([jsonFile] + (overlayFile.map { [$0] } ?? [])) {
+        try await OutputFile.committing([jsonFile] + (overlayWriter.map { [$0.output] } ?? [])) {
             for input in inputs {
                 do {
-                    try findPoses(in: input, detectors, json: jsonFile.sink, overlay: &overlayOutput, coco: &coco, progressReporter)
+                    try await findPoses(in: input, finder, json: jsonFile.sink, overlay: overlayWriter, coco: &coco, progressReporter)
                 } catch let usage as ValidationError {
                     throw usage
                 } catch where !endsTheRun(error) {
-                    printToStandardError("posekit: error: \(input): \(CLIError.describe(error))")
+                    printToStandardError("posekit: error: \(CLIError.describe(error, input: input))")
                     failures += 1
                 }
             }
@@ -172,79 +172,36 @@ struct PoseCommand: ParsableCommand {
         if failures > 0 { throw ExitCode(1) }
     }
 
-    /// Poses of every frame of `input` as JSON Lines into `json` (one record per frame), and
-    /// annotated frames into `overlay` when given.
-    /// With `coco`, the poses of images are collected there instead.
-    private func findPoses(in input: String, _ detectors: FrameDetectors, json: ByteSink, overlay: inout OverlayOutput?,
-                           coco: inout CocoExport?, _ progressReporter: ProgressReporter) throws {
-        try FrameInput.withFrames(of: input) { reader in
-            try findPoses(in: input, reader: reader, detectors, json: json, overlay: &overlay, coco: &coco, progressReporter)
-        }
-    }
-
-    private func findPoses(in input: String, reader: FrameReader, _ detectors: FrameDetectors, json: ByteSink,
-                           overlay: inout OverlayOutput?, coco: inout CocoExport?, _ progressReporter: ProgressReporter) throws {
-        let outputs = [json, overlay?.sink].compactMap { $0 }
-        let isVideo = reader.format == .y4m
-        if smooth == true && !isVideo { throw Self.smoothingNeedsVideo(input) }
-        if coco != nil && isVideo { throw CLIError("--format coco is for images; use JSON Lines for video") }
-        var stream = try isVideo ? PoseStream(configuration: PoseStream.Configuration(tracking: tracking.configuration, smoothing: smooth ?? true)) : nil
-        let source = FrameSource(reader: reader, geometry: model.geometry, scaling: detectors.primary.inputScaling,
-                                 wantsRGB: overlay != nil)
-        var text = JSONText()
+    /// Poses of every frame of `input` (the library's pipeline: ``PoseFinding/poses(inMediaAt:)``)
+    /// as JSON Lines into `json`, one record per frame, and annotated frames into `overlay` when
+    /// given. With `coco`, the poses of images are collected there instead.
+    private func findPoses(in input: String, _ finder: any PoseFinding, json: ByteSink, overlay: MediaWriter?,
+                           coco: inout CocoExport?, _ progressReporter: ProgressReporter) async throws {
+        let outputs = [json, overlay?.output.sink].compactMap { $0 }
+        var frames = finder.poses(inMediaAt: input, smoothing: smooth ?? true, tracking: tracking.configuration,
+                                  dropsLateFrames: realtime).makeAsyncIterator()
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
-        try source.forEachDetectedFrame(with: detectors, realtime: realtime,
-                                        whileWaiting: { for sink in outputs { try? sink.flush() } }) { slot, found, dropped in
-            var poses = found
-            var ids: [Int]?
-            if stream != nil {
-                let tracked = stream!.process(poses, frameIndex: slot.frameIndex, time: slot.time)
-                (poses, ids) = (tracked.map(\.pose), tracked.map(\.trackID))
-            }
+        frames.whenWaiting = { for sink in outputs { try? sink.flush() } }
+        var text = JSONText()
+        while let detected = try await frames.next() {
+            if smooth == true && detected.frame.isStillImage { throw Self.smoothingNeedsVideo(input) }
             if coco != nil {
-                try coco!.add(poses, input: input)
+                guard detected.frame.isStillImage else { throw CLIError("--format coco is for images; use JSON Lines for video") }
+                try coco!.add(detected.poses, input: input)
             } else {
                 text.reset()
-                PoseJSONLinesEncoder.append(source: input, frame: slot.frameIndex, width: slot.width, height: slot.height,
-                                time: slot.time, poses: poses, ids: ids, to: &text)
+                PoseJSONLinesEncoder.append(source: input, frame: detected.index, width: detected.width, height: detected.height,
+                                            time: detected.time, poses: detected.poses, to: &text)
                 try text.bytes.withUnsafeBytes { try json.write($0) }
                 try json.endRecord()
             }
-            if overlay != nil {
-                PoseOverlay().draw(poses, on: &slot.rgb)
-                try overlay!.write(slot.rgb, from: reader, input: input)
+            if let overlay {
+                var image = detected.frame.rgb()
+                PoseOverlay().draw(detected.poses, on: &image)
+                try overlay.write(image, of: detected.frame)
             }
-            progressReporter.frameDone(dropped: dropped)
-        }
-    }
-}
-
-/// Annotated frames out: Y4M (C420, same frame rate) for video input, concatenated PPM for images.
-struct OverlayOutput {
-    let sink: ByteSink
-    private var y4m: Y4MWriter?
-    private var ppm: PPMWriter?
-
-    init(sink: ByteSink) { self.sink = sink }
-
-    mutating func write(_ image: RGBImage, from reader: FrameReader, input: String) throws {
-        switch reader.format {
-        case .y4m:
-            guard ppm == nil else { throw CLIError("--overlay: cannot mix video and image inputs in one overlay stream") }
-            if y4m == nil {
-                y4m = Y4MWriter(sink: sink, width: image.width, height: image.height,
-                                    frameRate: reader.frameRate ?? Ratio(25, 1))
-            }
-            guard y4m!.header.width == image.width, y4m!.header.height == image.height else {
-                throw CLIError("--overlay: \(input) is \(image.width)x\(image.height) but the overlay stream is \(y4m!.header.width)x\(y4m!.header.height)")
-            }
-            try y4m!.write(image)
-            try sink.endRecord()
-        case .pnm:
-            guard y4m == nil else { throw CLIError("--overlay: cannot mix video and image inputs in one overlay stream") }
-            if ppm == nil { ppm = PPMWriter(sink: sink) }
-            try ppm!.write(image)
-            try sink.endRecord()
+            progressReporter.frameDone(dropped: detected.droppedBefore)
+            try InputCancellation.check()
         }
     }
 }

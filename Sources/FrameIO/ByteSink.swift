@@ -89,8 +89,29 @@ public final class ByteSink {
     }
 
     deinit {
+        guard !isClosed else { return }
         try? flush()
-        if ownsDescriptor { _ = close(fd) }
+        if ownsDescriptor { _ = Self.closeDescriptor(fd) }
+    }
+
+    private var isClosed = false
+
+    /// Closes an owned descriptor now, dropping anything still buffered (call ``flush()`` first
+    /// to keep it); later writes fail. For a pipe this is the end of the stream for its reader.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        buffer.removeAll()
+        if failed == nil { failed = .writeFailed(name: name, errno: EBADF) }
+        if ownsDescriptor { _ = Self.closeDescriptor(fd) }
+    }
+
+    private static func closeDescriptor(_ fd: Int32) -> Int32 {
+        #if canImport(Glibc)
+        return Glibc.close(fd)
+        #else
+        return Darwin.close(fd)
+        #endif
     }
 
     private static let ignoreOnce: Void = { _ = signal(SIGPIPE, SIG_IGN) }()

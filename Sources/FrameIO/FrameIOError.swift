@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,7 +11,7 @@ import Darwin
 /// exit non-zero. Reading errors that happen inside a stream carry `frameIndex`, the zero-based
 /// index of the frame (or image) being read when the problem was found; every frame before it was
 /// complete and has already been delivered.
-public enum FrameIOError: Error, Equatable, Sendable, CustomStringConvertible {
+public indirect enum FrameIOError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
     /// The stream does not start with the expected signature (`P1`…`P6`, `YUV4MPEG2 `).
     case wrongMagic(format: String, found: String)
     /// The stream ended inside a header.
@@ -37,6 +38,13 @@ public enum FrameIOError: Error, Equatable, Sendable, CustomStringConvertible {
     case interrupted(signal: Int32)
     /// An argument given by the caller is out of range.
     case invalidArgument(String)
+    /// Media PoseKit does not read or write itself needs `ffmpeg`, which is not on `PATH`;
+    /// `format` names it ("a JPEG image", "an MP4 video").
+    case ffmpegMissing(format: String, encoding: Bool)
+    /// `ffmpeg` failed; the message is its most informative error line.
+    case ffmpegFailed(String)
+    /// A problem with the file at `path` (as the caller named it).
+    case file(path: String, FrameIOError)
 
     public var description: String {
         switch self {
@@ -64,6 +72,43 @@ public enum FrameIOError: Error, Equatable, Sendable, CustomStringConvertible {
             return "interrupted by signal \(signal)"
         case let .invalidArgument(reason):
             return reason
+        case let .ffmpegMissing(format, encoding):
+            return encoding
+                ? "\(format) needs ffmpeg to encode it, and ffmpeg is not on PATH; install it with apt-get install ffmpeg (or write .y4m or .ppm)"
+                : "\(format) needs ffmpeg to decode it, and ffmpeg is not on PATH; install it with apt-get install ffmpeg (or convert the input to PPM or Y4M)"
+        case let .ffmpegFailed(message):
+            return "ffmpeg: \(message)"
+        case let .file(path, problem):
+            return "\(path): \(problem)"
+        }
+    }
+
+    /// ``description``, for `localizedDescription`.
+    public var errorDescription: String? { description }
+
+    /// Whether this error ends a whole run rather than one input: an output that cannot be
+    /// written, a reader of the output that has gone, a stop signal.
+    public var endsTheRun: Bool {
+        switch self {
+        case .brokenPipe, .interrupted, .writeFailed: return true
+        case .file(_, let problem): return problem.endsTheRun
+        default: return false
+        }
+    }
+
+    /// `error` said of the file at `path`: a ``FrameIOError`` becomes ``file(path:_:)``, which
+    /// names the file first (`clip.y4m: y4m: input ends inside frame 7 ...`; a failed `open path`
+    /// becomes `path: open: No such file or directory`); errors that end the run, errors already
+    /// about a file and other errors pass unchanged.
+    public static func naming(_ path: String, _ error: Error) -> Error {
+        guard let problem = error as? FrameIOError, !problem.endsTheRun else { return error }
+        switch problem {
+        case .file:
+            return problem
+        case let .system(operation, code) where operation == "open \(path)":
+            return FrameIOError.file(path: path, .system(operation: "open", errno: code))
+        default:
+            return FrameIOError.file(path: path, problem)
         }
     }
 

@@ -113,7 +113,7 @@ public final class FrameReader {
     /// Writes the current frame into a `size × size × 3` NHWC network input (see `NetworkInputWriter`),
     /// fused from Y'CbCr when the input is 8-bit Y4M. Returns the scale from frame to network pixels.
     @discardableResult
-    public func writeNetworkInput(size: Int, geometry: NetworkInputWriter.Geometry = .letterbox,
+    public func writeNetworkInput(size: Int, geometry: InputPlacement.Fit = .letterbox,
                                   scaling: InputScaling = .minusOneToOne,
                                   into output: UnsafeMutableBufferPointer<Float>) -> (scaleX: Float, scaleY: Float) {
         precondition(size > 0, "FrameReader.writeNetworkInput: size must be positive, got \(size)")

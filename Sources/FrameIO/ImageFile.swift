@@ -1,15 +1,18 @@
 extension RGBImage {
-    /// Reads the first image of a PNM file (`.ppm`, `.pgm`, `.pnm`) or the first frame of a Y4M
-    /// file; `"-"` reads standard input. Other formats (JPEG, PNG) are not read here: convert them
-    /// first, e.g. `ffmpeg -i photo.jpg photo.ppm`.
+    /// Reads the image at `path`: a PNM file (`.ppm`, `.pgm`, `.pnm`) directly, any other image
+    /// (JPEG, PNG, BMP, GIF, WebP, TIFF) through ffmpeg (``MediaReader``); for a video, its first
+    /// frame. `"-"` reads standard input, which must hold PNM or Y4M.
     ///
-    /// - Throws: ``FrameIOError`` when the file cannot be opened, is not PNM or Y4M, is broken,
-    ///   or holds no image.
+    ///     let photo = try RGBImage(contentsOfFile: "photo.jpg")
+    ///
+    /// - Throws: a ``FrameIOError`` naming `path` when the file cannot be opened, is broken, holds
+    ///   no image, or needs ffmpeg and ffmpeg is not on `PATH`.
     public init(contentsOfFile path: String, limits: FrameLimits = .default) throws {
-        let reader = try FrameReader(path: path, limits: limits)
-        guard try reader.advance() else {
-            throw FrameIOError.invalidArgument("\(path) holds no image")
+        let reader = try MediaReader(path: path, limits: limits)
+        defer { reader.close() }
+        guard let frame = try reader.next() else {
+            throw FrameIOError.file(path: path, .invalidArgument("holds no image"))
         }
-        self = reader.rgb()
+        self = frame.rgb()
     }
 }

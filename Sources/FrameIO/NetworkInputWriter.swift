@@ -32,14 +32,11 @@ import PoseCore
 /// A writer holds scratch rows, so use one writer per thread. Set `parallel` to split rows over
 /// two threads.
 public final class NetworkInputWriter {
-    /// How the frame is fitted to the square input.
-    public typealias Geometry = InputPlacement.Fit
-
     public let sourceWidth: Int
     public let sourceHeight: Int
     /// The network input is `size × size × 3`.
     public let size: Int
-    public let geometry: Geometry
+    public let geometry: InputPlacement.Fit
     /// Where the frame lands in the input, and the way back.
     public let placement: InputPlacement
     /// Chroma layout expected by `write(_ frame:)` (8-bit formats only).
@@ -69,7 +66,7 @@ public final class NetworkInputWriter {
 
     /// Plans the resize for frames of `sourceWidth × sourceHeight` (tables built here, once).
     /// Throws `.invalidArgument` for empty sizes or a chroma format deeper than 8 bits.
-    public init(sourceWidth: Int, sourceHeight: Int, size: Int, geometry: Geometry = .letterbox,
+    public init(sourceWidth: Int, sourceHeight: Int, size: Int, geometry: InputPlacement.Fit = .letterbox,
                 chroma: Y4MChroma = .c420mpeg2, conversion: YUVToRGB.Conversion = .bt601Limited,
                 scaling: InputScaling = .minusOneToOne) throws {
         guard sourceWidth > 0, sourceHeight > 0, size > 0 else {

@@ -31,8 +31,16 @@ public final class OutputFile {
     public let sink: ByteSink
     /// The file a commit replaces (the symlink's target for a link); nil when written in place.
     public let destination: String?
-    private let temporaryPath: String?
+    /// The temporary file a regular destination is written to until ``commit()`` (nil in place).
+    let temporaryPath: String?
     private var finished = false
+    /// Runs first in ``commit()`` (a writer that is not ``sink``, such as an ffmpeg child writing
+    /// the temporary file itself, finishes here); its error fails the commit.
+    var beforeCommit: (() throws -> Void)?
+    /// Runs when the output is discarded (such a writer is stopped).
+    var onDiscard: (() -> Void)?
+    /// Set once such a writer has written something (``committing(_:after:)`` keeps the output).
+    var isWrittenElsewhere = false
 
     /// Opens `path` for writing (`"-"`: standard output). `realtime` flushes every record.
     public init(path: String, realtime: Bool = false, bufferSize: Int = 1 << 20) throws {
@@ -84,6 +92,8 @@ public final class OutputFile {
     private func commit(as final: String?) throws {
         guard !finished else { return }
         do {
+            try beforeCommit?()
+            beforeCommit = nil
             guard let temporaryPath, let final else {
                 try sink.flush()
                 finished = true
@@ -106,6 +116,7 @@ public final class OutputFile {
     public func discard() {
         guard !finished else { return }
         finished = true
+        onDiscard?()
         if let temporaryPath { _ = unlink(temporaryPath) }
     }
 
@@ -114,11 +125,21 @@ public final class OutputFile {
     /// is rethrown first, else the first commit error; an output whose own write failed, or
     /// that got nothing before `body` threw, is discarded, leaving its destination as it was.
     public static func committing<T>(_ outputs: [OutputFile], after body: () throws -> T) throws -> T {
-        let result = Result { try body() }
+        try commit(outputs, after: Result { try body() })
+    }
+
+    /// ``committing(_:after:)`` for an asynchronous `body`.
+    public static func committing<T>(_ outputs: [OutputFile], after body: () async throws -> T) async throws -> T {
+        let result: Result<T, Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        return try commit(outputs, after: result)
+    }
+
+    private static func commit<T>(_ outputs: [OutputFile], after result: Result<T, Error>) throws -> T {
         var commitError: Error?
         for output in outputs {
             // A run that failed before writing anything leaves an existing file as it was.
-            if case .failure = result, output.sink.bytesWritten == 0 {
+            if case .failure = result, output.sink.bytesWritten == 0 && !output.isWrittenElsewhere {
                 output.discard()
                 continue
             }

@@ -2,8 +2,8 @@
 /// `original = input × scale + offset`, per axis.
 ///
 /// The decoders work in the pixels of the square image the network saw; this undoes the resize
-/// (and any padding) so callers get keypoints on their own image. ``InputPlacement`` makes the
-/// one for a frame.
+/// (and any padding) so callers get keypoints on their own image. ``InputPlacement/inputToImage``
+/// is the one for a frame (the one definition of the image ↔ input geometry).
 public struct ImageTransform: Sendable, Equatable {
     public var scaleX: Double
     public var scaleY: Double
@@ -17,18 +17,6 @@ public struct ImageTransform: Sendable, Equatable {
 
     /// Leaves positions unchanged.
     public static let identity = ImageTransform(scaleX: 1, scaleY: 1)
-
-    /// For an image padded bottom/right with black to a `max(width, height)` square and resized to
-    /// `inputSize × inputSize`, as the reference pipeline does (``InputPlacement/Fit/letterbox``).
-    public static func letterbox(originalWidth: Int, originalHeight: Int, inputSize: Int) -> ImageTransform {
-        InputPlacement(imageWidth: originalWidth, imageHeight: originalHeight, inputSize: inputSize, fit: .letterbox).inputToImage
-    }
-
-    /// For an image resized to `inputSize × inputSize` without keeping its aspect ratio
-    /// (``InputPlacement/Fit/stretch``).
-    public static func stretch(originalWidth: Int, originalHeight: Int, inputSize: Int) -> ImageTransform {
-        InputPlacement(imageWidth: originalWidth, imageHeight: originalHeight, inputSize: inputSize, fit: .stretch).inputToImage
-    }
 
     /// `point` (model-input pixels) in original-image pixels.
     public func apply(_ point: Point) -> Point {

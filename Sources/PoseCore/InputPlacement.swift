@@ -36,13 +36,9 @@ public struct InputPlacement: Sendable, Equatable {
     public var inputPerImagePixelX: Float { Float(inputSize) / Float(paddedWidth) }
     public var inputPerImagePixelY: Float { Float(inputSize) / Float(paddedHeight) }
 
-    /// Network-input pixels → image pixels (no offset: the padding is after the image).
+    /// Network-input pixels → image pixels (no offset: the padding is after the image): the
+    /// inverse of the forward scales, as the writer computes them.
     public var inputToImage: ImageTransform {
-        Self.inputToImage(inputPerImagePixelX: inputPerImagePixelX, inputPerImagePixelY: inputPerImagePixelY)
-    }
-
-    /// The inverse of forward scales (network-input pixels per image pixel) a writer reported.
-    public static func inputToImage(inputPerImagePixelX: Float, inputPerImagePixelY: Float) -> ImageTransform {
         ImageTransform(scaleX: 1 / Double(inputPerImagePixelX), scaleY: 1 / Double(inputPerImagePixelY))
     }
 }

@@ -47,11 +47,16 @@ public struct Pose: Equatable, Sendable, Codable {
     /// Pose confidence: the mean keypoint score for single-person decoding, the NMS-discounted
     /// mean for multi-person decoding.
     public var score: Double
+    /// The person's identity on video: 1, 2, 3, ... in order of first appearance, kept while the
+    /// person stays in view (``PoseStream``); nil for still images and untracked poses (`"id"` in
+    /// `posekit pose` output).
+    public var id: Int?
 
-    public init(keypoints: [Keypoint], score: Double) {
+    public init(keypoints: [Keypoint], score: Double, id: Int? = nil) {
         precondition(keypoints.count == BodyPart.count, "a Pose has \(BodyPart.count) keypoints, got \(keypoints.count)")
         self.keypoints = keypoints
         self.score = score
+        self.id = id
     }
 
     /// The keypoint for `part`.
@@ -77,10 +82,10 @@ public struct Pose: Equatable, Sendable, Codable {
     /// pose, and how Apple's action sample picks the main person.
     public var area: Double { boundingBox().area }
 
-    private enum CodingKeys: String, CodingKey { case keypoints, score }
+    private enum CodingKeys: String, CodingKey { case keypoints, score, id }
 
-    /// Decodes `{"keypoints": [...17...], "score": s}`; throws unless there are exactly 17
-    /// keypoints in ``BodyPart`` order.
+    /// Decodes `{"keypoints": [...17...], "score": s}` (and `"id"` when present); throws unless
+    /// there are exactly 17 keypoints in ``BodyPart`` order.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let keypoints = try container.decode([Keypoint].self, forKey: .keypoints)
@@ -88,6 +93,7 @@ public struct Pose: Equatable, Sendable, Codable {
             throw DecodingError.dataCorruptedError(forKey: .keypoints, in: container,
                 debugDescription: "a pose needs the 17 keypoints in BodyPart order, got \(keypoints.map(\.part.name))")
         }
-        self.init(keypoints: keypoints, score: try container.decode(Double.self, forKey: .score))
+        self.init(keypoints: keypoints, score: try container.decode(Double.self, forKey: .score),
+                  id: try container.decodeIfPresent(Int.self, forKey: .id))
     }
 }

@@ -10,20 +10,13 @@ public struct PoseFrame: Sendable, Equatable {
     /// Image size in pixels (0 when unknown).
     public var width: Int
     public var height: Int
-    /// Every person found in the frame, in image pixels.
+    /// Every person found in the frame, in image pixels, each with its ``Pose/id`` on video.
     public var poses: [Pose]
-    /// Each pose's identity (the same order as ``poses``): 1, 2, 3, ... in order of first
-    /// appearance, kept while the person stays in view (``PoseStream``); nil for still images and
-    /// untracked poses (`"id"` in `posekit pose` output).
-    public var ids: [Int]?
     /// The input the frame came from (`"source"` in `posekit pose` output), if known.
     public var source: String?
 
-    public init(frame: Int, time: Double, width: Int = 0, height: Int = 0, poses: [Pose], ids: [Int]? = nil,
-                source: String? = nil) {
-        precondition(ids == nil || ids!.count == poses.count, "PoseFrame: \(ids!.count) ids for \(poses.count) poses")
+    public init(frame: Int, time: Double, width: Int = 0, height: Int = 0, poses: [Pose], source: String? = nil) {
         self.frame = frame; self.time = time; self.width = width; self.height = height; self.poses = poses
-        self.ids = ids
         self.source = source
     }
 }

@@ -1,7 +1,6 @@
-import PoseCore
-import Dispatch
 import Foundation
 import FrameIO
+import PoseCore
 import Tensor
 
 extension PoseDetector {
@@ -25,84 +24,64 @@ extension PoseDetector {
                                        outputStride: configuration.outputStride, threads: configuration.resolvedThreads)
         self.init(model: network, decoding: configuration.decoding, geometry: configuration.geometry)
     }
+}
 
-    /// The poses in an RGB image, best first, in the image's pixels (pixel centers at integers,
-    /// clamped into the image). The letterbox or stretch geometry is handled here.
-    public func poses(in image: RGBImage) throws -> [Pose] {
-        try frameInput.withLock { writers in
-            let writer = try writers.writer(width: image.width, height: image.height, size: model.inputSize,
-                                            geometry: geometry, chroma: .c444, conversion: .bt601Limited)
-            model.input.withUnsafeMutableBufferPointer { writer.write(image, into: $0) }
-            return try detect(writtenBy: writer, width: image.width, height: image.height)
+/// The frame-to-input writer a finder's one-call methods last planned, and the lock those
+/// methods hold for a whole pass (one entry: frames of one stream share a size, and a stream of
+/// ever-changing sizes cannot grow a cache). Its state is touched only under `lock`.
+final class FrameInputWriters: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: (key: Key, writer: NetworkInputWriter)?
+
+    private struct Key: Equatable {
+        var width: Int, height: Int, size: Int, geometry: InputPlacement.Fit
+        var chroma: Y4MChroma, conversion: YUVToRGB.Conversion, scaling: InputScaling
+    }
+
+    /// The writers of `finder` (PoseKit's own finders keep one; another conformer gets a new
+    /// one per call, planned anew each time).
+    static func shared(by finder: some PoseFinding) -> FrameInputWriters {
+        (finder as? FrameInputHolding)?.frameInputWriters ?? FrameInputWriters()
+    }
+
+    /// Under the lock: writes `frame` into `finder`'s input (8-bit Y'CbCr fused from its planes,
+    /// anything else through RGB), with the finder's geometry and the model's input scaling, then
+    /// runs `body` with the writer (its placement maps the poses back).
+    func withWriter<T>(for frame: VideoFrame, of finder: some PoseFinding, _ body: (NetworkInputWriter) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let size = finder.input.shape[0]
+        switch frame.pixels {
+        case .yuv(let yuv, let conversion) where yuv.format.chroma.bitDepth == 8 && !yuv.format.chroma.hasAlpha:
+            let writer = try writer(width: yuv.width, height: yuv.height, size: size, finder: finder,
+                                    chroma: yuv.format.chroma, conversion: conversion)
+            finder.input.withUnsafeMutableBufferPointer { writer.write(yuv, into: $0) }
+            return try body(writer)
+        default:
+            let image = frame.rgb()
+            let writer = try writer(width: image.width, height: image.height, size: size, finder: finder,
+                                    chroma: .c444, conversion: .bt601Limited)
+            finder.input.withUnsafeMutableBufferPointer { writer.write(image, into: $0) }
+            return try body(writer)
         }
     }
 
-    /// The poses in a video frame, best first, in the frame's pixels. 8-bit frames go to the
-    /// network input straight from Y'CbCr, as `posekit pose` does; deeper ones through RGB.
-    public func poses(in frame: VideoFrame) throws -> [Pose] {
-        let chroma = frame.yuv.format.chroma
-        guard chroma.bitDepth == 8, !chroma.hasAlpha else { return try poses(in: frame.rgb()) }
-        return try frameInput.withLock { writers in
-            let writer = try writers.writer(width: frame.width, height: frame.height, size: model.inputSize,
-                                            geometry: geometry, chroma: chroma, conversion: frame.conversion)
-            model.input.withUnsafeMutableBufferPointer { writer.write(frame.yuv, into: $0) }
-            return try detect(writtenBy: writer, width: frame.width, height: frame.height)
-        }
-    }
-
-    /// The poses in the first image of a PNM file (or the first frame of a Y4M file); see
-    /// `RGBImage.init(contentsOfFile:)`.
-    public func poses(inImageAtPath path: String) throws -> [Pose] {
-        try poses(in: RGBImage(contentsOfFile: path))
-    }
-
-    /// ``poses(in:)-(VideoFrame)`` on a dispatch thread, off the Swift concurrency pool (a
-    /// network pass keeps its thread busy for milliseconds).
-    func posesOffPool(in frame: VideoFrame) async throws -> [Pose] {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { try self.poses(in: frame) })
-            }
-        }
-    }
-
-    /// Runs and decodes what `writer` put into the input: network pixels → frame pixels.
-    private func detect(writtenBy writer: NetworkInputWriter, width: Int, height: Int) throws -> [Pose] {
-        let transform = ImageTransform(scaleX: 1 / Double(writer.scaleX), scaleY: 1 / Double(writer.scaleY))
-        return try detect(mappingTo: transform, imageSize: (width, height))
+    /// The writer for these frames, planned once and reused while they do not change. A pass on
+    /// two or more threads converts on two (the cores would otherwise wait for it).
+    private func writer(width: Int, height: Int, size: Int, finder: some PoseFinding, chroma: Y4MChroma,
+                        conversion: YUVToRGB.Conversion) throws -> NetworkInputWriter {
+        let key = Key(width: width, height: height, size: size, geometry: finder.geometry, chroma: chroma,
+                      conversion: conversion, scaling: finder.inputScaling)
+        if let last, last.key == key { return last.writer }
+        let writer = try NetworkInputWriter(sourceWidth: width, sourceHeight: height, size: size, geometry: finder.geometry,
+                                            chroma: chroma, conversion: conversion, scaling: finder.inputScaling)
+        writer.parallel = finder.threads >= 2
+        last = (key, writer)
+        return writer
     }
 }
 
-/// The lock of a detector's one-call methods and the frame-to-input writer they last planned
-/// (one entry: frames of one stream share a size, and a stream of ever-changing sizes cannot
-/// grow a cache). Its state is touched only under `lock`.
-final class FrameInputState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cache = Writers()
-
-    struct Writers {
-        private var last: (key: Key, writer: NetworkInputWriter)?
-
-        private struct Key: Equatable {
-            var width: Int, height: Int, size: Int
-            var geometry: NetworkInputWriter.Geometry, chroma: Y4MChroma, conversion: YUVToRGB.Conversion
-        }
-
-        /// The writer for these frames, planned once and reused while they do not change.
-        mutating func writer(width: Int, height: Int, size: Int, geometry: NetworkInputWriter.Geometry,
-                             chroma: Y4MChroma, conversion: YUVToRGB.Conversion) throws -> NetworkInputWriter {
-            let key = Key(width: width, height: height, size: size, geometry: geometry, chroma: chroma, conversion: conversion)
-            if let last, last.key == key { return last.writer }
-            let writer = try NetworkInputWriter(sourceWidth: width, sourceHeight: height, size: size, geometry: geometry,
-                                                chroma: chroma, conversion: conversion)
-            last = (key, writer)
-            return writer
-        }
-    }
-
-    func withLock<T>(_ body: (inout Writers) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&cache)
-    }
+/// A finder that keeps its one-call writer (``FrameInputWriters``).
+protocol FrameInputHolding {
+    var frameInputWriters: FrameInputWriters { get }
 }

@@ -25,41 +25,49 @@ public struct PoseDecoding: Sendable, Equatable {
 /// The one-call way, with the `posekit` command's defaults:
 ///
 ///     let detector = try PoseDetector(model: .mobilenet075)
-///     for pose in try detector.poses(in: RGBImage(contentsOfFile: "photo.ppm")) {
-///         print(pose.score, pose[.nose].position)          // frame pixels
+///     for pose in try detector.poses(in: RGBImage(contentsOfFile: "photo.jpg")) {
+///         print(pose.score, pose[.nose].position)          // image pixels
 ///     }
 ///
-/// and for video, tracked and smoothed: `for try await frame in detector.poses(from:
-/// Y4MFrameSequence(path: "clip.y4m"))` (see ``poses(from:smoothing:tracking:framesInFlight:)``).
+/// and for video, every frame's people with their identities:
 ///
-/// The low-level way (what the `posekit` command's pipelined reader does): fill ``input`` with
-/// a frame yourself, call ``detect(mappingTo:imageSize:)``, get poses mapped by your transform:
+///     for try await frame in detector.poses(from: MediaFrames(path: "clip.mp4")) {
+///         for pose in frame.poses { print(frame.index, pose.id ?? 0, pose[.nose].position) }
+///     }
+///
+/// (see ``PoseFinding/poses(from:smoothing:tracking:framesInFlight:)``).
+///
+/// The low-level way: fill ``input`` with a frame yourself, call ``detect(mappingTo:imageSize:afterNetwork:)``,
+/// get poses mapped by your transform:
 ///
 ///     let detector = PoseDetector(model: try PoseNetModel(bundle: bundle, inputSize: 353, outputStride: 16, threads: 2))
-///     // ... write the frame into detector.model.input (NHWC RGB in [-1, 1]) ...
-///     let poses = try detector.detect(mappingTo: .letterbox(originalWidth: 640, originalHeight: 480, inputSize: 353))
+///     // ... write the frame into detector.input (NHWC RGB scaled by detector.inputScaling) ...
+///     let placement = InputPlacement(imageWidth: 640, imageHeight: 480, inputSize: 353, fit: .letterbox)
+///     let poses = try detector.detect(mappingTo: placement.inputToImage)
 ///
 /// **Thread safety.** A detector is a `final class` that may be shared between threads and
-/// tasks: ``poses(in:)-(RGBImage)`` and the other one-call methods hold the detector's lock for
+/// tasks: ``poses(in:)-(VideoFrame)`` and the other one-call methods hold the detector's lock for
 /// the whole pass, so concurrent calls run one after another (each pass already uses every core
-/// the detector was given; for parallel passes make one detector per thread, each with
-/// ``Configuration/threads`` set to its share). The low-level ``input`` / ``detect(mappingTo:imageSize:)``
-/// pair and ``decoding`` are not synchronized: use them from one thread, and not at the same
-/// time as the one-call methods.
-public final class PoseDetector: PoseFinding, @unchecked Sendable {
+/// the detector was given; for parallel passes use ``sharingWeights(threads:)``, as
+/// ``PoseFinding/poses(from:smoothing:tracking:framesInFlight:)`` does). The low-level ``input`` /
+/// ``detect(mappingTo:imageSize:afterNetwork:)`` pair and ``decoding`` are not synchronized: use
+/// them from one thread, and not at the same time as the one-call methods.
+public final class PoseDetector: PoseFinding, FrameInputHolding, @unchecked Sendable {
     public let model: PoseNetModel
     public var decoding: PoseDecoding
     /// How the one-call methods fit a frame into the square network input.
-    public let geometry: NetworkInputWriter.Geometry
+    public let geometry: InputPlacement.Fit
     /// The one-call methods' lock and planned frame-to-input writer.
-    let frameInput = FrameInputState()
+    let frameInputWriters = FrameInputWriters()
 
     /// The model's input tensor.
     public var input: Tensor { model.input }
     /// The model's input scaling.
     public var inputScaling: InputScaling { model.inputScaling }
+    /// Cores one pass uses.
+    public var threads: Int { model.threads }
 
-    public init(model: PoseNetModel, decoding: PoseDecoding = PoseDecoding(), geometry: NetworkInputWriter.Geometry = .letterbox) {
+    public init(model: PoseNetModel, decoding: PoseDecoding = PoseDecoding(), geometry: InputPlacement.Fit = .letterbox) {
         self.model = model
         self.decoding = decoding
         self.geometry = geometry
@@ -82,12 +90,9 @@ public final class PoseDetector: PoseFinding, @unchecked Sendable {
         return try decoding.poses(from: heads, mappingTo: transform, imageSize: imageSize)
     }
 
-    public func sharingWeights(threads: Int) throws -> any PoseFinding {
-        try detectorSharingWeights(threads: threads)
-    }
-
-    /// ``sharingWeights(threads:)`` as a ``PoseDetector``.
-    func detectorSharingWeights(threads: Int) throws -> PoseDetector {
+    /// A detector with the same model settings and decoding on `threads` cores, reading this
+    /// one's weights (shared, not copied) into activations of its own.
+    public func sharingWeights(threads: Int) throws -> PoseDetector {
         PoseDetector(model: try PoseNetModel(weights: model.weights, inputSize: model.inputSize,
                                              outputStride: model.outputStride, threads: threads),
                      decoding: decoding, geometry: geometry)

@@ -19,7 +19,7 @@ extension PoseDetector {
         public var outputStride: Int
         /// How a frame is fitted to the square input: `.letterbox` keeps its aspect ratio and pads
         /// bottom and right; `.stretch` scales each axis. Poses come back in frame pixels either way.
-        public var geometry: NetworkInputWriter.Geometry
+        public var geometry: InputPlacement.Fit
         /// Worker threads for the network; nil uses every core.
         public var threads: Int?
         /// How the network's heads become poses: several people per frame, at most 10, each
@@ -30,7 +30,7 @@ extension PoseDetector {
         /// duplicate of a better one or noise (``MultiPoseParameters`` itself keeps all, as TF.js).
         public static let defaultMinPoseScore = 0.05
 
-        public init(inputSize: Int = 513, outputStride: Int = 16, geometry: NetworkInputWriter.Geometry = .letterbox,
+        public init(inputSize: Int = 513, outputStride: Int = 16, geometry: InputPlacement.Fit = .letterbox,
                     threads: Int? = nil,
                     decoding: PoseDecoding = PoseDecoding(parameters: MultiPoseParameters(minPoseScore: Configuration.defaultMinPoseScore))) {
             self.inputSize = inputSize

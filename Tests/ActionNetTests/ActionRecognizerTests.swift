@@ -41,8 +41,8 @@ struct ActionRecognizerTests {
         // Frames as the detector delivers them (with identities) give the same as without.
         let detected = AsyncStream<PoseFrame> { continuation in
             for frame in Self.frames {
-                continuation.yield(PoseFrame(frame: frame.frame, time: frame.time, width: 640, height: 480, poses: frame.poses,
-                                             ids: frame.poses.map { _ in 1 }))
+                continuation.yield(PoseFrame(frame: frame.frame, time: frame.time, width: 640, height: 480,
+                                             poses: frame.poses.map { var pose = $0; pose.id = 1; return pose }))
             }
             continuation.finish()
         }

@@ -48,7 +48,7 @@ struct CreateMLWindowTests {
         // engine would otherwise follow; the engine tracks the people itself.
         let frames = try Self.poses(clip).map { frame -> PoseFrame in
             var unnamed = frame
-            unnamed.ids = nil
+            for i in unnamed.poses.indices { unnamed.poses[i].id = nil }
             return unnamed
         }
         let events = try recognizer.events(for: frames)

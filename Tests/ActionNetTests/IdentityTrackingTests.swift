@@ -194,15 +194,17 @@ struct GivenIdentityTests {
     @Test func theIDsOfPoseOutputAreReadAndFollowed() throws {
         let pose = IdentityTrackingTests.person(cx: 200)
         var text = JSONText()
-        PoseJSONLinesEncoder.append(source: "x", frame: 0, width: 640, height: 480, time: 0, poses: [pose], ids: [42], to: &text)
+        var identified = pose
+        identified.id = 42
+        PoseJSONLinesEncoder.append(source: "x", frame: 0, width: 640, height: 480, time: 0, poses: [identified], to: &text)
         let line = String(decoding: text.bytes, as: UTF8.self)
         var decoder = PoseJSONLinesDecoder()
         let frame = try #require(try decoder.decode(line: line))
-        #expect(frame.ids == [42])
+        #expect(frame.poses.map(\.id) == [42])
         var frontEnd = try ProminentPersonStream(fps: 30)
-        #expect(frontEnd.push(frameIndex: 0, time: 0, poses: frame.poses, ids: frame.ids).prominent?.trackID == 42)
+        #expect(frontEnd.push(frameIndex: 0, time: 0, poses: frame.poses).prominent?.trackID == 42)
         var tracking = try ProminentPersonStream(fps: 30)
-        #expect(tracking.push(frameIndex: 0, time: 0, poses: frame.poses, ids: nil).prominent?.trackID == 1, "no ids: tracked here")
+        #expect(tracking.push(frameIndex: 0, time: 0, poses: [pose]).prominent?.trackID == 1, "no ids: tracked here")
 
         let twice = line.replacingOccurrences(of: "\"poses\": [", with: "\"poses\": [{\"id\": 42, \"score\": 0.5, \"keypoints\": \(Self.keypointsJSON(pose))}, ")
         var strict = PoseJSONLinesDecoder()

@@ -34,7 +34,7 @@ import TestSupport
     static let sizes = [257, 353, 513, 33]
 
     /// Checks one writer (serial and parallel, two frames each so scratch reuse is covered).
-    static func check(width: Int, height: Int, size: Int, geometry: NetworkInputWriter.Geometry, chroma: Y4MChroma,
+    static func check(width: Int, height: Int, size: Int, geometry: InputPlacement.Fit, chroma: Y4MChroma,
                       conversion: YUVToRGB.Conversion = .bt601Limited, scaling: InputScaling = .minusOneToOne) throws {
         let writer = try NetworkInputWriter(sourceWidth: width, sourceHeight: height, size: size, geometry: geometry,
                                             chroma: chroma, conversion: conversion, scaling: scaling)
@@ -58,7 +58,7 @@ import TestSupport
     func yuvMatchesReferenceBitwise(_ chroma: Y4MChroma) throws {
         for (width, height) in Self.sources {
             for size in Self.sizes {
-                for geometry in [NetworkInputWriter.Geometry.letterbox, .stretch] {
+                for geometry in [InputPlacement.Fit.letterbox, .stretch] {
                     try Self.check(width: width, height: height, size: size, geometry: geometry, chroma: chroma)
                 }
             }
@@ -67,7 +67,7 @@ import TestSupport
 
     @Test(arguments: chromas)
     func fullHDToLargeInputMatchesReferenceBitwise(_ chroma: Y4MChroma) throws {
-        for geometry in [NetworkInputWriter.Geometry.letterbox, .stretch] {
+        for geometry in [InputPlacement.Fit.letterbox, .stretch] {
             try Self.check(width: 1920, height: 1080, size: 513, geometry: geometry, chroma: chroma)
         }
     }
@@ -77,7 +77,7 @@ import TestSupport
     func otherConversionsAndScalingsMatchReferenceBitwise(_ chroma: Y4MChroma) throws {
         let conversion = YUVToRGB.Conversion(matrix: .bt709, range: .full)
         let scaling = InputScaling(scale: 1, bias: [0, 0, 0])
-        for geometry in [NetworkInputWriter.Geometry.letterbox, .stretch] {
+        for geometry in [InputPlacement.Fit.letterbox, .stretch] {
             try Self.check(width: 641, height: 359, size: 257, geometry: geometry, chroma: chroma, conversion: conversion)
             try Self.check(width: 100, height: 300, size: 353, geometry: geometry, chroma: chroma, scaling: scaling)
             try Self.check(width: 33, height: 17, size: 33, geometry: geometry, chroma: chroma, conversion: conversion, scaling: scaling)
@@ -89,7 +89,7 @@ import TestSupport
         var generator = SeededGenerator(seed: UInt64(width * 31 + height))
         let pixels = (0..<(width * height * 3)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         let image = RGBImage(width: width, height: height, pixels: pixels)
-        for geometry in [NetworkInputWriter.Geometry.letterbox, .stretch] {
+        for geometry in [InputPlacement.Fit.letterbox, .stretch] {
             let writer = try NetworkInputWriter(sourceWidth: width, sourceHeight: height, size: size, geometry: geometry)
             let reference = ReferenceNetworkInputWriter.write(image, with: writer)
             for parallel in [false, true] {

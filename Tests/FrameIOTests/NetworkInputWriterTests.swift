@@ -1,3 +1,4 @@
+import PoseCore
 import Foundation
 import Testing
 import TestSupport
@@ -9,7 +10,7 @@ import TestSupport
         input.map { UInt8(min(max((($0 + 1) * 255 / 2).rounded(), 0), 255)) }
     }
 
-    static func write(_ image: RGBImage, size: Int, geometry: NetworkInputWriter.Geometry) throws -> [Float] {
+    static func write(_ image: RGBImage, size: Int, geometry: InputPlacement.Fit) throws -> [Float] {
         let writer = try NetworkInputWriter(sourceWidth: image.width, sourceHeight: image.height, size: size, geometry: geometry)
         var input = [Float](repeating: .nan, count: writer.outputCount)
         input.withUnsafeMutableBufferPointer { writer.write(image, into: $0) }
@@ -67,9 +68,9 @@ import TestSupport
         return image
     }
 
-    @Test(arguments: [(37, 23, 17, NetworkInputWriter.Geometry.letterbox), (23, 37, 17, .letterbox), (37, 23, 17, .stretch),
+    @Test(arguments: [(37, 23, 17, InputPlacement.Fit.letterbox), (23, 37, 17, .letterbox), (37, 23, 17, .stretch),
                       (9, 6, 21, .letterbox), (9, 6, 21, .stretch), (64, 48, 33, .stretch)])
-    func matchesNaiveResize(_ width: Int, _ height: Int, _ size: Int, _ geometry: NetworkInputWriter.Geometry) throws {
+    func matchesNaiveResize(_ width: Int, _ height: Int, _ size: Int, _ geometry: InputPlacement.Fit) throws {
         let image = Self.syntheticImage(width: width, height: height)
         let side = max(width, height)
         let reference = geometry == .letterbox
@@ -97,10 +98,10 @@ import TestSupport
     }
 
     /// The fused Y'CbCr path equals converting to RGB first and resizing that, to within rounding.
-    @Test(arguments: [("yuv420p", NetworkInputWriter.Geometry.letterbox, 257), ("yuv420p", .stretch, 257),
+    @Test(arguments: [("yuv420p", InputPlacement.Fit.letterbox, 257), ("yuv420p", .stretch, 257),
                       ("yuv420p", .letterbox, 513), ("yuvj420p", .letterbox, 257), ("yuv422p", .letterbox, 257),
                       ("yuv444p", .stretch, 129), ("gray", .letterbox, 257)])
-    func fusedPathMatchesConvertThenResize(_ pixFmt: String, _ geometry: NetworkInputWriter.Geometry, _ size: Int) throws {
+    func fusedPathMatchesConvertThenResize(_ pixFmt: String, _ geometry: InputPlacement.Fit, _ size: Int) throws {
         try withTemporaryDirectory { dir in
             let y4m = dir.appendingPathComponent("f.y4m").path
             try ffmpeg(["-ss", "3", "-i", testClip, "-frames:v", "1", "-vf", "scale=480:270", "-pix_fmt", pixFmt, "-f", "yuv4mpegpipe", y4m])

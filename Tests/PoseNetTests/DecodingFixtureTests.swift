@@ -222,7 +222,7 @@ func peaks(_ list: [(y: Int, x: Int, part: Int, score: Float)]) -> (Int, Int, In
         let keypoints = BodyPart.allCases.map { Keypoint(part: $0, position: Point(x: Double($0.rawValue), y: 2 * Double($0.rawValue)), score: 0.5) }
         let pose = Pose(keypoints: keypoints, score: 0.5)
         #expect(pose.boundingBox == BoundingBox(minX: 0, minY: 0, maxX: 16, maxY: 32) && pose.area == 512)
-        let stretched = pose.mapped(by: .stretch(originalWidth: 200, originalHeight: 50, inputSize: 100))
+        let stretched = pose.mapped(by: InputPlacement(imageWidth: 200, imageHeight: 50, inputSize: 100, fit: .stretch).inputToImage)
         #expect(stretched[.rightAnkle].position == Point(x: 32, y: 16) && stretched.score == 0.5)
         let decoded = try JSONDecoder().decode(Pose.self, from: JSONEncoder().encode(pose))
         #expect(decoded == pose)

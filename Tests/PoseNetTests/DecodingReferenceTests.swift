@@ -85,8 +85,8 @@ func expectMatches(_ pose: Pose, _ keypoints: [ReferenceDecodes.Keypoint], _ lab
     @Test(arguments: referenceCases)
     func letterboxMapsToOriginalPixels(_ name: String) throws {
         let (output, meta) = try loadCase(name)
-        let transform = ImageTransform.letterbox(originalWidth: meta.original_size[0], originalHeight: meta.original_size[1],
-                                                 inputSize: meta.input_size)
+        let transform = InputPlacement(imageWidth: meta.original_size[0], imageHeight: meta.original_size[1],
+                                       inputSize: meta.input_size, fit: .letterbox).inputToImage
         // The mapping is the inverse of the writer's single-precision scale (InputPlacement).
         let relative = 1e-7
         #expect(abs(transform.scaleX - meta.scale_to_original) <= relative * meta.scale_to_original)

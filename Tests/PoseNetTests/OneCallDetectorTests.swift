@@ -34,9 +34,11 @@ struct OneCallDetectorTests {
         let reader = try FrameReader(path: Self.imagePath)
         #expect(try reader.advance())
         let scales = network.input.withUnsafeMutableBufferPointer {
-            reader.writeNetworkInput(size: 257, geometry: .letterbox, into: $0)
+            reader.writeNetworkInput(size: 257, geometry: .letterbox, scaling: network.inputScaling, into: $0)
         }
-        let expected = try lowLevel.detect(mappingTo: ImageTransform(scaleX: 1 / Double(scales.scaleX), scaleY: 1 / Double(scales.scaleY)),
+        let placement = InputPlacement(imageWidth: reader.width, imageHeight: reader.height, inputSize: 257, fit: .letterbox)
+        #expect(scales == (placement.inputPerImagePixelX, placement.inputPerImagePixelY))
+        let expected = try lowLevel.detect(mappingTo: placement.inputToImage,
                                            imageSize: (reader.width, reader.height))
         #expect(!expected.isEmpty)
         #expect(poses == expected)
@@ -84,7 +86,7 @@ struct OneCallDetectorTests {
         let detector = try PoseDetector(model: .mobilenet075, configuration: Self.configuration)
 
         var results: [PoseFrame] = []
-        for try await frame in detector.poses(from: Y4MFrameSequence(path: path)) { results.append(frame) }
+        for try await detected in detector.poses(from: MediaFrames(path: path)) { results.append(detected.poseFrame()) }
 
         let reader = try Y4MReader(source: ByteSource(bytes: bytes))
         var stream = PoseStream(smoothing: true)
@@ -93,17 +95,18 @@ struct OneCallDetectorTests {
             let found = try detector.poses(in: VideoFrame(yuv: yuv, conversion: reader.defaultConversion))
             let tracked = stream.process(found, frameIndex: yuv.index, time: yuv.timestamp)
             expected.append(PoseFrame(frame: yuv.index, time: PoseStream.trackingTime(frameIndex: yuv.index, time: yuv.timestamp),
-                                      width: yuv.width, height: yuv.height, poses: tracked.map(\.pose), ids: tracked.map(\.trackID)))
+                                      width: yuv.width, height: yuv.height, poses: tracked.map(\.pose)))
         }
         #expect(results.count == 4)
         #expect(results == expected)
         #expect(results.allSatisfy { !$0.poses.isEmpty })
-        #expect((results.last!.ids ?? []).contains(1))   // the same people keep their identities
+        #expect(results.last!.poses.contains { $0.id == 1 })   // the same people keep their identities
+        #expect(results.allSatisfy { $0.poses.allSatisfy { $0.id != nil } })
 
         // Unsmoothed, the stream's poses are the per-frame detections that are people: the tracker
         // leaves out weak duplicates (this picture has one: a second pose on the same woman).
         var raw: [[Pose]] = []
-        for try await frame in detector.poses(from: Y4MFrameSequence(path: path), smoothing: false) { raw.append(frame.poses) }
+        for try await detected in detector.poses(from: MediaFrames(path: path), smoothing: false) { raw.append(detected.poses) }
         let rereader = try Y4MReader(source: ByteSource(bytes: bytes))
         var perFrame: [[Pose]] = []
         var tracker = try PoseTracker()
@@ -111,7 +114,7 @@ struct OneCallDetectorTests {
             let found = try detector.poses(in: VideoFrame(yuv: yuv, conversion: rereader.defaultConversion))
             let people = tracker.update(poses: found, time: PoseStream.trackingTime(frameIndex: yuv.index, time: yuv.timestamp))
             #expect(people.allSatisfy { person in found.contains(person.pose) })
-            perFrame.append(people.map(\.pose))
+            perFrame.append(people.map { var pose = $0.pose; pose.id = $0.trackID; return pose })
         }
         #expect(raw == perFrame)
     }
@@ -123,11 +126,12 @@ struct OneCallDetectorTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         var results: [PoseFrame] = []
         do {
-            for try await frame in detector.poses(from: Y4MFrameSequence(path: path), framesInFlight: framesInFlight) {
-                results.append(frame)
+            for try await detected in detector.poses(from: MediaFrames(path: path), framesInFlight: framesInFlight) {
+                results.append(detected.poseFrame())
             }
         } catch {
-            return (results, "\(error)")
+            // The error names the (temporary) file: say it as the caller's name for it.
+            return (results, error.localizedDescription.replacingOccurrences(of: path, with: "clip.y4m"))
         }
         return (results, nil)
     }
@@ -153,7 +157,7 @@ struct OneCallDetectorTests {
         let cut = Array(bytes[0..<(header + 5 * frameBytes + frameBytes / 2)])
         let (before, cutError) = try await Self.collect(detector, cut, framesInFlight: 1)
         let (inFlight, inFlightError) = try await Self.collect(detector, cut, framesInFlight: framesInFlight)
-        #expect(before.count == 5 && cutError != nil)
+        #expect(before.count == 5 && cutError?.hasPrefix("clip.y4m: y4m: input ends inside frame 5") == true, "\(cutError ?? "")")
         #expect(inFlight == before && inFlightError == cutError)
     }
 
@@ -196,17 +200,65 @@ struct OneCallDetectorTests {
 
         let detector = try PoseDetector(model: .mobilenet050, configuration: PoseDetector.Configuration(inputSize: 129, threads: 2))
         // Two frames in flight: at most one frame read ahead of the consumer, one in the pipe.
-        var results = detector.poses(from: Y4MFrameSequence(fileHandle: pipe.fileHandleForReading), framesInFlight: 2)
+        var results = detector.poses(from: MediaFrames(fileHandle: pipe.fileHandleForReading), framesInFlight: 2)
             .makeAsyncIterator()
         var taken = 0
         if try await results.next() != nil { taken += 1 }
         try await Task.sleep(for: .milliseconds(300))   // a slow consumer
         #expect(written.count - taken <= 3, "the producer wrote \(written.count) frames while the consumer took \(taken)")
         while let frame = try await results.next() {
-            #expect(frame.frame == taken)
+            #expect(frame.index == taken)
             taken += 1
         }
         #expect(taken == frameCount)
+    }
+}
+
+extension OneCallDetectorTests {
+    /// Still images through the stream: each decoded on its own (every pose, no ids), in order,
+    /// equal to the one-call result.
+    @Test func stillImagesAreNotTracked() async throws {
+        let detector = try PoseDetector(model: .mobilenet075, configuration: Self.configuration)
+        let image = try RGBImage(contentsOfFile: Self.imagePath)
+        let bytes = PPMWriter.encode(image) + PPMWriter.encode(image)
+        var delivered: [DetectedFrame] = []
+        for try await detected in detector.poses(from: MediaFrames(bytes: bytes)) { delivered.append(detected) }
+        let expected = try detector.poses(in: image)
+        #expect(delivered.map(\.index) == [0, 1])
+        #expect(delivered.allSatisfy { $0.frame.isStillImage && $0.poses == expected })
+        #expect(expected.count >= 2 && expected.allSatisfy { $0.id == nil })
+    }
+
+    /// Late frames dropped (a live source): a fast writer and a slow consumer; the frames come in
+    /// order, some are dropped (counted), the newest frame is never lost at the end, and the
+    /// reader never waits for the consumer.
+    @Test func lateFramesAreDroppedAndCounted() async throws {
+        let frameCount = 24
+        let bytes = try Self.makeClip(frames: frameCount)
+        let pipe = Pipe()
+        let written = WrittenFrames()
+        Thread {
+            pipe.fileHandleForWriting.write(Data(bytes))
+            written.increment()
+            try? pipe.fileHandleForWriting.close()
+        }.start()
+        let detector = try PoseDetector(model: .mobilenet050, configuration: PoseDetector.Configuration(inputSize: 129, threads: 1))
+        var indices: [Int] = []
+        var dropped = 0
+        for try await detected in detector.poses(from: MediaFrames(fileHandle: pipe.fileHandleForReading), dropsLateFrames: true) {
+            if indices.isEmpty {
+                // Busy with the first frame: the reader goes on, so the writer finishes meanwhile.
+                let start = ContinuousClock.now
+                while written.count == 0 && ContinuousClock.now - start < .seconds(60) { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(written.count == 1, "the reader waited for the consumer")
+            }
+            indices.append(detected.index)
+            dropped += detected.droppedBefore
+        }
+        #expect(written.count == 1)
+        #expect(indices == indices.sorted() && Set(indices).count == indices.count)
+        #expect(indices.last == frameCount - 1, "the newest frame is delivered")
+        #expect(dropped > 0 && indices.count + dropped == frameCount, "\(indices) + \(dropped) dropped")
     }
 }
 

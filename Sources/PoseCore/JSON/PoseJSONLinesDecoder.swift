@@ -74,13 +74,18 @@ public struct PoseJSONLinesDecoder {
         }
         var poses: [Pose] = []
         var ids: [Int] = []
+        var unidentified = 0
         poses.reserveCapacity(poseList.count)
         for (p, rawPose) in poseList.enumerated() {
             guard let pd = rawPose as? [String: Any] else { throw fail("pose \(p) is not an object") }
+            var id: Int?
             if let rawID = pd["id"] {
                 guard let v = Self.number(rawID), v >= 1, v == v.rounded(), v < 1e12 else { throw fail("pose \(p): \"id\" must be a positive integer") }
                 guard !ids.contains(Int(v)) else { throw fail("pose \(p): \"id\" \(Int(v)) is given to two poses of the frame") }
                 ids.append(Int(v))
+                id = Int(v)
+            } else {
+                unidentified += 1
             }
             guard let kps = pd["keypoints"] as? [Any] else { throw fail("pose \(p) has no \"keypoints\" array") }
             var slots = [Keypoint?](repeating: nil, count: BodyPart.count)
@@ -102,12 +107,12 @@ public struct PoseJSONLinesDecoder {
             }
             let score = Self.number(pd["score"]).flatMap { $0.isFinite ? $0 : nil }
                 ?? slots.reduce(0) { $0 + $1!.score } / Double(BodyPart.count)
-            poses.append(Pose(keypoints: slots.map { $0! }, score: score))
+            poses.append(Pose(keypoints: slots.map { $0! }, score: score, id: id))
         }
-        guard ids.isEmpty || ids.count == poses.count else { throw fail("some poses of the frame have an \"id\" and some do not") }
+        guard ids.isEmpty || unidentified == 0 else { throw fail("some poses of the frame have an \"id\" and some do not") }
         framesRead += 1
         return PoseFrame(frame: frame, time: time, width: width, height: height, poses: poses,
-                         ids: ids.isEmpty ? nil : ids, source: dict["source"] as? String)
+                         source: dict["source"] as? String)
     }
 
     /// The first number literal in `text` whose exponent no double can hold (`1e400`), which

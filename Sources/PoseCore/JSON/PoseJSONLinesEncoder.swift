@@ -14,11 +14,10 @@
 ///                                 time: nil, poses: poses, to: &json)
 ///     FileHandle.standardOutput.write(Data(json.bytes))   // one line, newline included
 public enum PoseJSONLinesEncoder {
-    /// Appends one line (with its newline) for a frame: `poses` in image pixels, best first;
-    /// `ids` (the same count as `poses`) the people's track identities, or nil for a still image.
+    /// Appends one line (with its newline) for a frame: `poses` in image pixels, best first,
+    /// each with its ``Pose/id`` on video (nil for a still image: no `"id"`).
     public static func append(
-        source: String, frame: Int, width: Int, height: Int, time: Double?, poses: [Pose],
-        ids: [Int]? = nil, to json: inout JSONText
+        source: String, frame: Int, width: Int, height: Int, time: Double?, poses: [Pose], to json: inout JSONText
     ) {
         json.raw("{\"source\": "); json.string(source)
         json.raw(", \"frame\": "); json.integer(frame)
@@ -29,7 +28,7 @@ public enum PoseJSONLinesEncoder {
         for (p, pose) in poses.enumerated() {
             if p > 0 { json.raw(", ") }
             json.raw("{")
-            if let ids { json.raw("\"id\": "); json.integer(ids[p]); json.raw(", ") }
+            if let id = pose.id { json.raw("\"id\": "); json.integer(id); json.raw(", ") }
             json.raw("\"score\": "); json.number(pose.score, decimals: 4)
             let box = pose.boundingBox
             json.raw(", \"box\": [")
@@ -52,9 +51,9 @@ public enum PoseJSONLinesEncoder {
         json.newline()
     }
 
-    /// Appends the line for `frame` (its `source`, or `"-"` when it has none; its `ids`, if any).
+    /// Appends the line for `frame` (its `source`, or `"-"` when it has none).
     public static func append(_ frame: PoseFrame, to json: inout JSONText) {
         append(source: frame.source ?? "-", frame: frame.frame, width: frame.width, height: frame.height,
-               time: frame.time, poses: frame.poses, ids: frame.ids, to: &json)
+               time: frame.time, poses: frame.poses, to: &json)
     }
 }

@@ -43,12 +43,14 @@ public struct PoseStream: Sendable {
         time ?? Double(frameIndex) / fallbackFrameRate
     }
 
-    /// One frame's poses (best first) → the poses that are people, in the same order, with their
-    /// identities (duplicates and weak poses no person's track takes are left out; ``PoseTracker``).
+    /// One frame's poses (best first) → the poses that are people, in the same order, each with
+    /// its identity (``TrackedPose/trackID``, also its pose's ``Pose/id``); duplicates and weak
+    /// poses no person's track takes are left out (``PoseTracker``).
     public mutating func process(_ poses: [Pose], frameIndex: Int, time: Double?) -> [TrackedPose] {
         let t = Self.trackingTime(frameIndex: frameIndex, time: time)
-        let tracked = tracker.update(poses: poses, time: t)
-        guard smoother != nil else { return tracked }
-        return smoother!.smooth(tracked, time: t, liveTrackIDs: tracker.liveTrackIDs)
+        var tracked = tracker.update(poses: poses, time: t)
+        if smoother != nil { tracked = smoother!.smooth(tracked, time: t, liveTrackIDs: tracker.liveTrackIDs) }
+        for i in tracked.indices { tracked[i].pose.id = tracked[i].trackID }
+        return tracked
     }
 }

@@ -11,7 +11,7 @@ import Tensor
 /// same ratio, and its offsets and displacements (input pixels) are multiplied by it. Large
 /// people are found reliably at the smaller size, small people at the larger one; averaging
 /// the heat maps keeps both.
-public final class MultiScalePoseDetector: PoseFinding, @unchecked Sendable {
+public final class MultiScalePoseDetector: PoseFinding, FrameInputHolding, @unchecked Sendable {
     /// The networks, largest input first; all share one output stride.
     public let models: [PoseNetModel]
     /// Decoding; `flipAveraging` applies to every size.
@@ -21,13 +21,20 @@ public final class MultiScalePoseDetector: PoseFinding, @unchecked Sendable {
     /// One model's heads resampled onto that grid.
     private let resampled: [Tensor]
 
+    /// How the one-call methods fit a frame into the largest model's input.
+    public let geometry: InputPlacement.Fit
+    /// The one-call methods' lock and planned frame-to-input writer.
+    let frameInputWriters = FrameInputWriters()
+
     public var input: Tensor { models[0].input }
+    /// Cores each model uses.
+    public var threads: Int { models[0].threads }
     /// The largest model's input scaling (every scale is resampled from that input).
     public var inputScaling: InputScaling { models[0].inputScaling }
 
     /// - Throws: ``PoseNetError`` when the models do not share an output stride, are not ordered
     ///   largest first, or a size is not `stride · k + 1` (so grid cells sit on input pixels).
-    public init(models: [PoseNetModel], decoding: PoseDecoding) throws {
+    public init(models: [PoseNetModel], decoding: PoseDecoding, geometry: InputPlacement.Fit = .letterbox) throws {
         guard let first = models.first else { throw PoseNetError.invalidConfiguration("multi-scale needs at least one model") }
         for model in models {
             guard model.outputStride == first.outputStride, model.inputSize <= first.inputSize,
@@ -38,6 +45,7 @@ public final class MultiScalePoseDetector: PoseFinding, @unchecked Sendable {
         }
         self.models = models
         self.decoding = decoding
+        self.geometry = geometry
         let heads = [first.heatmapScores, first.offsets, first.displacementsFwd, first.displacementsBwd]
         merged = try heads.map { try Tensor(zeros: $0.shape) }
         resampled = try heads.map { try Tensor(zeros: $0.shape) }
@@ -67,10 +75,10 @@ public final class MultiScalePoseDetector: PoseFinding, @unchecked Sendable {
         return try decoding.poses(from: heads, mappingTo: transform, imageSize: imageSize)
     }
 
-    public func sharingWeights(threads: Int) throws -> any PoseFinding {
+    public func sharingWeights(threads: Int) throws -> MultiScalePoseDetector {
         try MultiScalePoseDetector(models: models.map {
             try PoseNetModel(weights: $0.weights, inputSize: $0.inputSize, outputStride: $0.outputStride, threads: threads)
-        }, decoding: decoding)
+        }, decoding: decoding, geometry: geometry)
     }
 
     /// Bilinear resize of `[H, W, C]` into `[h, w, C]` with corners aligned (output pixel `o`

@@ -1,15 +1,23 @@
-import FrameIO
 import PoseCore
-import PoseNet
 
 /// Draws pose wireframes on RGB frames: skeleton edges as lines, joints as filled circles,
-/// colored by body side, sized relative to the frame.
-struct PoseOverlay {
+/// colored by body side, sized relative to the frame (what `posekit pose --overlay` writes).
+///
+///     var image = frame.rgb()
+///     PoseOverlay().draw(poses, on: &image)
+public struct PoseOverlay: Sendable {
     /// Parts and edges below this score are not drawn (they are usually guesses).
-    var minimumKeypointScore = 0.3
-    var palette = BodySidePalette.standard
+    public var minimumKeypointScore = 0.3
+    /// Colors of the left side, the right side and the center line.
+    public var palette = BodySidePalette.standard
 
-    func draw(_ poses: [PoseCore.Pose], on image: inout RGBImage) {
+    public init(minimumKeypointScore: Double = 0.3, palette: BodySidePalette = .standard) {
+        self.minimumKeypointScore = minimumKeypointScore
+        self.palette = palette
+    }
+
+    /// Draws every pose on `image` (poses in its pixels).
+    public func draw(_ poses: [Pose], on image: inout RGBImage) {
         let thickness = image.suggestedLineThickness
         let radius = thickness * 1.4
         for pose in poses {

@@ -14,7 +14,7 @@ import Glibc
 /// against `Limits` before any output), 141 when the reader of the output has gone, 128 + N when
 /// stopped by signal N (SIGHUP 129, SIGINT 130, SIGTERM 143) after writing every finished frame.
 @main
-struct PoseKit: ParsableCommand {
+struct PosekitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "posekit",
         abstract: "Find people's body poses in images and video, and recognize what they are doing.",
@@ -31,7 +31,7 @@ struct PoseKit: ParsableCommand {
         subcommands: [PoseCommand.self, ActionsCommand.self, Eval.self, Import.self, Info.self, WeightsCommand.self, Bench.self, TrainActionsCommand.self]
     )
 
-    static func main() {
+    static func main() async {
         StandardDescriptors.openClosedOnes()
         // Before anything compiled for the build's CPU runs (this target and CPUFeatures are
         // compiled for the baseline): a tuned build on a CPU without its instructions would die
@@ -64,8 +64,12 @@ struct PoseKit: ParsableCommand {
         // A stop signal recorded while the run ended anyway (its input ended at that moment, or it
         // failed) still decides the exit status: a signal is never lost.
         do {
-            var runnable = command
-            try runnable.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                var runnable = command
+                try runnable.run()
+            }
             exitIfStopped()
             StandardOutput.flushOrExit()
         } catch let exit as ExitCode {

@@ -4,7 +4,7 @@ import Testing
 
 /// The async frame sequence: same frames as the synchronous reader, errors in order, and
 /// back-pressure (a slow consumer keeps the producer from reading ahead).
-struct Y4MFrameSequenceTests {
+struct MediaFramesTests {
     /// A Y4M stream of `count` frames of a moving gradient, made with the writer.
     static func makeY4M(width: Int, height: Int, count: Int, frameRate: Ratio = Ratio(30, 1)) throws -> [UInt8] {
         let sink = ByteSink()
@@ -36,20 +36,21 @@ struct Y4MFrameSequenceTests {
         while let frame = try reader.next() { expected.append(frame) }
 
         var frames: [VideoFrame] = []
-        for try await frame in Y4MFrameSequence(path: path) { frames.append(frame) }
+        for try await frame in MediaFrames(path: path) { frames.append(frame) }
         #expect(frames.count == 5)
-        #expect(frames.map(\.yuv.data) == expected.map(\.data))
+        #expect(frames.map { $0.planes?.data } == expected.map(\.data))
+        #expect(frames.allSatisfy { !$0.isStillImage && $0.frameRate == Ratio(30, 1) })
         #expect(frames.map(\.index) == [0, 1, 2, 3, 4])
         #expect(frames.map(\.time) == expected.map(\.timestamp))
         #expect(frames[1].time == 1.0 / 30)
-        #expect(frames[0].conversion == reader.defaultConversion)
+        #expect(frames[0].planeConversion == reader.defaultConversion)
         // RGB comes back close to what was written (4:2:0 and limited range lose a little).
         let error = difference(frames[3].rgb(), Self.gradient(width: 48, height: 30, phase: 3))
         #expect(error.mean < 6)
 
         // A second iteration reads the file again from the start.
         var again = 0
-        for try await _ in Y4MFrameSequence(path: path) { again += 1 }
+        for try await _ in MediaFrames(path: path) { again += 1 }
         #expect(again == 5)
     }
 
@@ -63,20 +64,43 @@ struct Y4MFrameSequenceTests {
         var delivered = 0
         var caught: FrameIOError?
         do {
-            for try await _ in Y4MFrameSequence(fileHandle: pipe.fileHandleForReading) { delivered += 1 }
+            for try await _ in MediaFrames(fileHandle: pipe.fileHandleForReading) { delivered += 1 }
         } catch let error as FrameIOError {
             caught = error
         }
         #expect(delivered == 2)
-        guard case .truncatedFrame(_, let index, _, _)? = caught else {
+        guard case .file("input", .truncatedFrame(_, let index, _, _))? = caught else {
             Issue.record("expected a truncated frame, got \(String(describing: caught))")
             return
         }
         #expect(index == 2)
 
         var missing: Error?
-        do { for try await _ in Y4MFrameSequence(path: "/nonexistent/clip.y4m") {} } catch { missing = error }
+        do { for try await _ in MediaFrames(path: "/nonexistent/clip.y4m") {} } catch { missing = error }
         #expect("\(missing.map { "\($0)" } ?? "")".contains("/nonexistent/clip.y4m"))
+        #expect(missing?.localizedDescription == "/nonexistent/clip.y4m: open: No such file or directory", "LocalizedError: \(missing!.localizedDescription)")
+    }
+
+    /// A stream of PNM images: each frame a still image of its own, indexed, untimed.
+    @Test func pnmImagesAreStillFrames() async throws {
+        let images = (0..<3).map { Self.gradient(width: 20, height: 10 + $0, phase: $0) }
+        let bytes = images.flatMap { PPMWriter.encode($0) }
+        var frames: [VideoFrame] = []
+        for try await frame in MediaFrames(bytes: bytes) { frames.append(frame) }
+        #expect(frames.map(\.index) == [0, 1, 2])
+        #expect(frames.allSatisfy { $0.isStillImage && $0.time == nil && $0.frameRate == nil })
+        #expect(frames.map { $0.rgb() } == images)
+    }
+
+    /// A broken frame in memory: the error names the input and the frame, after the good ones.
+    @Test func errorsNameTheInput() async throws {
+        var bytes = try Self.makeY4M(width: 16, height: 16, count: 2)
+        bytes.removeLast(10)
+        var delivered = 0
+        var caught: Error?
+        do { for try await _ in MediaFrames(bytes: bytes, name: "memory.y4m") { delivered += 1 } } catch { caught = error }
+        #expect(delivered == 1)
+        #expect(caught?.localizedDescription == "memory.y4m: y4m: input ends inside frame 1 (374 of 384 bytes)")
     }
 
     /// A writer thread pushes big frames into a pipe; the consumer takes two and stops for a
@@ -100,7 +124,7 @@ struct Y4MFrameSequenceTests {
         }
         writer.start()
 
-        var iterator = Y4MFrameSequence(fileHandle: pipe.fileHandleForReading).makeAsyncIterator()
+        var iterator = MediaFrames(fileHandle: pipe.fileHandleForReading).makeAsyncIterator()
         var taken = 0
         for _ in 0..<2 { if try await iterator.next() != nil { taken += 1 } }
         try await Task.sleep(for: .milliseconds(300))   // a slow consumer
@@ -118,4 +142,10 @@ final class FramesWritten: @unchecked Sendable {
     private var value = 0
     func increment() { lock.lock(); value += 1; lock.unlock() }
     var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+extension VideoFrame {
+    /// The Y'CbCr planes of a video frame (nil for RGB).
+    var planes: YUVFrame? { if case .yuv(let yuv, _) = pixels { yuv } else { nil } }
+    var planeConversion: YUVToRGB.Conversion? { if case .yuv(_, let conversion) = pixels { conversion } else { nil } }
 }

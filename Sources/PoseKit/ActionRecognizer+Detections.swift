@@ -1,0 +1,14 @@
+/// Action recognition straight from a detector's stream.
+extension ActionRecognizer {
+    /// The exercises and repetitions in `detections` (``PoseFinding/poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)``
+    /// with `smoothing: false`: the classifier was trained on raw per-frame poses), the summary last.
+    ///
+    ///     let detector = try PoseDetector(model: .mobilenet075, configuration: .actionRecognition)
+    ///     for try await event in try ActionRecognizer().events(from: detector.poses(inMediaAt: "workout.mp4", smoothing: false)) {
+    ///         print(event.jsonLine)
+    ///     }
+    public func events<Detections: AsyncSequence & Sendable>(from detections: Detections)
+        -> ActionEventSequence<AsyncMapSequence<Detections, PoseFrame>> where Detections.Element == DetectedFrame {
+        events(from: detections.map { $0.poseFrame() })
+    }
+}

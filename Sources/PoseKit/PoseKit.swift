@@ -1,0 +1,18 @@
+// PoseKit: the one import for library clients.
+//
+//     import PoseKit
+//
+//     let detector = try PoseDetector(model: .mobilenet075)
+//     for try await detected in detector.poses(inMediaAt: "clip.mp4") {
+//         for pose in detected.poses { print(detected.index, pose.id ?? 0, pose[.nose].position) }
+//     }
+//
+// It re-exports the runtime modules, so one import brings the detector and its streams
+// (PoseNet), poses, body parts, tracking and the JSON Lines codec (PoseCore), images, frames,
+// media input and output and overlays (FrameIO), action recognition and repetition counting
+// (ActionNet), and weight bundles and tensors (Tensor).
+@_exported import ActionNet
+@_exported import FrameIO
+@_exported import PoseCore
+@_exported import PoseNet
+@_exported import Tensor

@@ -1,0 +1,203 @@
+import Foundation
+import FrameIO
+import PoseCore
+
+/// The frames of a stream in flight between the task that reads them and the consumer that
+/// takes their poses, in order.
+///
+/// The reading task ``submit(_:)``s each frame as it is read. A frame starts on the next worker
+/// as soon as fewer than `workers.count` frames are in flight: frame `n` runs on worker
+/// `n % count`, which is free because frame `n − count` has been taken already (a frame stays in
+/// flight until ``take()`` has handed over its poses). Then:
+/// - **in order** (`dropsLateFrames` false): `submit` waits while every worker is busy, so the
+///   reader stays one frame ahead and memory stays bounded however fast the input is;
+/// - **late frames dropped** (a live source): `submit` never waits; a frame read while every
+///   worker is busy waits in one slot, and a newer one replaces it, counting a drop (as
+///   AVFoundation's `alwaysDiscardsLateVideoFrames`).
+///
+/// All state is touched under `lock`; continuations are resumed outside it.
+final class DetectionSchedule: @unchecked Sendable {
+    private let workers: [any PoseFinding]
+    private let dropsLateFrames: Bool
+    private let lock = NSLock()
+    /// Started, in frame order, not yet taken.
+    private var started: [PendingDetection] = []
+    /// Started and not yet fully taken (its worker is busy until then).
+    private var inFlight = 0
+    private var nextWorker = 0
+    /// Late frames: the newest frame read while every worker was busy.
+    private var waitingFrame: VideoFrame?
+    private var droppedSinceTake = 0
+    /// Set when the input ended (nil) or failed.
+    private var end: Error??
+    private var cancelled = false
+    private var reader: CheckedContinuation<Bool, Never>?
+    private var consumer: CheckedContinuation<Void, Never>?
+
+    init(workers: [any PoseFinding], dropsLateFrames: Bool) {
+        precondition(!workers.isEmpty, "a schedule needs a worker")
+        self.workers = workers
+        self.dropsLateFrames = dropsLateFrames
+    }
+
+    // MARK: The reading task
+
+    /// Hands `frame` over; false once the consumer has gone (stop reading).
+    func submit(_ frame: VideoFrame) async -> Bool {
+        switch offer(frame) {
+        case .accepted: return true
+        case .refused: return false
+        case .mustWait:
+            // In order, every worker busy: ``release()`` starts the frame and wakes us.
+            return await withCheckedContinuation { continuation in wait(toSubmit: frame, continuation) }
+        }
+    }
+
+    private enum Offer { case accepted, refused, mustWait }
+
+    private func offer(_ frame: VideoFrame) -> Offer {
+        lock.lock()
+        if cancelled { lock.unlock(); return .refused }
+        if inFlight < workers.count {
+            let wake = start(frame)
+            lock.unlock()
+            wake?.resume()
+            return .accepted
+        }
+        if dropsLateFrames {
+            if waitingFrame != nil { droppedSinceTake += 1 }
+            waitingFrame = frame
+            lock.unlock()
+            return .accepted
+        }
+        lock.unlock()
+        return .mustWait
+    }
+
+    private func wait(toSubmit frame: VideoFrame, _ continuation: CheckedContinuation<Bool, Never>) {
+        lock.lock()
+        if cancelled {
+            lock.unlock()
+            continuation.resume(returning: false)
+        } else if inFlight < workers.count {
+            let wake = start(frame)
+            lock.unlock()
+            wake?.resume()
+            continuation.resume(returning: true)
+        } else {
+            waitingFrame = frame
+            reader = continuation
+            lock.unlock()
+        }
+    }
+
+    /// The input has ended (`error` nil) or failed: frames already handed over are still delivered.
+    func finish(error: Error?) {
+        lock.lock()
+        end = .some(error)
+        let wake = consumer
+        consumer = nil
+        lock.unlock()
+        wake?.resume()
+    }
+
+    // MARK: The consumer
+
+    /// Whether ``take()`` would return without waiting.
+    var isReady: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return started.first?.isDone ?? hasEnded
+    }
+
+    /// The next frame in order with its poses and the frames dropped before it; nil at the end of
+    /// the input. The input's error is thrown after every frame before it, a frame's own error
+    /// in its turn.
+    func take() async throws -> DetectedFrame? {
+        while true {
+            switch next() {
+            case .frame(let pending, let dropped):
+                let poses: [Pose]
+                do { poses = try await pending.poses() } catch {
+                    release()
+                    throw error
+                }
+                release()
+                return DetectedFrame(frame: pending.frame, poses: poses, droppedBefore: dropped)
+            case .end(let error):
+                if let error { throw error }
+                return nil
+            case .wait:
+                await withCheckedContinuation { continuation in waitForFrame(continuation) }
+            }
+        }
+    }
+
+    private enum Next { case frame(PendingDetection, dropped: Int), end(Error?), wait }
+
+    private func next() -> Next {
+        lock.lock(); defer { lock.unlock() }
+        if !started.isEmpty {
+            let dropped = droppedSinceTake
+            droppedSinceTake = 0
+            return .frame(started.removeFirst(), dropped: dropped)
+        }
+        if hasEnded, let end { return .end(end) }
+        return .wait
+    }
+
+    private func waitForFrame(_ continuation: CheckedContinuation<Void, Never>) {
+        lock.lock()
+        if !started.isEmpty || hasEnded {
+            lock.unlock()
+            continuation.resume()
+        } else {
+            consumer = continuation
+            lock.unlock()
+        }
+    }
+
+    /// The consumer has gone: a waiting reader stops, nothing new starts.
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        waitingFrame = nil
+        let wake = reader
+        reader = nil
+        lock.unlock()
+        wake?.resume(returning: false)
+    }
+
+    // MARK: Under the lock
+
+    /// The input has ended and no frame is left to start.
+    private var hasEnded: Bool { end != nil && waitingFrame == nil }
+
+    /// Starts `frame` on the next worker; returns the consumer to wake, if one waits.
+    private func start(_ frame: VideoFrame) -> CheckedContinuation<Void, Never>? {
+        let worker = workers[nextWorker % workers.count]
+        nextWorker += 1
+        inFlight += 1
+        started.append(PendingDetection(frame: frame, finder: worker))
+        let wake = consumer
+        consumer = nil
+        return wake
+    }
+
+    /// A taken frame's worker is free: the frame waiting for it starts (a waiting in-order
+    /// reader goes on).
+    private func release() {
+        lock.lock()
+        inFlight -= 1
+        var wakeConsumer: CheckedContinuation<Void, Never>?
+        var wakeReader: CheckedContinuation<Bool, Never>?
+        if !cancelled, let frame = waitingFrame {
+            waitingFrame = nil
+            wakeConsumer = start(frame)
+            wakeReader = reader
+            reader = nil
+        }
+        lock.unlock()
+        wakeConsumer?.resume()
+        wakeReader?.resume(returning: true)
+    }
+}
