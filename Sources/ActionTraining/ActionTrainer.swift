@@ -1,5 +1,6 @@
 import ActionNet
 import COpenBLAS
+import PoseCore
 import Foundation
 
 /// Settings of `posekit train-actions`; the defaults are what `make train-actions` runs.
@@ -16,7 +17,8 @@ public struct ActionTrainingConfiguration: Sendable {
     /// Window stride (model frames) used to cut training windows.
     public var trainingStride = 6
     public var architecture = TemporalConvNet.Architecture()
-    public var fps: Double = 30
+    /// The model's frame rate, recorded in the weights.
+    public var fps: Double = PoseStream.fallbackFrameRate
     public init() {}
 }
 
@@ -162,7 +164,8 @@ public enum ActionTrainer {
         let length = net.architecture.windowLength, size = length * net.architecture.inputChannels
         for kind in MotionKind.allCases {
             for _ in 0..<sequences {
-                let data = TrainingData.synthetic(kind, seed: rng.next(), length: length, stride: 10, fps: 30)
+                let data = TrainingData.synthetic(kind, seed: rng.next(), length: length, stride: 10,
+                                                  fps: ActionTrainingConfiguration().fps)
                 for i in 0..<data.count {
                     let probs = net.probabilities(features: Array(data.features[(i * size)..<((i + 1) * size)]))
                     let top = probs.indices.max { probs[$0] < probs[$1] }!

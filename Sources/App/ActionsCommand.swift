@@ -64,7 +64,7 @@ struct ActionsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Action classifier weights (name or path).", valueName: "name|path"))
     var weights: String = "actionnet"
 
-    @Option(name: .long, help: ArgumentHelp("A Create ML action classifier (a .mlmodel path, or NAME for NAME.mlmodel where weight bundles are kept) to run instead of ActionNet: its labels as spelled, its window length, its frame rate (metadata, else 30/s), a window every 10 frames (--stride); repetitions counted for the exercises PoseKit's counters know.", valueName: "path|name"))
+    @Option(name: .long, help: ArgumentHelp("A Create ML action classifier (a .mlmodel path, or NAME for NAME.mlmodel where weight bundles are kept) to run instead of ActionNet: its labels as spelled, its window length, its frame rate (metadata, else \(Int(PoseStream.fallbackFrameRate))/s), a window every 10 frames (--stride); repetitions counted for the exercises PoseKit's counters know.", valueName: "path|name"))
     var classifier: String?
 
     @Option(name: .long, help: ArgumentHelp("Classify this one window with --classifier (.npy float32 [T, 3, 18] or JSON [T][3][18]) and print its prediction.", valueName: "file"))
@@ -73,7 +73,7 @@ struct ActionsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Windows whose top probability is lower are labeled low_confidence (\(Limits.probability.text)).", valueName: "x"))
     var confidence: Double = 0.5
 
-    @Option(name: .long, help: ArgumentHelp("Model frames (at 30 fps) between windows (default: from the weights; \(Limits.actionStride.text)).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Model frames (at the model's frame rate) between windows (default: from the weights; \(Limits.actionStride.text)).", valueName: "n"))
     var stride: Int?
 
     @Option(name: .long, help: ArgumentHelp("Frame rate assumed for inputs without one (PNM sequences, JSON lines without \"time\"; \(Limits.framesPerSecond.text)).", valueName: "fps"))

@@ -28,7 +28,7 @@ struct PoseCommand: ParsableCommand {
         within the stream; weak duplicates of a person and faint poses that never become a person \
         are left out (README "Identities"). Video keypoints are smoothed over time by a One-Euro filter per \
         person and keypoint (--no-smooth for the raw per-frame positions); streams without a \
-        frame rate (Y4M F0:0) are taken as 30 frames/s for tracking and smoothing.
+        frame rate (Y4M F0:0) are taken as \(Int(PoseStream.fallbackFrameRate)) frames/s for tracking and smoothing.
 
         --accurate trades speed for accuracy (about 20x slower): flip averaging, output stride 8 \
         and two input sizes (--input-size, default 769, and 0.8 of it: 609) merged before decoding.
@@ -233,7 +233,7 @@ struct OverlayOutput {
             guard ppm == nil else { throw CLIError("--overlay: cannot mix video and image inputs in one overlay stream") }
             if y4m == nil {
                 y4m = Y4MWriter(sink: sink, width: image.width, height: image.height,
-                                    frameRate: reader.frameRate ?? Ratio(25, 1))
+                                    frameRate: reader.frameRate ?? .fallbackFrameRate)
             }
             guard y4m!.header.width == image.width, y4m!.header.height == image.height else {
                 throw CLIError("--overlay: \(input) is \(image.width)x\(image.height) but the overlay stream is \(y4m!.header.width)x\(y4m!.header.height)")

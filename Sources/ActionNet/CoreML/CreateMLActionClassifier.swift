@@ -30,8 +30,6 @@ public final class CreateMLActionClassifier: Sendable {
         public let userDefined: [String: String]
     }
 
-    /// Frame rate when the metadata has none: Apple's exercise sample hard-codes 30 frames/s.
-    public static let defaultFrameRate = 30.0
     /// Model frames between the starts of consecutive windows, as in Apple's sample.
     public static let defaultWindowStride = 10
 
@@ -39,7 +37,9 @@ public final class CreateMLActionClassifier: Sendable {
     public let labels: [String]
     /// Frames per window: the input's first dimension.
     public let windowLength: Int
-    /// Frames per second the windows are sampled at: the metadata's `Target Frame Rate`, else 30.
+    /// Frames per second the windows are sampled at: the metadata's `Target Frame Rate` (a fact
+    /// of the model), else PoseKit's one fallback, ``PoseStream/fallbackFrameRate`` (30, the rate
+    /// Apple's exercise sample hard-codes).
     public let frameRate: Double
     /// Whether ``frameRate`` comes from the metadata (false: the default).
     public let frameRateIsFromMetadata: Bool
@@ -77,7 +77,7 @@ public final class CreateMLActionClassifier: Sendable {
         if let declared, declared.isFinite, declared > 0 {
             (frameRate, frameRateIsFromMetadata) = (declared, true)
         } else {
-            (frameRate, frameRateIsFromMetadata) = (Self.defaultFrameRate, false)
+            (frameRate, frameRateIsFromMetadata) = (PoseStream.fallbackFrameRate, false)
         }
         // One run on zeros: shape misfits surface now, naming the layer, and the output must be one probability per label.
         let probe: CoreMLArray
