@@ -184,7 +184,10 @@ struct ActionsCommand: ParsableCommand {
         }
         let prediction = try model.classify(values)
         let output = try OutputFile(path: json ?? "-")
-        try OutputFile.committing([output]) { try output.sink.write(prediction.jsonLine + "\n") }
+        var line = JSONText(capacity: 256)
+        prediction.append(to: &line)
+        line.newline()
+        try OutputFile.committing([output]) { try output.sink.write(line.bytes) }
     }
 
     /// Events for `posekit pose` JSON Lines: a file is sorted by time first, a stream must
@@ -248,10 +251,14 @@ struct ActionsCommand: ParsableCommand {
         try emit(engine.finish(), to: sink)
     }
 
-    /// One JSON line per event; the frame's record ends here (streams see it at once, and a
-    /// reader that has gone stops the input).
+    /// One JSON line per event, written as bytes; the frame's record ends here (streams see it
+    /// at once, and a reader that has gone stops the input).
     private func emit(_ events: [ActionEvent], to sink: ByteSink) throws {
-        for event in events { try sink.write(event.jsonLine + "\n") }
+        if !events.isEmpty {
+            var lines = JSONText(capacity: 512 * events.count)
+            for event in events { event.append(to: &lines); lines.newline() }
+            try sink.write(lines.bytes)
+        }
         try sink.endRecord()
     }
 }

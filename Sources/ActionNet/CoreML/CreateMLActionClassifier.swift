@@ -138,17 +138,24 @@ public struct CreateMLPrediction: Sendable, Equatable {
 
 extension CreateMLPrediction {
     /// `{"type": "prediction", "label": ..., "probabilities": {label: p, ...}}` with the labels in
-    /// the model's order and spelling, probabilities to 6 decimals (trailing zeros dropped): what
-    /// `posekit actions --classifier MODEL --window FILE` prints.
+    /// the model's order and spelling, probabilities to at most 6 decimals
+    /// (``JSONText/Decimals/windowCheckProbabilities``, ``JSONText``'s one rule): what
+    /// `posekit actions --classifier MODEL --window FILE` prints. A convenience over ``append(to:)``.
     public var jsonLine: String {
         var json = JSONText(capacity: 256)
+        append(to: &json)
+        return json.text
+    }
+
+    /// Appends ``jsonLine``'s text (no newline) to `json`.
+    public func append(to json: inout JSONText) {
         json.raw("{\"type\": \"prediction\", \"label\": "); json.string(label)
         json.raw(", \"probabilities\": {")
         for (i, name) in labels.enumerated() {
             if i > 0 { json.raw(", ") }
-            json.string(name); json.raw(": "); json.trimmedNumber(Double(probabilities[i]), decimals: 6)
+            json.string(name); json.raw(": ")
+            json.number(Double(probabilities[i]), decimals: JSONText.Decimals.windowCheckProbabilities)
         }
         json.raw("}}")
-        return json.text
     }
 }
