@@ -123,7 +123,7 @@ let package = Package(
         .target(name: "Protobuf", swiftSettings: optimize),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf"], swiftSettings: optimize),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
-        .target(name: "PoseNetImport", dependencies: ["PoseNet", "Tensor", "Protobuf"], swiftSettings: optimize),
+        .target(name: "PoseNetImport", dependencies: ["PoseNet", "PoseCore", "Tensor", "Protobuf"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
         .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet"], swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).
