@@ -93,15 +93,9 @@ public struct PoseWindow: Sendable {
             heights.append(p.boundingBox(minimumScore: 0.3).height)
         }
         let center = Point(x: cx / Double(poses.count), y: cy / Double(poses.count))
-        var scale = torsos.count * 2 >= poses.count ? median(torsos) : median(heights) / 3
-        if !(scale > 1e-6) { scale = max(median(heights) / 3, 1e-6) }
+        var scale = torsos.count * 2 >= poses.count ? Median.of(torsos) : Median.of(heights) / 3
+        if !(scale > 1e-6) { scale = max(Median.of(heights) / 3, 1e-6) }
         return (center, scale)
-    }
-
-    static func median(_ xs: [Double]) -> Double {
-        guard !xs.isEmpty else { return 0 }
-        let s = xs.sorted()
-        return s[s.count / 2]
     }
 }
 

@@ -58,9 +58,9 @@ struct Info: ParsableCommand {
             return
         }
         let url = try ModelLocator.resolve(model)
-        let start = DispatchTime.now()
+        let start = MonotonicClock.now()
         let bundle = try CLIError.reading(url.path) { try WeightBundle(contentsOf: url) }
-        let openMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+        let openMilliseconds = (MonotonicClock.now() - start) * 1e3
         let m = bundle.manifest
         if json {
             let encoder = JSONEncoder()
