@@ -16,7 +16,7 @@ struct PoseCommand: ParsableCommand {
         frame becomes one JSON line on stdout:
 
           {"source": "clip.y4m", "frame": 0, "width": 640, "height": 480,
-           "time": 0.0, "poses": [{"score": 0.91, "box": [x0, y0, x1, y1],
+           "time": 0, "poses": [{"score": 0.91, "box": [x0, y0, x1, y1],
            "keypoints": [{"part": "nose", "x": 312.4, "y": 88.1,
                           "score": 0.98}, ...]}]}
 
