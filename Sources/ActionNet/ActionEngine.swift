@@ -4,7 +4,7 @@ import PoseCore
 /// Settings of the streaming pipeline (defaults follow Apple's action-classifier sample).
 public struct ActionEngineConfiguration: Sendable {
     /// The model's frame rate; inputs at any rate are resampled to it by timestamp.
-    public var fps: Double = 30
+    public var fps: Double = PoseStream.fallbackFrameRate
     /// Frames per window (at `fps`); must match the classifier.
     public var windowLength: Int = 60
     /// Frames between window starts (at `fps`).
@@ -28,7 +28,8 @@ public struct ActionEngineConfiguration: Sendable {
         self.confidenceThreshold = confidenceThreshold
     }
 
-    /// The settings for a Create ML classifier: its frame rate (metadata, else 30/s) and window
+    /// The settings for a Create ML classifier: its frame rate (metadata, else
+    /// ``PoseStream/fallbackFrameRate``) and window
     /// length, a window every `windowStride` frames (nil: 10, as Apple's sample).
     public init(createML model: CreateMLActionClassifier, confidenceThreshold: Double = 0.5, windowStride: Int? = nil,
                 tracking: PoseTracker.Configuration = PoseTracker.Configuration()) {

@@ -62,27 +62,31 @@ public enum ActionEvent: Sendable, Equatable {
     /// "confidence", "probabilities": {class: p}, "track"}`,
     /// `{"type": "rep", "label", "count", "frame", "time", cue fields}` (``RepetitionCue``),
     /// `{"type": "summary", "frames", "label", "seconds": {label: s}, "reps": {class: n}}`.
-    /// Numbers have at most 2 to 4 decimals, trailing zeros dropped (``JSONText/trimmedNumber(_:decimals:)``).
+    /// Numbers follow ``JSONText``'s one rule: times at most 3 decimals, confidences and
+    /// probabilities 4, cue proportions 2, angles none, trailing zeros dropped (``JSONText/number(_:decimals:)``).
+    ///
+    /// A convenience for printing or tests: a writer of many events appends them to one
+    /// ``JSONText`` with ``append(to:)`` (as `posekit actions` does) and writes its bytes.
     public var jsonLine: String {
         var json = JSONText(capacity: 512)
         append(to: &json)
         return json.text
     }
 
-    /// Appends ``jsonLine`` (no newline) to `json`.
+    /// Appends the event's JSON (``jsonLine``'s text, no newline) to `json`.
     public func append(to json: inout JSONText) {
         switch self {
         case .prediction(let p):
             json.raw("{\"type\": \"prediction\", \"frame_start\": "); json.integer(p.frameStart)
             json.raw(", \"frame_end\": "); json.integer(p.frameEnd)
-            json.raw(", \"time_start\": "); json.trimmedNumber(p.timeStart, decimals: 3)
-            json.raw(", \"time_end\": "); json.trimmedNumber(p.timeEnd, decimals: 3)
+            json.raw(", \"time_start\": "); json.number(p.timeStart, decimals: JSONText.Decimals.seconds)
+            json.raw(", \"time_end\": "); json.number(p.timeEnd, decimals: JSONText.Decimals.seconds)
             json.raw(", \"label\": "); json.string(p.label.name)
-            json.raw(", \"confidence\": "); json.trimmedNumber(p.confidence, decimals: 4)
+            json.raw(", \"confidence\": "); json.number(p.confidence, decimals: JSONText.Decimals.scores)
             json.raw(", \"probabilities\": {")
             for (i, name) in p.classNames.enumerated() {
                 if i > 0 { json.raw(", ") }
-                json.string(name); json.raw(": "); json.trimmedNumber(p.probabilities[i], decimals: 4)
+                json.string(name); json.raw(": "); json.number(p.probabilities[i], decimals: JSONText.Decimals.scores)
             }
             json.raw("}, \"track\": ")
             if let track = p.trackID { json.integer(track) } else { json.raw("null") }
@@ -91,7 +95,7 @@ public enum ActionEvent: Sendable, Equatable {
             json.raw("{\"type\": \"rep\", \"label\": "); json.string(r.action.name)
             json.raw(", \"count\": "); json.integer(r.count)
             json.raw(", \"frame\": "); json.integer(r.frame)
-            json.raw(", \"time\": "); json.trimmedNumber(r.time, decimals: 3)
+            json.raw(", \"time\": "); json.number(r.time, decimals: JSONText.Decimals.seconds)
             json.raw(", ")
             r.cue.appendMembers(to: &json)
             json.raw("}")
@@ -106,7 +110,7 @@ public enum ActionEvent: Sendable, Equatable {
                 guard let seconds = s.seconds[label] else { continue }
                 if !first { json.raw(", ") }
                 first = false
-                json.string(label.name); json.raw(": "); json.trimmedNumber(seconds, decimals: 2)
+                json.string(label.name); json.raw(": "); json.number(seconds, decimals: JSONText.Decimals.seconds)
             }
             json.raw("}, \"reps\": {")
             for (i, action) in ActionClass.exercises.enumerated() {
