@@ -47,6 +47,9 @@ public struct ActionSummary: Sendable, Equatable {
     public var seconds: [ActionLabel: Double]
     /// Repetitions per exercise (every exercise listed, zeros included).
     public var reps: [ActionClass: Int]
+    /// Turning points per exercise that came in a window of that exercise but failed its posture
+    /// rule, so were not counted (every exercise listed, zeros included).
+    public var rejectedReps: [ActionClass: Int] = [:]
     /// The classifier's classes in output order (the order `seconds` is written in, abstentions last).
     public var classLabels: [ActionLabel] = ActionClass.allCases.map { .action($0) }
 }
@@ -61,7 +64,7 @@ public enum ActionEvent: Sendable, Equatable {
     /// `{"type": "prediction", "frame_start", "frame_end", "time_start", "time_end", "label",
     /// "confidence", "probabilities": {class: p}, "track"}`,
     /// `{"type": "rep", "label", "count", "frame", "time", cue fields}` (``RepetitionCue``),
-    /// `{"type": "summary", "frames", "label", "seconds": {label: s}, "reps": {class: n}}`.
+    /// `{"type": "summary", "frames", "label", "seconds": {label: s}, "reps": {class: n}, "rejected_reps": {class: n}}`.
     /// Numbers follow ``JSONText``'s one rule: times at most 3 decimals, confidences and
     /// probabilities 4, cue proportions 2, angles none, trailing zeros dropped (``JSONText/number(_:decimals:)``).
     ///
@@ -112,12 +115,21 @@ public enum ActionEvent: Sendable, Equatable {
                 first = false
                 json.string(label.name); json.raw(": "); json.number(seconds, decimals: JSONText.Decimals.seconds)
             }
-            json.raw("}, \"reps\": {")
-            for (i, action) in ActionClass.exercises.enumerated() {
-                if i > 0 { json.raw(", ") }
-                json.string(action.name); json.raw(": "); json.integer(s.reps[action] ?? 0)
-            }
-            json.raw("}}")
+            json.raw("}, \"reps\": ")
+            Self.appendPerExercise(s.reps, to: &json)
+            json.raw(", \"rejected_reps\": ")
+            Self.appendPerExercise(s.rejectedReps, to: &json)
+            json.raw("}")
         }
+    }
+
+    /// `{exercise: n}` for every exercise, in ``ActionClass/exercises`` order (0 when missing).
+    private static func appendPerExercise(_ counts: [ActionClass: Int], to json: inout JSONText) {
+        json.raw("{")
+        for (i, action) in ActionClass.exercises.enumerated() {
+            if i > 0 { json.raw(", ") }
+            json.string(action.name); json.raw(": "); json.integer(counts[action] ?? 0)
+        }
+        json.raw("}")
     }
 }

@@ -20,7 +20,8 @@ struct ActionsCommand: AsyncParsableCommand {
            "label": "squats", "confidence": c, "probabilities": {...}, "track": id}   per window
           {"type": "rep", "label": "squats", "count": n, "frame": f, "time": s,
            "depth": d, "knee_angle": a, "hips_below_knees": b}    per repetition, with its posture cue
-          {"type": "summary", "frames": N, "label": "squats", "seconds": {...}, "reps": {...}}  last
+          {"type": "summary", "frames": N, "label": "squats", "seconds": {...}, "reps": {...},
+           "rejected_reps": {...}}   last (turning points whose posture was not the exercise's)
 
         Labels: jumping_jacks, lunges, burpees, squats, other; no_person when fewer than 60% of \
         a window's frames show a person; low_confidence when the top probability is under \

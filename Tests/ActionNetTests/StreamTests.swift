@@ -64,7 +64,8 @@ struct StreamTests {
         let s = ActionEvent.summary(ActionSummary(frames: 300, label: .action(.squats), seconds: [.action(.squats): 8.4, .noPerson: 1.6],
                                                   reps: [.squats: 3]))
         #expect(s.jsonLine == "{\"type\": \"summary\", \"frames\": 300, \"label\": \"squats\", \"seconds\": {\"squats\": 8.4, \"no_person\": 1.6}, "
-                + "\"reps\": {\"jumping_jacks\": 0, \"lunges\": 0, \"burpees\": 0, \"squats\": 3}}")
+                + "\"reps\": {\"jumping_jacks\": 0, \"lunges\": 0, \"burpees\": 0, \"squats\": 3}, "
+                + "\"rejected_reps\": {\"jumping_jacks\": 0, \"lunges\": 0, \"burpees\": 0, \"squats\": 0}}")
         for e in [rep, p, s] { #expect(try JSONSerialization.jsonObject(with: Data(e.jsonLine.utf8)) is [String: Any]) }
         // Seconds have 3 decimals wherever they are (the summary's too), and the bytes path writes
         // the same text as jsonLine.
