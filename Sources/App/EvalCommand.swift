@@ -14,7 +14,15 @@ struct Eval: ParsableCommand {
             Runs the pipeline (network + decoder, same options and defaults as `posekit pose`) on each \
             image, matches it to the ground truth by file name (photo.ppm finds photo.jpg), and prints \
             the pycocotools summary: AP over OKS thresholds .50:.05:.95, AP50, AP75, AP medium/large \
-            and the recalls. Standard COCO sigmas; only labeled keypoints count; areas from the file.
+            and the recalls. Standard COCO sigmas; only labeled keypoints count; areas from the file; \
+            at most 20 poses per image count, as in COCO.
+
+            Each image is scored once. A directory holding two copies of an image (photo.jpg and \
+            photo.ppm) keeps one, the PPM copy (read as it is, no decoder in between), with a \
+            warning; two inputs given separately that are one image are refused. Every input must \
+            be in the ground truth, and the images scored must hold someone to find. Ground truth \
+            with two images of one id or file name, people on images it does not list or keypoint \
+            lists other than 51 numbers is refused.
 
             --poses scores the output of `posekit pose` instead of running the network: its JSON \
             Lines, or the COCO results list of `posekit pose --format coco` (every image of the \
@@ -59,13 +67,23 @@ struct Eval: ParsableCommand {
 
     func run() throws {
         let truth = try CLIError.reading(groundTruth) { try CocoKeypointDataset(contentsOf: URL(fileURLWithPath: groundTruth)) }
+        guard truth.scoredPeopleCount > 0 else {
+            throw CLIError("\(groundTruth): no person with labeled keypoints, so there is nothing to score against")
+        }
         var detections: [KeypointDetection] = []
         var evaluated = Set<Int>()
+        /// The ground truth of the images scored, refused when it holds nobody to find (AP would be undefined).
+        func scoredTruth() throws -> CocoKeypointDataset {
+            let subset = truth.restricted(to: evaluated)
+            guard subset.scoredPeopleCount > 0 else {
+                throw CLIError("the \(evaluated.count) image(s) scored hold no person with labeled keypoints in \(groundTruth), so AP is undefined")
+            }
+            return subset
+        }
         func imageID(_ name: String) throws -> Int {
             guard let image = truth.image(named: name) else {
                 throw CLIError("\(name): no image of that name in \(groundTruth)")
             }
-            evaluated.insert(image.id)
             return image.id
         }
         let posesReader = try poses.map { path in try CLIError.reading(path) { try LineReader(path: path) } }
@@ -78,29 +96,43 @@ struct Eval: ParsableCommand {
             detections = results
         } else if let poses, let posesReader {
             var decoder = PoseJSONLinesDecoder()
+            var lineOfImage: [Int: (line: Int, source: String)] = [:]
+            var lineNumber = 0
             try posesReader.forEachLine { line in
+                lineNumber += 1
                 guard let frame = try decoder.decode(line: line) else { return }
                 guard let name = frame.source else { throw CLIError("\(poses): a line has no \"source\" to match with the ground truth") }
                 let id = try imageID(name)
+                // One line per image: a second one (a video's next frame, a copy under another name) would count it twice.
+                if let first = lineOfImage[id] {
+                    throw CLIError("\(poses): line \(lineNumber) (\(name)) is image \(id) of \(groundTruth), which line \(first.line) (\(first.source)) already gave; give each image once")
+                }
+                lineOfImage[id] = (lineNumber, name)
+                evaluated.insert(id)
                 detections += frame.poses.map { KeypointDetection(imageID: id, pose: $0) }
             }
         } else {
+            // Every image is matched before the network runs, so a missing or repeated one costs nothing.
+            let matched = try SameImageInputs.unique(try InputDirectory.expand(images), arguments: images, imageID: imageID) { id, _, _ in
+                ("image \(id) of \(groundTruth)", "give only one of them")
+            }
+            evaluated = Set(matched.map(\.imageID))
+            _ = try scoredTruth()
             // Images: one at a time, on every thread.
             let detectors = FrameDetectors(primary: try accuracy.makeDetector(model, decode), threads: model.resolvedThreads,
                                            framesInFlight: 1)
-            for path in try InputDirectory.expand(images) {
-                let id = try imageID(path)
+            for (path, id) in matched {
                 try FrameInput.namingErrors(of: path) { try FrameInput.withFrames(of: path) { reader in
                     let source = FrameSource(reader: reader, geometry: model.geometry, scaling: detectors.primary.inputScaling, wantsRGB: false)
-                    try source.forEachDetectedFrame(with: detectors, realtime: false) { _, poses, _ in
+                    try source.forEachDetectedFrame(with: detectors, realtime: false) { slot, poses, _ in
+                        guard slot.frameIndex == 0 else { throw CLIError("holds more than one frame; eval scores one image per input") }
                         detections += poses.map { KeypointDetection(imageID: id, pose: $0) }
                     }
                 } }
             }
         }
         // Score only the images given, so a subset can be evaluated on its own.
-        let subset = truth.restricted(to: evaluated)
-        let result = try evaluateKeypoints(groundTruth: subset, detections: detections, oksAreaScale: oksAreaScale)
+        let result = try evaluateKeypoints(groundTruth: try scoredTruth(), detections: detections, oksAreaScale: oksAreaScale)
         if json {
             let object: [String: Any] = [
                 "images": evaluated.count, "detections": detections.count, "oks_area_scale": oksAreaScale,

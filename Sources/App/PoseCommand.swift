@@ -35,7 +35,9 @@ struct PoseCommand: ParsableCommand {
 
         --format coco writes one JSON list for all image inputs, the results format pycocotools' \
         loadRes reads; image_id comes from --ground-truth (matched by file name) or else from \
-        the digits of each file name (000000000785.jpg -> 785).
+        the digits of each file name (000000000785.jpg -> 785). Two inputs of one image \
+        (photo.jpg and photo.ppm) are refused, except in a directory, where the PPM copy is kept \
+        with a warning.
 
         EXAMPLES
           posekit pose photo.ppm
@@ -131,9 +133,11 @@ struct PoseCommand: ParsableCommand {
     }
 
     func run() throws {
-        let inputs = try batch.selectedInputs(arguments: self.inputs)
-        try SameFileCheck.refuse(inputs: inputs + [batch.inputsFrom, groundTruth].compactMap { $0 },
-                                 outputs: batch.outputs(for: inputs, json: json, overlay: overlay))
+        let selected = try batch.selectedInputs(arguments: self.inputs)
+        try SameFileCheck.refuse(inputs: selected + [batch.inputsFrom, groundTruth].compactMap { $0 },
+                                 outputs: batch.outputs(for: selected, json: json, overlay: overlay))
+        var coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
+        let inputs = try coco?.uniqueInputs(selected, arguments: self.inputs) ?? selected
         SignalHandling.install()
         let detectors = FrameDetectors(primary: try accuracy.makeDetector(model, decode), threads: model.resolvedThreads)
         let progressReporter = ProgressReporter(forced: progress)
@@ -145,7 +149,6 @@ struct PoseCommand: ParsableCommand {
             }
             return
         }
-        var coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
         let jsonFile = try OutputFile(path: json ?? "-", realtime: realtime)
         let overlayFile = try overlay.map { try OutputFile(path: $0, realtime: realtime) }
         var overlayOutput = overlayFile.map { OverlayOutput(sink: $0.sink) }
