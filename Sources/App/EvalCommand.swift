@@ -134,12 +134,16 @@ struct Eval: ParsableCommand {
         // Score only the images given, so a subset can be evaluated on its own.
         let result = try evaluateKeypoints(groundTruth: try scoredTruth(), detections: detections, oksAreaScale: oksAreaScale)
         if json {
+            let scales = accuracy.scales(model, decode)
             let object: [String: Any] = [
                 "images": evaluated.count, "detections": detections.count, "oks_area_scale": oksAreaScale,
                 "AP": result.averagePrecision, "AP50": result.averagePrecision50, "AP75": result.averagePrecision75,
                 "APm": result.averagePrecisionMedium, "APl": result.averagePrecisionLarge,
                 "AR": result.averageRecall, "AR50": result.averageRecall50, "AR75": result.averageRecall75,
-                "model": poses == nil ? model.model : NSNull(), "input_size": poses == nil ? (model.inputSize ?? (accuracy.accurate ? AccuracyOptions.accurateInputSize : ModelOptions.defaultInputSize)) : NSNull(),
+                "model": poses == nil ? model.model : NSNull(),
+                "input_size": poses == nil ? scales.sizes[0] : NSNull(), "input_sizes": poses == nil ? scales.sizes : NSNull(),
+                "output_stride": poses == nil ? scales.outputStride : NSNull(), "flip": poses == nil ? scales.flip : NSNull(),
+                "max_upscale": poses == nil ? (scales.maximumUpscale ?? NSNull()) as Any : NSNull(),
                 "accurate": accuracy.accurate,
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])

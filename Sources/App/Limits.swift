@@ -42,6 +42,8 @@ enum Limits {
     static let maxPoses = OptionLimit(range: 1...PoseJSONLinesDecoder.maximumPosesPerFrame)
     /// Scores and probabilities (`--score-threshold`, `--min-pose-score`, `--confidence`).
     static let probability = OptionLimit(range: 0.0...1.0)
+    /// Network-input pixels per image pixel at most (`--max-upscale`): 1 never enlarges.
+    static let maxUpscale = OptionLimit(range: 1.0...100.0)
     /// Same-person radius in network pixels (`--nms-radius`).
     static let nmsRadius = OptionLimit(range: 0.0...10_000.0)
     /// Shared keypoints that make a pose a duplicate (`--duplicate-keypoints`; 0 keeps duplicates).

@@ -30,8 +30,9 @@ struct PoseCommand: ParsableCommand {
         person and keypoint (--no-smooth for the raw per-frame positions); streams without a \
         frame rate (Y4M F0:0) are taken as 30 frames/s for tracking and smoothing.
 
-        --accurate trades speed for accuracy (about 20x slower): flip averaging, output stride 8 \
-        and two input sizes (--input-size, default 769, and 0.8 of it: 609) merged before decoding.
+        --accurate trades speed for accuracy (about \(AccuracyPreset.relativeCost.shortText)x the time): \(AccuracyPreset.summary) \
+        (--input-size sets the largest size). --input-sizes merges sizes of your choice; \
+        --max-upscale keeps small images from being blown up.
 
         --format coco writes one JSON list for all image inputs, the results format pycocotools' \
         loadRes reads; image_id comes from --ground-truth (matched by file name) or else from \
