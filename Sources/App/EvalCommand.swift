@@ -32,6 +32,7 @@ struct Eval: ParsableCommand {
 
             EXAMPLES
               posekit eval --ground-truth images/ground_truth.json images/*.ppm
+              posekit eval --accurate --ground-truth images/ground_truth.json images/
               posekit eval --ground-truth gt.json --input-size 513 --json images/*.ppm
               posekit pose images/*.ppm > poses.jsonl
               posekit eval --ground-truth gt.json --poses poses.jsonl
