@@ -15,34 +15,42 @@ import TestSupport
         #expect(FlipAveraging.mirroredEdge[0] == 2 && FlipAveraging.mirroredEdge[7] == 13 && FlipAveraging.mirroredEdge[15] == 9)
     }
 
-    @Test func averagedHeadsEqualTwoPlainRunsAveragedByHand() throws {
-        let folder = SharedData.root.appendingPathComponent("reference/mobilenet075__coco_000000000785__257_os16")
+    /// `left…` ↔ `right…`, written out by name (independent of ``FlipAveraging``'s tables).
+    static func mirrorName(_ name: String) -> String {
+        name.hasPrefix("left") ? "right" + name.dropFirst(4) : name.hasPrefix("right") ? "left" + name.dropFirst(5) : name
+    }
+
+    /// The heads `pick` chooses of three runs on a reference input at `size`: the image, its
+    /// mirror image written out pixel by pixel, and `runWithFlipAveraging` (which must restore the input).
+    static func threeRuns(_ reference: String, size: Int, _ pick: (PoseNetModel) -> [[Float]])
+        throws -> (plain: [[Float]], mirrored: [[Float]], averaged: [[Float]], model: PoseNetModel) {
+        let folder = SharedData.root.appendingPathComponent("reference/\(reference)")
         let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve("mobilenet075"))
-        let model = try PoseNetModel(bundle: bundle, inputSize: 257, outputStride: 16, threads: 2)
+        let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: 16, threads: 2)
         try ReferenceInput.load(folder.appendingPathComponent("input.ppm"), into: model.input)
         let image = model.input.scalars
-        let (s, h, w) = (257, model.outputHeight, model.outputWidth)
-
         try model.run()
-        let plain = [model.heatmapScores.scalars, model.offsets.scalars]
-        // The mirror image, written out pixel by pixel.
+        let plain = pick(model)
         model.input.withUnsafeMutableBufferPointer { p in
-            for y in 0..<s { for x in 0..<s { for c in 0..<3 { p[(y * s + x) * 3 + c] = image[(y * s + (s - 1 - x)) * 3 + c] } } }
+            for y in 0..<size { for x in 0..<size { for c in 0..<3 { p[(y * size + x) * 3 + c] = image[(y * size + (size - 1 - x)) * 3 + c] } } }
         }
         try model.run()
-        let mirrored = [model.heatmapScores.scalars, model.offsets.scalars]
-
+        let mirrored = pick(model)
         model.input.withUnsafeMutableBufferPointer { p in _ = p.update(fromContentsOf: image) }
         try model.runWithFlipAveraging()
         #expect(model.input.scalars == image, "the input is restored")
-        let averaged = [model.heatmapScores.scalars, model.offsets.scalars]
+        return (plain, mirrored, pick(model), model)
+    }
+
+    @Test func averagedHeadsEqualTwoPlainRunsAveragedByHand() throws {
+        let (plain, mirrored, averaged, model) = try Self.threeRuns("mobilenet075__coco_000000000785__257_os16", size: 257) {
+            [$0.heatmapScores.scalars, $0.offsets.scalars]
+        }
+        let (h, w) = (model.outputHeight, model.outputWidth)
 
         // Heatmap channel k at column x ← mirrored run's channel mirror(k) at column w-1-x; offsets'
         // dx channels (17...33) change sign.
-        let mirrorName: (String) -> String = { name in
-            name.hasPrefix("left") ? "right" + name.dropFirst(4) : name.hasPrefix("right") ? "left" + name.dropFirst(5) : name
-        }
-        let partMirror = BodyPart.allCases.map { BodyPart(name: mirrorName($0.name))!.rawValue }
+        let partMirror = BodyPart.allCases.map { BodyPart(name: Self.mirrorName($0.name))!.rawValue }
         var worst: Float = 0
         for y in 0..<h {
             for x in 0..<w {
@@ -66,31 +74,16 @@ import TestSupport
     /// far better than with any of the plausible mistakes (no left/right swap, dx not negated,
     /// forward and backward fields crossed), and `runWithFlipAveraging` must average exactly them.
     @Test func mirroredDisplacementFieldsMatchThePlainRun() throws {
-        let folder = SharedData.root.appendingPathComponent("reference/mobilenet075__coco_000000197388__353_os16")
-        let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve("mobilenet075"))
-        let model = try PoseNetModel(bundle: bundle, inputSize: 353, outputStride: 16, threads: 2)
-        try ReferenceInput.load(folder.appendingPathComponent("input.ppm"), into: model.input)
-        let image = model.input.scalars
-        let (s, h, w, edges) = (353, model.outputHeight, model.outputWidth, 16)
-
-        try model.run()
-        let heat = model.heatmapScores.scalars
-        let plain = [model.displacementsFwd.scalars, model.displacementsBwd.scalars]
-        model.input.withUnsafeMutableBufferPointer { p in
-            for y in 0..<s { for x in 0..<s { for c in 0..<3 { p[(y * s + x) * 3 + c] = image[(y * s + (s - 1 - x)) * 3 + c] } } }
+        var heat: [Float] = []
+        let (plain, mirrored, averaged, model) = try Self.threeRuns("mobilenet075__coco_000000197388__353_os16", size: 353) { model in
+            if heat.isEmpty { heat = model.heatmapScores.scalars }   // the plain run's, which comes first
+            return [model.displacementsFwd.scalars, model.displacementsBwd.scalars]
         }
-        try model.run()
-        let mirrored = [model.displacementsFwd.scalars, model.displacementsBwd.scalars]
-        model.input.withUnsafeMutableBufferPointer { p in _ = p.update(fromContentsOf: image) }
-        try model.runWithFlipAveraging()
-        let averaged = [model.displacementsFwd.scalars, model.displacementsBwd.scalars]
+        let (h, w, edges) = (model.outputHeight, model.outputWidth, 16)
 
         // The skeleton's edges by part names, and each one's mirror found by name.
         let names = Skeleton.treeEdges.map { ($0.parent.name, $0.child.name) }
-        let swapSide: (String) -> String = { name in
-            name.hasPrefix("left") ? "right" + name.dropFirst(4) : name.hasPrefix("right") ? "left" + name.dropFirst(5) : name
-        }
-        let mirrorEdge = names.map { edge in names.firstIndex { $0 == (swapSide(edge.0), swapSide(edge.1)) }! }
+        let mirrorEdge = names.map { edge in names.firstIndex { $0 == (Self.mirrorName(edge.0), Self.mirrorName(edge.1)) }! }
         #expect(mirrorEdge != Array(0..<edges), "some edges have a mirror of their own")
 
         /// Mean |plain − mapped mirror| over both components, weighted by the source part's heat
