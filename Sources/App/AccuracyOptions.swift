@@ -1,40 +1,83 @@
 import ArgumentParser
+import Foundation
 import PoseCore
 import PoseNet
 import Tensor
 
-/// The accuracy preset, shared by `pose` and `eval`: `--accurate`.
+/// How the network sees each image, shared by `pose` and `eval`: the accuracy preset
+/// `--accurate`, several input sizes merged (`--input-sizes`), and the upscale limit.
 struct AccuracyOptions: ParsableArguments {
-    @Flag(help: "Accuracy preset: flip averaging, output stride 8, input sizes 769 and 609 merged (about 20x slower).")
+    @Flag(help: ArgumentHelp("Accuracy preset: \(AccuracyPreset.summary) (about \(AccuracyPreset.relativeCost.shortText)x the time of the default; README \"Accuracy\")."))
     var accurate = false
 
-    /// The largest input of the preset; the second is the `16k + 1` size nearest 0.8 of it.
-    /// Larger inputs find the many small and mid-size people better (COCO AP on the shared
-    /// images, flip + stride 8: 0.620 for 641+513, 0.669 for 769+609, 0.677 for 897+721);
-    /// 769 is the knee, at about 2.2x the work of 513 per scale.
-    static let accurateInputSize = 769
+    @Option(name: .long, help: ArgumentHelp(
+        "Run the network at each of these input sizes (largest first, each stride·k+1, e.g. 769,513) and average the heads before decoding (multi-scale; instead of --input-size).",
+        valueName: "n,n,..."))
+    var inputSizes: InputSizeList?
 
-    /// A usage error when `--accurate` is combined with the options it sets itself.
+    @Option(name: .long, help: ArgumentHelp(
+        "Enlarge no image more than this many times: an image whose long side times this is under the input size runs at a smaller input (the largest stride·k+1 size within it; 1 = never past its native size; \(Limits.maxUpscale.text); default: no limit).",
+        valueName: "x"))
+    var maxUpscale: Double?
+
+    /// Usage errors: `--accurate` with the options it sets itself, sizes that cannot be merged.
     func check(_ model: ModelOptions, _ decode: DecodeOptions) throws {
-        if accurate && (model.outputStride != 16 || decode.flip) {
-            throw ValidationError("--accurate sets flip averaging and output stride 8 itself; drop --flip / --output-stride")
+        if accurate && (model.outputStride != 16 || decode.flip || inputSizes != nil || maxUpscale != nil) {
+            throw ValidationError("--accurate sets the input sizes, output stride, flip averaging and upscale limit itself; drop --input-sizes / --output-stride / --flip / --max-upscale (--input-size sets its largest size)")
+        }
+        if inputSizes != nil && model.inputSize != nil { throw ValidationError("give either --input-size or --input-sizes, not both") }
+        if let maxUpscale { try Limits.maxUpscale.check(maxUpscale, "--max-upscale") }
+        let plan = scales(model, decode)
+        try Limits.inputSize.check(plan.sizes, "--input-sizes")
+        guard plan.sizes.count > 1 || plan.maximumUpscale != nil else { return }
+        for size in plan.sizes where (size - 1) % plan.outputStride != 0 {
+            let below = (size - 1) / plan.outputStride * plan.outputStride + 1
+            throw ValidationError("input sizes that are merged or capped must be \(plan.outputStride)k+1 at output stride \(plan.outputStride), so their grids align; \(size) is not (\(below) or \(below + plan.outputStride) are)")
+        }
+        if zip(plan.sizes, plan.sizes.dropFirst()).contains(where: { $0 <= $1 }) {
+            throw ValidationError("--input-sizes must be given largest first, each once; got \(plan.sizes.map(String.init).joined(separator: ","))")
         }
     }
 
-    /// The detector the options ask for: a plain ``PoseDetector``, or with `--accurate` a
-    /// ``MultiScalePoseDetector`` over two input sizes (`--input-size`, default 769, and the
-    /// `16k + 1` size nearest 0.8 of it), output stride 8, flip averaging at both.
+    /// What the network runs on each image: these sizes (largest first), at this stride, with or
+    /// without flip averaging, enlarging no image past the upscale limit.
+    struct Scales: Equatable {
+        var sizes: [Int]
+        var outputStride: Int
+        var flip: Bool
+        var maximumUpscale: Double?
+    }
+
+    /// The preset's scales, or those the other options set.
+    func scales(_ model: ModelOptions, _ decode: DecodeOptions) -> Scales {
+        if accurate { return AccuracyPreset.scales(largest: model.inputSize) }
+        return Scales(sizes: inputSizes?.sizes ?? [model.inputSize ?? ModelOptions.defaultInputSize], outputStride: model.outputStride,
+                      flip: decode.flip, maximumUpscale: maxUpscale)
+    }
+
+    /// The detector the options ask for: a plain ``PoseDetector`` for one size without an
+    /// upscale limit, otherwise a ``MultiScalePoseDetector`` over the sizes (on one copy of the weights).
     func makeDetector(_ model: ModelOptions, _ decode: DecodeOptions) throws -> any PoseFinding {
-        guard accurate else { return try model.makeDetector(decode) }
+        let plan = scales(model, decode)
+        var decoding = decode.decoding
+        decoding.flipAveraging = plan.flip
+        guard plan.sizes.count > 1 || plan.maximumUpscale != nil else { return try model.makeDetector(decode) }
         let url = try ModelLocator.resolve(model.model)
         let weights = try CLIError.reading(url.path) { try PoseNetWeights(bundle: WeightBundle(contentsOf: url)) }
-        let large = model.inputSize ?? Self.accurateInputSize
-        let small = max(33, Int((Double(large - 1) * 0.8 / 16).rounded()) * 16 + 1)
-        let models = try [large, small].map {  // both sizes read one copy of the weights
-            try PoseNetModel(weights: weights, inputSize: $0, outputStride: 8, threads: model.resolvedThreads)
+        let models = try plan.sizes.map {
+            try PoseNetModel(weights: weights, inputSize: $0, outputStride: plan.outputStride, threads: model.resolvedThreads)
         }
-        var decoding = decode.decoding
-        decoding.flipAveraging = true
-        return try MultiScalePoseDetector(models: models, decoding: decoding, geometry: model.geometry)
+        return try MultiScalePoseDetector(models: models, decoding: decoding, maximumUpscale: plan.maximumUpscale, geometry: model.geometry)
+    }
+}
+
+/// Input sizes on the command line, comma-separated (`769,513`).
+struct InputSizeList: ExpressibleByArgument, Equatable {
+    let sizes: [Int]
+
+    init?(argument: String) {
+        let sizes = argument.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !sizes.isEmpty, sizes.allSatisfy({ $0 != nil }) else { return nil }
+        self.sizes = sizes.compactMap { $0 }
     }
 }

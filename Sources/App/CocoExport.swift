@@ -1,3 +1,4 @@
+import FrameIO
 import PoseEvaluation
 import Foundation
 import PoseCore
@@ -9,32 +10,50 @@ struct CocoExport {
     private let truth: CocoKeypointDataset?
     private let truthPath: String?
     private var results: [(imageID: Int, pose: Pose)] = []
-    /// Which input each image ID came from, so two inputs claiming one ID are caught.
-    private var inputOfImageID: [Int: String] = [:]
+    /// Each input's image id, decided before any input is read (``uniqueInputs(_:arguments:)``).
+    private var imageIDOfInput: [String: Int] = [:]
 
     init(groundTruth: String?) throws {
         truthPath = groundTruth
         truth = try groundTruth.map { try CocoKeypointDataset(contentsOf: URL(fileURLWithPath: $0)) }
     }
 
+    /// `inputs` (directories expanded from `arguments`) with each image once (``SameImageInputs``):
+    /// every input's image id is found here, so a missing or repeated one is refused before the
+    /// network runs.
+    mutating func uniqueInputs(_ inputs: [String], arguments: [String]) throws -> [String] {
+        let matched = try SameImageInputs.unique(inputs, arguments: arguments, imageID: imageID(of:)) { [truthPath] id, first, second in
+            if let truthPath { return ("image \(id) of \(truthPath)", "give only one of them") }
+            let stem = { (path: String) in URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent }
+            // Copies of one picture stay one image whatever the ids come from; different pictures
+            // whose names share their digits need ids from the ground truth.
+            return ("image_id \(id) (the digits of their names)",
+                    stem(first) == stem(second) ? "give only one of them" : "give --ground-truth to take ids from it, or only one of them")
+        }
+        for (input, id) in matched { imageIDOfInput[input] = id }
+        return matched.map(\.input)
+    }
+
     /// Adds one image's poses.
     mutating func add(_ poses: [Pose], input: String) throws {
-        let id = try imageID(of: input)
-        if let other = inputOfImageID[id], other != input {
-            throw CLIError("\(input) and \(other) both give image_id \(id); give --ground-truth to take ids from it")
-        }
-        inputOfImageID[id] = input
+        let id = try imageIDOfInput[input] ?? imageID(of: input)
         results += poses.map { (id, $0) }
     }
 
     func encoded() -> String { CocoResults.encode(results) }
 
     private func imageID(of input: String) throws -> Int {
+        if input == "-" {
+            throw CLIError("--format coco takes each image_id from a file name, and standard input (-) has none; give the image as a file")
+        }
+        if MediaFormat.forExtension(of: input)?.media == .video || URL(fileURLWithPath: input).pathExtension.lowercased() == "y4m" {
+            throw CLIError("\(input): --format coco is for images; use JSON Lines for video")
+        }
         if let truth, let truthPath {
-            guard let image = truth.image(named: input) else { throw CLIError("no image named like \(input) in \(truthPath)") }
+            guard let image = truth.image(named: input) else { throw CLIError("\(input): no image of that name in \(truthPath)") }
             return image.id
         }
-        guard input != "-", let id = CocoResults.imageID(fromFileName: input) else {
+        guard let id = CocoResults.imageID(fromFileName: input) else {
             throw CLIError("\(input): no digits in the file name to take an image_id from; give --ground-truth")
         }
         return id

@@ -14,7 +14,15 @@ struct Eval: AsyncParsableCommand {
             Runs the pipeline (network + decoder, same options and defaults as `posekit pose`) on each \
             image, matches it to the ground truth by file name (photo.ppm finds photo.jpg), and prints \
             the pycocotools summary: AP over OKS thresholds .50:.05:.95, AP50, AP75, AP medium/large \
-            and the recalls. Standard COCO sigmas; only labeled keypoints count; areas from the file.
+            and the recalls. Standard COCO sigmas; only labeled keypoints count; areas from the file; \
+            at most 20 poses per image count, as in COCO.
+
+            Each image is scored once. A directory holding two copies of an image (photo.jpg and \
+            photo.ppm) keeps one, the PPM copy (read as it is, no decoder in between), with a \
+            warning; two inputs given separately that are one image are refused. Every input must \
+            be in the ground truth, and the images scored must hold someone to find. Ground truth \
+            with two images of one id or file name, people on images it does not list or keypoint \
+            lists other than 51 numbers is refused.
 
             --poses scores the output of `posekit pose` instead of running the network: its JSON \
             Lines, or the COCO results list of `posekit pose --format coco` (every image of the \
@@ -24,6 +32,7 @@ struct Eval: AsyncParsableCommand {
 
             EXAMPLES
               posekit eval --ground-truth images/ground_truth.json images/*.ppm
+              posekit eval --accurate --ground-truth images/ground_truth.json images/
               posekit eval --ground-truth gt.json --input-size 513 --json images/*.ppm
               posekit pose images/*.ppm > poses.jsonl
               posekit eval --ground-truth gt.json --poses poses.jsonl
@@ -59,13 +68,23 @@ struct Eval: AsyncParsableCommand {
 
     func run() async throws {
         let truth = try CLIError.reading(groundTruth) { try CocoKeypointDataset(contentsOf: URL(fileURLWithPath: groundTruth)) }
+        guard truth.scoredPeopleCount > 0 else {
+            throw CLIError("\(groundTruth): no person with labeled keypoints, so there is nothing to score against")
+        }
         var detections: [KeypointDetection] = []
         var evaluated = Set<Int>()
+        /// The ground truth of the images scored, refused when it holds nobody to find (AP would be undefined).
+        func scoredTruth() throws -> CocoKeypointDataset {
+            let subset = truth.restricted(to: evaluated)
+            guard subset.scoredPeopleCount > 0 else {
+                throw CLIError("the \(evaluated.count) image(s) scored hold no person with labeled keypoints in \(groundTruth), so AP is undefined")
+            }
+            return subset
+        }
         func imageID(_ name: String) throws -> Int {
             guard let image = truth.image(named: name) else {
                 throw CLIError("\(name): no image of that name in \(groundTruth)")
             }
-            evaluated.insert(image.id)
             return image.id
         }
         let posesReader = try poses.map { path in try CLIError.reading(path) { try LineReader(path: path) } }
@@ -78,19 +97,34 @@ struct Eval: AsyncParsableCommand {
             detections = results
         } else if let poses, let posesReader {
             var decoder = PoseJSONLinesDecoder()
+            var lineOfImage: [Int: (line: Int, source: String)] = [:]
+            var lineNumber = 0
             try posesReader.forEachLine { line in
+                lineNumber += 1
                 guard let frame = try decoder.decode(line: line) else { return }
                 guard let name = frame.source else { throw CLIError("\(poses): a line has no \"source\" to match with the ground truth") }
                 let id = try imageID(name)
+                // One line per image: a second one (a video's next frame, a copy under another name) would count it twice.
+                if let first = lineOfImage[id] {
+                    throw CLIError("\(poses): line \(lineNumber) (\(name)) is image \(id) of \(groundTruth), which line \(first.line) (\(first.source)) already gave; give each image once")
+                }
+                lineOfImage[id] = (lineNumber, name)
+                evaluated.insert(id)
                 detections += frame.poses.map { KeypointDetection(imageID: id, pose: $0) }
             }
         } else {
+            // Every image is matched before the network runs, so a missing or repeated one costs nothing.
+            let matched = try SameImageInputs.unique(try InputDirectory.expand(images), arguments: images, imageID: imageID) { id, _, _ in
+                ("image \(id) of \(groundTruth)", "give only one of them")
+            }
+            evaluated = Set(matched.map(\.imageID))
+            _ = try scoredTruth()
             // Images: one at a time, on every thread.
             let finder = try accuracy.makeDetector(model, decode)
-            for path in try InputDirectory.expand(images) {
-                let id = try imageID(path)
+            for (path, id) in matched {
                 do {
                     for try await detected in finder.poses(inMediaAt: path, framesInFlight: 1) {
+                        guard detected.index == 0 else { throw CLIError("holds more than one frame; eval scores one image per input") }
                         detections += detected.poses.map { KeypointDetection(imageID: id, pose: $0) }
                     }
                 } catch where !endsTheRun(error) {
@@ -99,12 +133,11 @@ struct Eval: AsyncParsableCommand {
             }
         }
         // Score only the images given, so a subset can be evaluated on its own.
-        let subset = truth.restricted(to: evaluated)
-        let result = try evaluateKeypoints(groundTruth: subset, detections: detections, oksAreaScale: oksAreaScale)
+        let result = try evaluateKeypoints(groundTruth: try scoredTruth(), detections: detections, oksAreaScale: oksAreaScale)
         if json {
-            let inputSize = poses == nil ? (model.inputSize ?? (accuracy.accurate ? AccuracyOptions.accurateInputSize : ModelOptions.defaultInputSize)) : nil
             print(Self.jsonLine(result, images: evaluated.count, detections: detections.count, oksAreaScale: oksAreaScale,
-                                model: poses == nil ? model.model : nil, inputSize: inputSize, accurate: accuracy.accurate))
+                                model: poses == nil ? model.model : nil, scales: poses == nil ? accuracy.scales(model, decode) : nil,
+                                accurate: accuracy.accurate))
         } else {
             print("\(evaluated.count) images, \(detections.count) poses" + (oksAreaScale == 1 ? "" : ", OKS area x\(oksAreaScale)"))
             print(result.summary)
@@ -114,7 +147,7 @@ struct Eval: AsyncParsableCommand {
     /// The `--json` line: counts, the COCO metrics (scores: ``JSONText``'s one number rule, 4
     /// decimals) and the settings; `model` and `input_size` are null when scoring `--poses`.
     static func jsonLine(_ result: KeypointEvaluation, images: Int, detections: Int, oksAreaScale: Double,
-                         model: String?, inputSize: Int?, accurate: Bool) -> String {
+                         model: String?, scales: AccuracyOptions.Scales?, accurate: Bool) -> String {
         var json = JSONText(capacity: 512)
         json.raw("{\"images\": "); json.integer(images)
         json.raw(", \"detections\": "); json.integer(detections)
@@ -130,7 +163,19 @@ struct Eval: AsyncParsableCommand {
         json.raw(", \"model\": ")
         if let model { json.string(model) } else { json.raw("null") }
         json.raw(", \"input_size\": ")
-        if let inputSize { json.integer(inputSize) } else { json.raw("null") }
+        if let scales { json.integer(scales.sizes[0]) } else { json.raw("null") }
+        json.raw(", \"input_sizes\": ")
+        if let scales {
+            json.raw("[")
+            for (i, size) in scales.sizes.enumerated() { if i > 0 { json.raw(", ") }; json.integer(size) }
+            json.raw("]")
+        } else { json.raw("null") }
+        json.raw(", \"output_stride\": ")
+        if let scales { json.integer(scales.outputStride) } else { json.raw("null") }
+        json.raw(", \"flip\": ")
+        if let scales { json.raw(scales.flip ? "true" : "false") } else { json.raw("null") }
+        json.raw(", \"max_upscale\": ")
+        if let upscale = scales?.maximumUpscale { json.number(upscale, decimals: JSONText.Decimals.proportions) } else { json.raw("null") }
         json.raw(", \"accurate\": "); json.raw(accurate ? "true" : "false")
         json.raw("}")
         return json.text

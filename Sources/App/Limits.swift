@@ -42,6 +42,8 @@ enum Limits {
     static let maxPoses = OptionLimit(range: 1...PoseJSONLinesDecoder.maximumPosesPerFrame)
     /// Scores and probabilities (`--score-threshold`, `--min-pose-score`, `--confidence`).
     static let probability = OptionLimit(range: 0.0...1.0)
+    /// Network-input pixels per image pixel at most (`--max-upscale`): 1 never enlarges.
+    static let maxUpscale = OptionLimit(range: 1.0...100.0)
     /// Same-person radius in network pixels (`--nms-radius`).
     static let nmsRadius = OptionLimit(range: 0.0...10_000.0)
     /// Shared keypoints that make a pose a duplicate (`--duplicate-keypoints`; 0 keeps duplicates).
@@ -63,6 +65,10 @@ enum Limits {
     static let benchFrames = OptionLimit(range: 10...100_000)
     /// Interleaved passes per schedule (`bench pipeline --rounds`).
     static let benchRounds = OptionLimit(range: 1...100)
+    /// People per synthetic frame (`bench decode --people`): up to a grid full of them.
+    static let benchPeople = OptionLimit(range: 1...1000)
+    /// Output grid side of the synthetic frames (`bench decode --grid`): 257 cells is a 2049 input at stride 8.
+    static let benchDecodeGrid = OptionLimit(range: 9...257)
     /// Timed runs per measurement (`bench model/kernels --runs`).
     static let benchRuns = OptionLimit(range: 1...10_000)
     /// Training epochs and synthetic sequences per exercise (`train-actions`).

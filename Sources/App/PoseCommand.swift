@@ -30,12 +30,15 @@ struct PoseCommand: AsyncParsableCommand {
         person and keypoint (--no-smooth for the raw per-frame positions); streams without a \
         frame rate (Y4M F0:0) are taken as \(Int(PoseStream.fallbackFrameRate)) frames/s for tracking and smoothing.
 
-        --accurate trades speed for accuracy (about 20x slower): flip averaging, output stride 8 \
-        and two input sizes (--input-size, default 769, and 0.8 of it: 609) merged before decoding.
+        --accurate trades speed for accuracy (about \(AccuracyPreset.relativeCost.shortText)x the time): \(AccuracyPreset.summary) \
+        (--input-size sets the largest size). --input-sizes merges sizes of your choice; \
+        --max-upscale keeps small images from being blown up.
 
         --format coco writes one JSON list for all image inputs, the results format pycocotools' \
         loadRes reads; image_id comes from --ground-truth (matched by file name) or else from \
-        the digits of each file name (000000000785.jpg -> 785).
+        the digits of each file name (000000000785.jpg -> 785). Two inputs of one image \
+        (photo.jpg and photo.ppm) are refused, except in a directory, where the PPM copy is kept \
+        with a warning.
 
         EXAMPLES
           posekit pose photo.ppm
@@ -131,10 +134,12 @@ struct PoseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let inputs = try batch.selectedInputs(arguments: self.inputs)
-        try SameFileCheck.refuse(inputs: inputs + [batch.inputsFrom, groundTruth].compactMap { $0 },
-                                 outputs: batch.outputs(for: inputs, json: json, overlay: overlay))
+        let selected = try batch.selectedInputs(arguments: self.inputs)
+        try SameFileCheck.refuse(inputs: selected + [batch.inputsFrom, groundTruth].compactMap { $0 },
+                                 outputs: batch.outputs(for: selected, json: json, overlay: overlay))
         if let overlay { try MediaWriter.check(path: overlay) }   // before any work
+        var coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
+        let inputs = try coco?.uniqueInputs(selected, arguments: self.inputs) ?? selected
         SignalHandling.install()
         let finder = try accuracy.makeDetector(model, decode)
         let progressReporter = ProgressReporter(forced: progress)
@@ -146,7 +151,6 @@ struct PoseCommand: AsyncParsableCommand {
             }
             return
         }
-        var coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
         let jsonFile = try OutputFile(path: json ?? "-", realtime: realtime)
         let overlayWriter = try overlay.map { try MediaWriter(path: $0, realtime: realtime) }
         var failures = 0

@@ -6,6 +6,8 @@ import Tensor
 public struct DecodeBenchmarkResult: Sendable {
     /// Grid rows × columns of the synthetic heads.
     public var gridSize: Int
+    /// People in the synthetic frame.
+    public var people: Int
     /// Poses the decoder returned on the synthetic frame.
     public var posesDecoded: Int
     /// Number of timed decodes.
@@ -26,26 +28,30 @@ public struct DecodeBenchmarkResult: Sendable {
 /// The heads are built so that decoding finds every person: each keypoint peaks at one cell,
 /// offsets and displacements point at the nearest person's keypoints. Only decoding is timed.
 public func benchmarkDecode(gridSize: Int = 33, people: Int = 10, iterations: Int = 200) throws -> DecodeBenchmarkResult {
-    let (output, _) = try SyntheticHeads.crowd(gridSize: gridSize, people: people)
-    let parameters = MultiPoseParameters(maxPoses: people)
-    var poses = try decodeMultiplePoses(output, parameters: parameters)   // warm-up
-    var times: [Double] = []
-    times.reserveCapacity(max(iterations, 1))
-    for _ in 0..<max(iterations, 1) {
-        let start = MonotonicClock.now()
-        poses = try decodeMultiplePoses(output, parameters: parameters)
-        times.append((MonotonicClock.now() - start) * 1e3)
+    try benchmarkDecode(gridSize: gridSize, crowds: [people], maxPoses: nil, iterations: iterations)[0]
+}
+
+/// Decode time as a frame holds more people: one synthetic `gridSize × gridSize` frame per
+/// count in `crowds` (``SyntheticHeads/crowd(gridSize:people:)``), decoded with default
+/// parameters and at most `maxPoses` poses (nil: as many as the frame's people), timed
+/// interleaved (each round decodes every frame once), `iterations` rounds.
+public func benchmarkDecode(gridSize: Int, crowds: [Int], maxPoses: Int?, iterations: Int) throws -> [DecodeBenchmarkResult] {
+    let frames = try crowds.map { try SyntheticHeads.crowd(gridSize: gridSize, people: $0).output }
+    let parameters = crowds.map { MultiPoseParameters(maxPoses: maxPoses ?? $0) }
+    var decoded = [Int](repeating: 0, count: crowds.count)
+    let bodies: [() throws -> Void] = crowds.indices.map { i in
+        { decoded[i] = try decodeMultiplePoses(frames[i], parameters: parameters[i]).count }
     }
-    var validation: [Double] = []
-    validation.reserveCapacity(times.count)
-    for _ in times.indices {
-        let start = MonotonicClock.now()
-        _ = try PoseNetOutput(heatmapScores: output.heatmapScores, offsets: output.offsets,
-                              displacementsFwd: output.displacementsFwd, displacementsBwd: output.displacementsBwd,
-                              outputStride: output.outputStride)
-        validation.append((MonotonicClock.now() - start) * 1e3)
+    let timings = try Benchmark.measureInterleaved(warmup: 1, runs: max(iterations, 1), bodies)
+    let validation = Benchmark.measure(warmup: 1, runs: max(iterations, 1)) {
+        let output = frames[0]
+        _ = try? PoseNetOutput(heatmapScores: output.heatmapScores, offsets: output.offsets,
+                               displacementsFwd: output.displacementsFwd, displacementsBwd: output.displacementsBwd,
+                               outputStride: output.outputStride)
     }
-    return DecodeBenchmarkResult(gridSize: gridSize, posesDecoded: poses.count, iterations: times.count,
-                                 medianMilliseconds: Median.of(times), minimumMilliseconds: times.min()!,
-                                 medianValidationMilliseconds: Median.of(validation))
+    return crowds.indices.map { i in
+        DecodeBenchmarkResult(gridSize: gridSize, people: crowds[i], posesDecoded: decoded[i], iterations: timings[i].samples.count,
+                              medianMilliseconds: timings[i].median * 1e3, minimumMilliseconds: timings[i].minimum * 1e3,
+                              medianValidationMilliseconds: validation.median * 1e3)
+    }
 }

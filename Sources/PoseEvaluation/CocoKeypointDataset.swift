@@ -69,11 +69,16 @@ public struct CocoKeypointDataset: Sendable {
         return images.first { (($0.fileName as NSString).lastPathComponent as NSString).deletingPathExtension == stem }
     }
 
+    /// The people a score counts: neither crowd regions nor people without labeled keypoints.
+    public var scoredPeopleCount: Int { annotations.filter { !$0.isIgnored }.count }
+
     /// Reads a COCO keypoint annotation file, keeping the `person` category (or category 1 when
     /// no category is named `person`).
     ///
     /// - Throws: ``EvaluationError/invalidGroundTruth(_:)`` naming the file and the problem when it
-    ///   is not valid JSON, misses a required field, or an annotation does not have 17 keypoints.
+    ///   is not valid JSON, misses a required field, an annotation does not have 17 keypoints or
+    ///   is on an image `images` does not list, or two images share an id or a file name (each
+    ///   would be scored twice, or an input could not tell them apart).
     public init(contentsOf url: URL) throws {
         struct File: Decodable {
             struct Img: Decodable { let id: Int; let file_name: String; let width: Int; let height: Int }
@@ -92,9 +97,24 @@ public struct CocoKeypointDataset: Sendable {
         } catch {
             throw EvaluationError.invalidGroundTruth("\(url.path): \(PlainErrorMessage.describe(error))")
         }
+        var fileNameOfImage: [Int: String] = [:], imageOfFileName: [String: Int] = [:]
+        for image in file.images {
+            if let other = fileNameOfImage[image.id] {
+                throw EvaluationError.invalidGroundTruth("\(url.path): image id \(image.id) is used twice (\(other) and \(image.file_name))")
+            }
+            let name = (image.file_name as NSString).lastPathComponent
+            if let other = imageOfFileName[name] {
+                throw EvaluationError.invalidGroundTruth("\(url.path): images \(other) and \(image.id) have the same file name \(name)")
+            }
+            fileNameOfImage[image.id] = image.file_name
+            imageOfFileName[name] = image.id
+        }
         let person = file.categories?.first { $0.name == "person" }?.id ?? 1
         var annotations: [Annotation] = []
         for a in file.annotations where a.category_id == person {
+            guard fileNameOfImage[a.image_id] != nil else {
+                throw EvaluationError.invalidGroundTruth("\(url.path): annotation \(a.id) is on image \(a.image_id), which \"images\" does not list")
+            }
             guard a.keypoints.count == 3 * BodyPart.count else {
                 throw EvaluationError.invalidGroundTruth(
                     "\(url.path): annotation \(a.id) has \(a.keypoints.count) keypoint values, expected \(3 * BodyPart.count)")

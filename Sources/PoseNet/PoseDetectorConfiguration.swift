@@ -8,7 +8,7 @@ extension PoseDetector {
     ///
     ///     var configuration = PoseDetector.Configuration()
     ///     configuration.inputSize = 353                      // faster, less accurate
-    ///     configuration.decoding.parameters.maxPoses = 20    // crowds
+    ///     configuration.decoding.parameters.maxPoses = 50    // big crowds
     ///     let detector = try PoseDetector(model: .mobilenet075, configuration: configuration)
     public struct Configuration: Sendable, Equatable {
         /// Side of the square network input in pixels. Sizes `16k + 1` (257, 353, 513) align the
@@ -22,7 +22,7 @@ extension PoseDetector {
         public var geometry: InputPlacement.Fit
         /// Worker threads for the network; nil uses every core.
         public var threads: Int?
-        /// How the network's heads become poses: several people per frame, at most 10, each
+        /// How the network's heads become poses: several people per frame, at most 20, each
         /// scoring at least 0.05 (see ``PoseDecoding`` and ``MultiPoseParameters``).
         public var decoding: PoseDecoding
 
@@ -30,9 +30,15 @@ extension PoseDetector {
         /// duplicate of a better one or noise (``MultiPoseParameters`` itself keeps all, as TF.js).
         public static let defaultMinPoseScore = 0.05
 
+        /// The most poses a frame gets by default: COCO scores 20 detections per image, and a
+        /// cap of 10 (TF.js's, ``MultiPoseParameters``' own default) cuts real people in crowds.
+        /// Decoding costs the same per pose however many there are (`posekit bench decode`).
+        public static let defaultMaxPoses = 20
+
         public init(inputSize: Int = 513, outputStride: Int = 16, geometry: InputPlacement.Fit = .letterbox,
                     threads: Int? = nil,
-                    decoding: PoseDecoding = PoseDecoding(parameters: MultiPoseParameters(minPoseScore: Configuration.defaultMinPoseScore))) {
+                    decoding: PoseDecoding = PoseDecoding(parameters: MultiPoseParameters(
+                        maxPoses: Configuration.defaultMaxPoses, minPoseScore: Configuration.defaultMinPoseScore))) {
             self.inputSize = inputSize
             self.outputStride = outputStride
             self.geometry = geometry

@@ -104,5 +104,14 @@ import Testing
         #expect(!poses(try records(result)[0]).isEmpty)
         let conflict = try CLI.run(["pose", "--accurate", "--flip", image.path])
         #expect(conflict.status == 2 && conflict.stderr.contains("--accurate"))
+        // Sizes that cannot be merged or capped, and an upscale limit out of range, are usage errors.
+        for (arguments, phrase) in [(["--input-sizes", "500,257"], "500 is not (497 or 513 are)"),
+                                    (["--input-sizes", "257,513"], "largest first"),
+                                    (["--input-size", "513", "--input-sizes", "513"], "either --input-size or --input-sizes"),
+                                    (["--max-upscale", "0.5"], "--max-upscale must be within 1.0...100.0"),
+                                    (["--accurate", "--max-upscale", "2"], "--accurate")] {
+            let refused = try CLI.run(["pose"] + arguments + [image.path])
+            #expect(refused.status == 2 && refused.stderr.contains(phrase) && refused.stdout.isEmpty, "\(arguments): \(refused.stderr)")
+        }
     }
 }

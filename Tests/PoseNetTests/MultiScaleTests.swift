@@ -1,3 +1,5 @@
+import Foundation
+import FrameIO
 import Tensor
 import Testing
 @testable import PoseNet
@@ -21,6 +23,57 @@ struct MultiScaleTests {
                     #expect(abs(p[(y * 21 + x) * 2 + 1] - 2) < 1e-6)
                 }
             }
+        }
+    }
+
+    /// The sizes an upscale limit leaves, worked out by hand: the largest `stride·k + 1` within
+    /// `long side × limit`, never above a configured size, each once, never under 33.
+    @Test func anUpscaleLimitCapsTheSizes() throws {
+        let weights = try PoseNetWeights(bundle: WeightBundle(contentsOf: try ModelLocator.resolve("mobilenet075")))
+        func detector(_ sizes: [Int], stride: Int, upscale: Double?) throws -> MultiScalePoseDetector {
+            try MultiScalePoseDetector(models: sizes.map { try PoseNetModel(weights: weights, inputSize: $0, outputStride: stride, threads: 1) },
+                                       decoding: PoseDecoding(), maximumUpscale: upscale)
+        }
+        let native = try detector([769], stride: 16, upscale: 1)
+        #expect(native.inputSizes(imageSize: (215, 180)) == [209])        // 13 · 16 + 1 ≤ 215
+        #expect(native.inputSizes(imageSize: (180, 225)) == [225])        // 225 = 14 · 16 + 1 exactly
+        #expect(native.inputSizes(imageSize: (2048, 2048)) == [769])
+        #expect(native.inputSizes(imageSize: (20, 10)) == [33])
+        #expect(native.inputSizes(imageSize: nil) == [769])
+        let preset = try detector([769, 513], stride: 8, upscale: 1.5)
+        #expect(preset.inputSizes(imageSize: (215, 180)) == [321])       // 322.5 → 40 · 8 + 1, both sizes capped to one
+        #expect(preset.inputSizes(imageSize: (400, 300)) == [593, 513])  // 600 → 74 · 8 + 1
+        #expect(preset.inputSizes(imageSize: (640, 425)) == [769, 513])
+        #expect(try detector([769, 513], stride: 8, upscale: nil).inputSizes(imageSize: (215, 180)) == [769, 513])
+        #expect(throws: PoseNetError.self) { try detector([769], stride: 16, upscale: 0) }
+    }
+
+    /// A real 215×180 photo (two people) through a 769 input limited to its native size runs at
+    /// 209, resampled from the 769 input: it must find what a plain 209 network finds on the
+    /// photo, in the photo's pixels.
+    @Test func aCappedPhotoMatchesAPlainNetworkAtTheCappedSize() throws {
+        let image = try RGBImage(contentsOfFile: SharedData.root.appendingPathComponent("media/images-val/mhp_10112.ppm").path)
+        #expect(image.width == 215 && image.height == 180)
+        let weights = try PoseNetWeights(bundle: WeightBundle(contentsOf: try ModelLocator.resolve("mobilenet075")))
+        let decoding = PoseDecoding(parameters: MultiPoseParameters(minPoseScore: 0.05))
+        let plain = PoseDetector(model: try PoseNetModel(weights: weights, inputSize: 209, outputStride: 16, threads: 2), decoding: decoding)
+        let expected = try plain.poses(in: image)
+
+        let capped = try MultiScalePoseDetector(models: [try PoseNetModel(weights: weights, inputSize: 769, outputStride: 16, threads: 2)],
+                                                decoding: decoding, maximumUpscale: 1)
+        let writer = try NetworkInputWriter(sourceWidth: image.width, sourceHeight: image.height, size: 769, chroma: .c444)
+        capped.input.withUnsafeMutableBufferPointer { writer.write(image, into: $0) }
+        let found = try capped.detect(mappingTo: ImageTransform(scaleX: 1 / Double(writer.scaleX), scaleY: 1 / Double(writer.scaleY)),
+                                      imageSize: (image.width, image.height))
+        #expect(expected.count >= 2 && found.count >= 2, "\(expected.count) and \(found.count) poses")
+        // The two people, matched by nose: their confident keypoints about a pixel apart (the
+        // 769 input is a resampled copy, not the photo itself), none more than 5; a wrong mapping
+        // back to the photo would put them tens of pixels away.
+        for pose in expected.prefix(2) {
+            let twin = try #require(found.min { $0[.nose].position.squaredDistance(to: pose[.nose].position) < $1[.nose].position.squaredDistance(to: pose[.nose].position) })
+            let distances = pose.keypoints.filter { $0.score > 0.5 }.map { twin[$0.part].position.squaredDistance(to: $0.position).squareRoot() }
+            #expect(distances.count >= 8 && distances.reduce(0, +) / Double(distances.count) < 1.5 && distances.max()! < 5, "\(distances)")
+            #expect(abs(twin.score - pose.score) < 0.05, "pose score \(twin.score) against \(pose.score)")
         }
     }
 }

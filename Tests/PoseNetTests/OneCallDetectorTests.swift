@@ -17,7 +17,7 @@ struct OneCallDetectorTests {
         #expect(defaults.inputSize == 513 && defaults.outputStride == 16 && defaults.geometry == .letterbox)
         #expect(defaults.threads == nil && defaults.resolvedThreads == Parallelism.defaultThreads)
         #expect(defaults.decoding.mode == .multi && !defaults.decoding.flipAveraging)
-        #expect(defaults.decoding.parameters == MultiPoseParameters(minPoseScore: 0.05))
+        #expect(defaults.decoding.parameters == MultiPoseParameters(maxPoses: 20, minPoseScore: 0.05))   // COCO's 20 detections per image
         #expect(PoseDetector.Configuration.actionRecognition.inputSize == 353)
         #expect(PoseModel.default == .mobilenet075 && PoseModel.mobilenet050.description == "mobilenet050")
     }
@@ -30,7 +30,7 @@ struct OneCallDetectorTests {
 
         let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve("mobilenet075"))
         let network = try PoseNetModel(bundle: bundle, inputSize: 257, outputStride: 16, threads: Parallelism.defaultThreads)
-        let lowLevel = PoseDetector(model: network, decoding: PoseDecoding(parameters: MultiPoseParameters(minPoseScore: 0.05)))
+        let lowLevel = PoseDetector(model: network, decoding: PoseDecoding(parameters: MultiPoseParameters(maxPoses: 20, minPoseScore: 0.05)))
         let reader = try FrameReader(path: Self.imagePath)
         #expect(try reader.advance())
         let scales = network.input.withUnsafeMutableBufferPointer {

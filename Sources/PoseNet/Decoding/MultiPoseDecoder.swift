@@ -26,14 +26,15 @@ public func decodeMultiplePoses(_ output: PoseNetOutput,
                                              localMaximumRadius: radius)
         var decoded: [DecodedKeypoints] = []
         var scores: [Double] = []
-        decoded.reserveCapacity(parameters.maxPoses)
+        decoded.reserveCapacity(min(parameters.maxPoses, 1024))
+        var claimed = PoseNMS(width: Double(output.width * output.outputStride), height: Double(output.height * output.outputStride),
+                              squaredRadius: squaredNmsRadius, radius: parameters.nmsRadius, maximumPoses: parameters.maxPoses)
         while decoded.count < parameters.maxPoses, let root = queue.dequeue() {
             let rootPosition = heads.offsetPosition(of: root.part, at: root.cell)
-            if PoseNMS.isClaimed(rootPosition, part: root.part, by: decoded, squaredRadius: squaredNmsRadius) {
-                continue
-            }
+            if claimed.isClaimed(rootPosition, part: root.part) { continue }
             let pose = heads.decodePose(root: root, refineSteps: parameters.refineSteps)
-            scores.append(PoseNMS.instanceScore(pose, earlier: decoded, squaredRadius: squaredNmsRadius))
+            scores.append(claimed.instanceScore(pose))
+            claimed.add(pose)
             decoded.append(pose)
         }
         return zip(decoded, scores).compactMap { pose, score in
