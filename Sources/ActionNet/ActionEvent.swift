@@ -21,7 +21,7 @@ public struct WindowPrediction: Sendable, Equatable {
     public var classNames: [String] = ActionClass.allCases.map(\.name)
 }
 
-/// One counted repetition (see ``TurningPointDetector`` for when one counts).
+/// One counted repetition (see `TurningPointDetector` for when one counts: at its turning point).
 public struct RepetitionEvent: Sendable, Equatable {
     public var action: ActionClass
     /// Running count for `action`, starting at 1.
@@ -62,7 +62,7 @@ public enum ActionEvent: Sendable, Equatable {
     /// "confidence", "probabilities": {class: p}, "track"}`,
     /// `{"type": "rep", "label", "count", "frame", "time", cue fields}` (``RepetitionCue``),
     /// `{"type": "summary", "frames", "label", "seconds": {label: s}, "reps": {class: n}}`.
-    /// Numbers have at most 2 to 4 decimals, trailing zeros dropped (``JSONText/trimmedNumber(_:decimals:)``).
+    /// Numbers have at most 2 to 4 decimals, trailing zeros dropped (``/PoseCore/JSONText/trimmedNumber(_:decimals:)``).
     public var jsonLine: String {
         var json = JSONText(capacity: 512)
         append(to: &json)

@@ -1,6 +1,6 @@
 import Tensor
 
-/// PoseNet's section of a weight bundle's manifest (``WeightManifest/network`` when ``WeightManifest/kind``
+/// PoseNet's section of a weight bundle's manifest (``/Tensor/WeightManifest/network`` when ``/Tensor/WeightManifest/kind``
 /// is ``PoseNetSection/kind``): the MobileNetV1 layout and how to feed it.
 ///
 /// ```json
