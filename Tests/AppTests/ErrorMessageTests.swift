@@ -76,7 +76,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let truncated = dir.appendingPathComponent("truncated.ppm").path
         try Data("P6\n4 4\n255\n".utf8 + [UInt8](repeating: 200, count: 10)).write(to: URL(fileURLWithPath: truncated))
-        try Self.expectLine(FrameIOError.self, "\(truncated): ppm: input ends inside frame 0 (10 of 48 bytes)",
+        try Self.expectLine(FrameIOError.self, "\(truncated): pnm: input ends inside frame 0 (10 of 48 bytes)",
                             command: ["pose", truncated]) {
             _ = try RGBImage(contentsOfFile: truncated)
         }
@@ -142,7 +142,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let garbage = dir.appendingPathComponent("garbage.pb").path
         try Data(repeating: 0xFF, count: 64).write(to: URL(fileURLWithPath: garbage))
-        try Self.expectLine(ImportError.self, "",
+        try Self.expectLine(ImportError.self, "\(garbage): unrecognized model format: not a protobuf file (Core ML .mlmodel or TensorFlow .pb expected)",
                             command: ["import", garbage, "-o", dir.appendingPathComponent("x.pkw").path]) {
             _ = try WeightImporter.importModel(at: URL(fileURLWithPath: garbage))
         }
