@@ -128,7 +128,7 @@ let package = Package(
         // The umbrella module: re-exports the runtime modules (`import PoseKit`).
         .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Tensor"]),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
-        .target(name: "PoseNetImport", dependencies: ["PoseNet", "Tensor", "Protobuf"], swiftSettings: optimize),
+        .target(name: "PoseNetImport", dependencies: ["PoseNet", "PoseCore", "Tensor", "Protobuf"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
         .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet"], swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).
@@ -146,6 +146,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks", "TestSupport"]),
+        .testTarget(name: "PoseCoreTests", dependencies: ["PoseCore"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore", "TestSupport"]),
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "TestSupport"]),

@@ -4,7 +4,7 @@ import PoseCore
 /// Settings of the streaming pipeline (defaults follow Apple's action-classifier sample).
 public struct ActionEngineConfiguration: Sendable {
     /// The model's frame rate; inputs at any rate are resampled to it by timestamp.
-    public var fps: Double = 30
+    public var fps: Double = PoseStream.fallbackFrameRate
     /// Frames per window (at `fps`); must match the classifier.
     public var windowLength: Int = 60
     /// Frames between window starts (at `fps`).
@@ -28,7 +28,8 @@ public struct ActionEngineConfiguration: Sendable {
         self.confidenceThreshold = confidenceThreshold
     }
 
-    /// The settings for a Create ML classifier: its frame rate (metadata, else 30/s) and window
+    /// The settings for a Create ML classifier: its frame rate (metadata, else
+    /// ``/PoseCore/PoseStream/fallbackFrameRate``) and window
     /// length, a window every `windowStride` frames (nil: 10, as Apple's sample).
     public init(createML model: CreateMLActionClassifier, confidenceThreshold: Double = 0.5, windowStride: Int? = nil,
                 tracking: PoseTracker.Configuration = PoseTracker.Configuration()) {
@@ -76,6 +77,8 @@ public final class ActionEngine {
     private var lastWindowEnd = -1
     private var pending: [RepetitionCandidate] = []
     private var counts: [ActionClass: Int] = [:]
+    /// Turning points in windows of their exercise that failed its posture rule, per exercise.
+    private var rejected: [ActionClass: Int] = [:]
     private var slotsPerLabel: [ActionLabel: Int] = [:]
     private var lastTrack: Int?
     /// The followed person's last pose and its time, to tell a new person from a split track.
@@ -224,10 +227,10 @@ public final class ActionEngine {
         let actions = labeled.filter { $0.key.isClass }
         let pool = actions.isEmpty ? labeled : actions
         let best = pool.max { $0.value < $1.value || ($0.value == $1.value && $0.key.name > $1.key.name) }?.key
-        var reps: [ActionClass: Int] = [:]
-        for e in ActionClass.exercises { reps[e] = counts[e] ?? 0 }
+        var reps: [ActionClass: Int] = [:], rejectedReps: [ActionClass: Int] = [:]
+        for e in ActionClass.exercises { reps[e] = counts[e] ?? 0; rejectedReps[e] = rejected[e] ?? 0 }
         events.append(.summary(ActionSummary(frames: framesConsumed, label: best, seconds: seconds, reps: reps,
-                                              classLabels: classifier.classLabels)))
+                                              rejectedReps: rejectedReps, classLabels: classifier.classLabels)))
         return events
     }
 
@@ -258,14 +261,18 @@ public final class ActionEngine {
         return events
     }
 
-    /// Repetitions inside a window's slots that belong to its class are counted; those before
-    /// the next window's start can no longer be covered by any window and are dropped.
+    /// Repetitions inside a window's slots that belong to its class are counted, unless they
+    /// failed their posture rule (then they are only tallied as rejected); those before the next
+    /// window's start can no longer be covered by any window and are dropped.
     private func settle(first: Int, last: Int, topClass: ActionClass?) -> [ActionEvent] {
         pending.sort { $0.slot < $1.slot }
         var events: [ActionEvent] = []
         var keep: [RepetitionCandidate] = []
         for rep in pending {
-            if rep.slot >= first && rep.slot <= last && rep.action == topClass {
+            let covered = rep.slot >= first && rep.slot <= last && rep.action == topClass
+            if covered && !rep.looksLikeExercise {
+                rejected[rep.action, default: 0] += 1
+            } else if covered {
                 let n = (counts[rep.action] ?? 0) + 1
                 counts[rep.action] = n
                 let event = RepetitionEvent(action: rep.action, count: n, frame: rep.sourceFrame, time: rep.time, cue: rep.cue)

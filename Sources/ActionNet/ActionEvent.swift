@@ -47,6 +47,9 @@ public struct ActionSummary: Sendable, Equatable {
     public var seconds: [ActionLabel: Double]
     /// Repetitions per exercise (every exercise listed, zeros included).
     public var reps: [ActionClass: Int]
+    /// Turning points per exercise that came in a window of that exercise but failed its posture
+    /// rule, so were not counted (every exercise listed, zeros included).
+    public var rejectedReps: [ActionClass: Int] = [:]
     /// The classifier's classes in output order (the order `seconds` is written in, abstentions last).
     public var classLabels: [ActionLabel] = ActionClass.allCases.map { .action($0) }
 }
@@ -61,28 +64,32 @@ public enum ActionEvent: Sendable, Equatable {
     /// `{"type": "prediction", "frame_start", "frame_end", "time_start", "time_end", "label",
     /// "confidence", "probabilities": {class: p}, "track"}`,
     /// `{"type": "rep", "label", "count", "frame", "time", cue fields}` (``RepetitionCue``),
-    /// `{"type": "summary", "frames", "label", "seconds": {label: s}, "reps": {class: n}}`.
-    /// Numbers have at most 2 to 4 decimals, trailing zeros dropped (``/PoseCore/JSONText/trimmedNumber(_:decimals:)``).
+    /// `{"type": "summary", "frames", "label", "seconds": {label: s}, "reps": {class: n}, "rejected_reps": {class: n}}`.
+    /// Numbers follow ``/PoseCore/JSONText``'s one rule: times at most 3 decimals, confidences and
+    /// probabilities 4, cue proportions 2, angles none, trailing zeros dropped (``/PoseCore/JSONText/number(_:decimals:)``).
+    ///
+    /// A convenience for printing or tests: a writer of many events appends them to one
+    /// ``/PoseCore/JSONText`` with ``append(to:)`` (as `posekit actions` does) and writes its bytes.
     public var jsonLine: String {
         var json = JSONText(capacity: 512)
         append(to: &json)
         return json.text
     }
 
-    /// Appends ``jsonLine`` (no newline) to `json`.
+    /// Appends the event's JSON (``jsonLine``'s text, no newline) to `json`.
     public func append(to json: inout JSONText) {
         switch self {
         case .prediction(let p):
             json.raw("{\"type\": \"prediction\", \"frame_start\": "); json.integer(p.frameStart)
             json.raw(", \"frame_end\": "); json.integer(p.frameEnd)
-            json.raw(", \"time_start\": "); json.trimmedNumber(p.timeStart, decimals: 3)
-            json.raw(", \"time_end\": "); json.trimmedNumber(p.timeEnd, decimals: 3)
+            json.raw(", \"time_start\": "); json.number(p.timeStart, decimals: JSONText.Decimals.seconds)
+            json.raw(", \"time_end\": "); json.number(p.timeEnd, decimals: JSONText.Decimals.seconds)
             json.raw(", \"label\": "); json.string(p.label.name)
-            json.raw(", \"confidence\": "); json.trimmedNumber(p.confidence, decimals: 4)
+            json.raw(", \"confidence\": "); json.number(p.confidence, decimals: JSONText.Decimals.scores)
             json.raw(", \"probabilities\": {")
             for (i, name) in p.classNames.enumerated() {
                 if i > 0 { json.raw(", ") }
-                json.string(name); json.raw(": "); json.trimmedNumber(p.probabilities[i], decimals: 4)
+                json.string(name); json.raw(": "); json.number(p.probabilities[i], decimals: JSONText.Decimals.scores)
             }
             json.raw("}, \"track\": ")
             if let track = p.trackID { json.integer(track) } else { json.raw("null") }
@@ -91,7 +98,7 @@ public enum ActionEvent: Sendable, Equatable {
             json.raw("{\"type\": \"rep\", \"label\": "); json.string(r.action.name)
             json.raw(", \"count\": "); json.integer(r.count)
             json.raw(", \"frame\": "); json.integer(r.frame)
-            json.raw(", \"time\": "); json.trimmedNumber(r.time, decimals: 3)
+            json.raw(", \"time\": "); json.number(r.time, decimals: JSONText.Decimals.seconds)
             json.raw(", ")
             r.cue.appendMembers(to: &json)
             json.raw("}")
@@ -106,14 +113,23 @@ public enum ActionEvent: Sendable, Equatable {
                 guard let seconds = s.seconds[label] else { continue }
                 if !first { json.raw(", ") }
                 first = false
-                json.string(label.name); json.raw(": "); json.trimmedNumber(seconds, decimals: 2)
+                json.string(label.name); json.raw(": "); json.number(seconds, decimals: JSONText.Decimals.seconds)
             }
-            json.raw("}, \"reps\": {")
-            for (i, action) in ActionClass.exercises.enumerated() {
-                if i > 0 { json.raw(", ") }
-                json.string(action.name); json.raw(": "); json.integer(s.reps[action] ?? 0)
-            }
-            json.raw("}}")
+            json.raw("}, \"reps\": ")
+            Self.appendPerExercise(s.reps, to: &json)
+            json.raw(", \"rejected_reps\": ")
+            Self.appendPerExercise(s.rejectedReps, to: &json)
+            json.raw("}")
         }
+    }
+
+    /// `{exercise: n}` for every exercise, in ``ActionClass/exercises`` order (0 when missing).
+    private static func appendPerExercise(_ counts: [ActionClass: Int], to json: inout JSONText) {
+        json.raw("{")
+        for (i, action) in ActionClass.exercises.enumerated() {
+            if i > 0 { json.raw(", ") }
+            json.string(action.name); json.raw(": "); json.integer(counts[action] ?? 0)
+        }
+        json.raw("}")
     }
 }

@@ -12,6 +12,13 @@ struct BodySignals {
     var depth: Double?
     /// Smallest knee angle, degrees (180 = straight leg).
     var kneeAngle: Double?
+    /// Both knees bent: the flexion of the straighter knee seen, degrees (0 = straight leg; see
+    /// ``LegPosture``). Walking keeps one leg nearly straight at every moment.
+    var kneesBent: Double?
+    /// A knee forward and bent: over the legs seen, the largest of each leg's smaller value of
+    /// knee flexion and thigh raise, degrees (a lunge's front leg: both about 90; a leg swinging
+    /// through in a walk: a bent knee under a hanging thigh).
+    var kneeForward: Double?
     /// Hip center below the knees' mean height (positive: hips lower than knees).
     var hipsBelowKnees: Double?
     /// Wrist center height above the shoulder center (≈ −1.2 arms down, ≈ +0.8 overhead).
@@ -73,12 +80,17 @@ struct BodySignalReader {
             set(\.ankleLevel, lowest / reference)
             if let h = s.hipHeight, let standing = standingHeight(h, slot: slot) { s.depth = 1 - h / standing }
         }
-        var knees: [Double] = [], kneeYs: [Double] = []
+        var knees: [Double] = [], legs: [LegPosture] = [], kneeYs: [Double] = []
         for (h, k, a) in [(BodyPart.leftHip, BodyPart.leftKnee, BodyPart.leftAnkle), (.rightHip, .rightKnee, .rightAnkle)] {
-            if ok(h, k, a) { knees.append(Self.angle(pose[h].position, pose[k].position, pose[a].position)) }
+            if ok(h, k, a) {
+                knees.append(Self.angle(pose[h].position, pose[k].position, pose[a].position))
+                legs.append(LegPosture(hip: pose[h].position, knee: pose[k].position, ankle: pose[a].position))
+            }
             if ok(k) { kneeYs.append(y(k)) }
         }
         set(\.kneeAngle, knees.min())
+        set(\.kneesBent, legs.map(\.flexion).min())
+        set(\.kneeForward, legs.map { min($0.flexion, $0.thighRaise) }.max())
         if !kneeYs.isEmpty { set(\.hipsBelowKnees, (hip.y - kneeYs.reduce(0, +) / Double(kneeYs.count)) / reference) }
         if ok(.leftWrist, .rightWrist, .leftShoulder, .rightShoulder) {
             let wristY = (y(.leftWrist) + y(.rightWrist)) / 2

@@ -4,30 +4,35 @@ import PoseCore
 /// fraction of the person's standing hip height; in a side view the knee angle confirms a
 /// shallower drop, from the front the hip drop alone carries it. (The standing height follows the
 /// last 5 s, so the drop fraction drifts within a repetition and does not locate its bottom.)
+/// The bottom counts only if the knees show it (``posture``): both bent for a squat, one forward
+/// and bent for a lunge.
 struct DepthRepetitionCounter {
     let action: ActionClass
     /// Extreme zone: `depth > extremeDepth`, or `depth > kneeDepth` with a knee angle under `extremeKnee`.
     let extremeDepth: Double, kneeDepth: Double, extremeKnee: Double
     /// Back up: `depth < neutralDepth` and (when given) a knee angle over `neutralKnee`.
     let neutralDepth: Double, neutralKnee: Double?
+    /// What the bottom must look like (``PostureRule/kneesBent``, ``PostureRule/kneeForward``).
+    let posture: PostureRule
     private var detector: TurningPointDetector<RepetitionCue>
 
     /// Squats: at the top the legs are straight again. Fastest bodyweight squats: about 0.9 s each.
     static var squats: DepthRepetitionCounter {
         DepthRepetitionCounter(action: .squats, extremeDepth: 0.22, kneeDepth: 0.12, extremeKnee: 100,
-                               neutralDepth: 0.08, neutralKnee: 150, turnBack: 0.1, fastestPeriod: 0.9)
+                               neutralDepth: 0.08, neutralKnee: 150, posture: .kneesBent, turnBack: 0.1, fastestPeriod: 0.9)
     }
 
     /// Lunges: "back up" is read from the hips alone, since between lunges the smaller knee angle
     /// is often the far leg's, which PoseNet misplaces in a side view. Fastest: about 1 s each.
     static var lunges: DepthRepetitionCounter {
         DepthRepetitionCounter(action: .lunges, extremeDepth: 0.15, kneeDepth: 0.1, extremeKnee: 110,
-                               neutralDepth: 0.06, neutralKnee: nil, turnBack: 0.08, fastestPeriod: 1.0)
+                               neutralDepth: 0.06, neutralKnee: nil, posture: .kneeForward, turnBack: 0.08, fastestPeriod: 1.0)
     }
 
     init(action: ActionClass, extremeDepth: Double, kneeDepth: Double, extremeKnee: Double,
-         neutralDepth: Double, neutralKnee: Double?, turnBack: Double, fastestPeriod: Double) {
+         neutralDepth: Double, neutralKnee: Double?, posture: PostureRule, turnBack: Double, fastestPeriod: Double) {
         self.action = action
+        self.posture = posture
         self.extremeDepth = extremeDepth; self.kneeDepth = kneeDepth; self.extremeKnee = extremeKnee
         self.neutralDepth = neutralDepth; self.neutralKnee = neutralKnee
         detector = TurningPointDetector(.init(turnBack: turnBack, fastestPeriod: fastestPeriod))
@@ -39,11 +44,11 @@ struct DepthRepetitionCounter {
         let extreme = depth > extremeDepth || (depth > kneeDepth && knee < extremeKnee)
         let neutral = depth < neutralDepth && neutralKnee.map { knee > $0 } ?? true
         let turn = detector.update(slot: frame.slot, sourceFrame: frame.sourceFrame, time: frame.time, excursion: -height,
-                                   extreme: extreme, neutral: neutral) {
+                                   extreme: extreme, neutral: neutral, posture: s[keyPath: posture.cue]) {
             .depth(depth: depth, kneeAngle: s.kneeAngle, hipsBelowKnees: s.hipsBelowKnees.map { $0 > 0 })
         }
-        return turn.map { RepetitionCandidate(action, $0) }
+        return turn.map { RepetitionCandidate(action, $0, rule: posture) }
     }
 
-    mutating func finish() -> RepetitionCandidate? { detector.finish().map { RepetitionCandidate(action, $0) } }
+    mutating func finish() -> RepetitionCandidate? { detector.finish().map { RepetitionCandidate(action, $0, rule: posture) } }
 }

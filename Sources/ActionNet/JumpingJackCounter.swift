@@ -3,11 +3,14 @@ import PoseCore
 /// Openness blends arm elevation (wrists from 1 torso below the shoulders to 0.6 above) and
 /// leg spread (ankles from 0.35 to 0.95 torso apart) equally. The zones read each part capped at
 /// its full range, so neither alone makes a repetition; the turning point is the peak of the
-/// uncapped blend, which keeps growing until the arms and legs are at their widest.
+/// uncapped blend, which keeps growing until the arms and legs are at their widest. It counts
+/// only with the arms raised (``posture``): wide legs with low arms are not a jumping jack.
 struct JumpingJackCounter {
     let action = ActionClass.jumpingJacks
     /// Fastest jumping jacks: about 0.6 s each.
     private var detector = TurningPointDetector<RepetitionCue>(.init(turnBack: 0.15, fastestPeriod: 0.6))
+    /// What the most open moment must look like: arms raised.
+    let posture = PostureRule.armsRaised
 
     static func openness(armRaise: Double, ankleSpread: Double, cap: Double) -> Double {
         0.5 * min(max((armRaise + 1.0) / 1.6, 0), cap) + 0.5 * min(max((ankleSpread - 0.35) / 0.6, 0), cap)
@@ -18,11 +21,11 @@ struct JumpingJackCounter {
         let open = Self.openness(armRaise: arm, ankleSpread: spread, cap: 1)
         let excursion = Self.openness(armRaise: arm, ankleSpread: spread, cap: .infinity)
         let turn = detector.update(slot: frame.slot, sourceFrame: frame.sourceFrame, time: frame.time, excursion: excursion,
-                                   extreme: open > 0.62, neutral: open < 0.38) {
+                                   extreme: open > 0.62, neutral: open < 0.38, posture: s[keyPath: posture.cue]) {
             .amplitude(armAngle: s.armAngle, feetApart: s.feetApart)
         }
-        return turn.map { RepetitionCandidate(action, $0) }
+        return turn.map { RepetitionCandidate(action, $0, rule: posture) }
     }
 
-    mutating func finish() -> RepetitionCandidate? { detector.finish().map { RepetitionCandidate(action, $0) } }
+    mutating func finish() -> RepetitionCandidate? { detector.finish().map { RepetitionCandidate(action, $0, rule: posture) } }
 }

@@ -48,12 +48,12 @@ public struct PoseWindow: Sendable {
         let flip = Self.facesLeft(poses) ? -1.0 : 1.0
         for (t, f) in frames.enumerated() {
             guard let pose = f.pose else { continue }
-            for k in 0..<BodyPart.count {
-                let kp = pose.keypoints[k]
+            for part in BodyPart.allCases {
+                let kp = pose.keypoints[part.rawValue]
                 // Scores are gated, not passed on: PoseNet's score levels differ from video to
                 // video (and from the synthetic data), whether a part was found does not.
                 guard kp.score >= Self.keypointGate else { continue }
-                let base = t * Self.channels + 3 * (flip < 0 ? BodyPart.mirrored[k] : k)
+                let base = t * Self.channels + 3 * (flip < 0 ? part.mirrored : part).rawValue
                 out[base] = Float(max(-4, min(4, flip * (kp.position.x - frame.center.x) / frame.scale)))
                 out[base + 1] = Float(max(-4, min(4, (kp.position.y - frame.center.y) / frame.scale)))
                 out[base + 2] = 1
@@ -93,15 +93,9 @@ public struct PoseWindow: Sendable {
             heights.append(p.boundingBox(minimumScore: 0.3).height)
         }
         let center = Point(x: cx / Double(poses.count), y: cy / Double(poses.count))
-        var scale = torsos.count * 2 >= poses.count ? median(torsos) : median(heights) / 3
-        if !(scale > 1e-6) { scale = max(median(heights) / 3, 1e-6) }
+        var scale = torsos.count * 2 >= poses.count ? Median.of(torsos) : Median.of(heights) / 3
+        if !(scale > 1e-6) { scale = max(Median.of(heights) / 3, 1e-6) }
         return (center, scale)
-    }
-
-    static func median(_ xs: [Double]) -> Double {
-        guard !xs.isEmpty else { return 0 }
-        let s = xs.sorted()
-        return s[s.count / 2]
     }
 }
 
@@ -111,10 +105,4 @@ extension Pose {
         let p = self[a].position, q = self[b].position
         return Point(x: (p.x + q.x) / 2, y: (p.y + q.y) / 2)
     }
-}
-
-extension BodyPart {
-    /// The index of each keypoint's mirror twin (left ↔ right; the nose is its own): COCO order
-    /// keeps every pair adjacent, left first, from index 1 on.
-    static let mirrored: [Int] = (0..<count).map { $0 == 0 ? 0 : ($0 % 2 == 1 ? $0 + 1 : $0 - 1) }
 }

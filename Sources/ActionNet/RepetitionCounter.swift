@@ -1,17 +1,29 @@
 import PoseCore
 
 /// A repetition one exercise counter found, before the classifier says whether that exercise is
-/// going on: its turning point (slot, frame, time) and the posture cue measured there.
+/// going on: its turning point (slot, frame, time), the posture cue measured there and the
+/// verdict of the counter's ``PostureRule``.
 struct RepetitionCandidate {
     var action: ActionClass
     var slot: Int
     var sourceFrame: Int
     var time: Double
     var cue: RepetitionCue
+    /// The posture rule's reading (the most exercise-like value of its cue; nil: never measured).
+    var posture: Double?
+    /// Whether the turning point passed the posture rule; one that did not is never counted.
+    var looksLikeExercise: Bool
 
-    init(_ action: ActionClass, _ turn: TurningPointDetector<RepetitionCue>.TurningPoint) {
+    init(_ action: ActionClass, _ turn: TurningPointDetector<RepetitionCue>.TurningPoint, posture: Double?, rule: PostureRule) {
         self.action = action
         slot = turn.slot; sourceFrame = turn.sourceFrame; time = turn.time; cue = turn.cue
+        self.posture = posture
+        looksLikeExercise = rule.accepts(posture)
+    }
+
+    /// A turning point judged on the reading its detector kept over the turning phase.
+    init(_ action: ActionClass, _ turn: TurningPointDetector<RepetitionCue>.TurningPoint, rule: PostureRule) {
+        self.init(action, turn, posture: turn.posture, rule: rule)
     }
 }
 

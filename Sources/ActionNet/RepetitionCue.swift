@@ -28,7 +28,7 @@ public enum RepetitionCue: Sendable, Equatable {
     /// unknown), separated by commas.
     func appendMembers(to json: inout JSONText) {
         func number(_ x: Double?, _ decimals: Int) {
-            if let x { json.trimmedNumber(x, decimals: decimals) } else { json.raw("null") }
+            if let x { json.number(x, decimals: decimals) } else { json.raw("null") }
         }
         func flag(_ b: Bool?) {
             switch b {
@@ -39,16 +39,16 @@ public enum RepetitionCue: Sendable, Equatable {
         }
         switch self {
         case .depth(let depth, let knee, let below):
-            json.raw("\"depth\": "); number(depth, 2)
-            json.raw(", \"knee_angle\": "); number(knee, 0)
+            json.raw("\"depth\": "); number(depth, JSONText.Decimals.proportions)
+            json.raw(", \"knee_angle\": "); number(knee, JSONText.Decimals.degrees)
             json.raw(", \"hips_below_knees\": "); flag(below)
         case .amplitude(let arm, let feet):
-            json.raw("\"arm_angle\": "); number(arm, 0)
-            json.raw(", \"feet_apart\": "); number(feet, 2)
+            json.raw("\"arm_angle\": "); number(arm, JSONText.Decimals.degrees)
+            json.raw(", \"feet_apart\": "); number(feet, JSONText.Decimals.proportions)
         case .burpee(let chest, let toFloor, let jump):
-            json.raw("\"chest_height\": "); number(chest, 2)
+            json.raw("\"chest_height\": "); number(chest, JSONText.Decimals.proportions)
             json.raw(", \"chest_to_floor\": "); flag(toFloor)
-            json.raw(", \"jump_height\": "); number(jump, 2)
+            json.raw(", \"jump_height\": "); number(jump, JSONText.Decimals.proportions)
         }
     }
 

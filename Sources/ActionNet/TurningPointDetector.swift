@@ -27,6 +27,11 @@
 ///   its turning point has not reached it and is not counted;
 /// - turning points closer than ``Settings/minimumInterval`` to the previous one are the same
 ///   repetition (a bounce at the bottom), never a second one.
+///
+/// Alongside, it keeps the most exercise-like reading of a posture cue over the turning phase,
+/// for the counter's ``PostureRule``: the stay in the extreme zone up to the confirmation, and
+/// the last ``Settings/postureLead`` of the approach to it (a body part the rule needs may go
+/// unseen right at the turning point, as wrists overhead leaving the picture).
 struct TurningPointDetector<Cue> {
     struct Settings {
         /// How far the excursion must fall back from its extremum to confirm a turning point.
@@ -40,10 +45,15 @@ struct TurningPointDetector<Cue> {
         /// Consecutive frames the extreme (neutral) state must hold before it counts: one glitchy
         /// pose must not open or close a repetition.
         var extremeFrames = 2, neutralFrames = 3
+        /// Seconds of the approach before the extreme zone whose posture readings count for the
+        /// turning point: half the fastest period, about the time from the start posture to the
+        /// turning posture at the fastest tempo.
+        var postureLead: Double
 
         init(turnBack: Double, fastestPeriod: Double) {
             self.turnBack = turnBack
             minimumInterval = 0.6 * fastestPeriod
+            postureLead = 0.5 * fastestPeriod
         }
     }
 
@@ -54,6 +64,8 @@ struct TurningPointDetector<Cue> {
         var time: Double
         var excursion: Double
         var cue: Cue
+        /// The largest posture reading over the turning phase (nil: none was measured).
+        var posture: Double?
     }
 
     let settings: Settings
@@ -64,6 +76,11 @@ struct TurningPointDetector<Cue> {
     /// Consecutive frames outside the extreme zone (neutral or between), for the start of the input.
     private var outside = 0
     private var best: TurningPoint?
+    /// The largest posture reading of the current turning phase.
+    private var posture: Double?
+    /// Posture readings (time, reading) of the last ``Settings/postureLead`` seconds since the
+    /// last turning point, for the approach's part of the turning phase.
+    private var leadReadings: [(time: Double, reading: Double)] = []
     private var lastTurnTime = -Double.infinity
     /// The last three excursions (oldest first) and the fastest growth over two frames of the
     /// current approach, for the end-of-input rule.
@@ -72,13 +89,18 @@ struct TurningPointDetector<Cue> {
 
     init(_ settings: Settings) { self.settings = settings }
 
-    /// Feeds one frame's excursion and states; returns a turning point once it is confirmed.
-    /// `cue` is evaluated only when the frame becomes the extremum so far.
+    /// Feeds one frame's excursion, states and posture reading (nil: not measured; larger = more
+    /// like the exercise); returns a turning point once it is confirmed. `cue` is evaluated only
+    /// when the frame becomes the extremum so far.
     mutating func update(slot: Int, sourceFrame: Int, time: Double, excursion: Double,
-                         extreme rawExtreme: Bool, neutral rawNeutral: Bool, cue: () -> Cue) -> TurningPoint? {
+                         extreme rawExtreme: Bool, neutral rawNeutral: Bool, posture reading: Double? = nil,
+                         cue: () -> Cue) -> TurningPoint? {
         streak = rawExtreme ? max(streak, 0) + 1 : (rawNeutral ? min(streak, 0) - 1 : 0)
         outside = rawExtreme ? 0 : outside + 1
         let extreme = streak >= settings.extremeFrames, neutral = streak <= -settings.neutralFrames
+        if let reading { leadReadings.append((time, reading)) }
+        let leadStart = time - settings.postureLead
+        leadReadings.removeAll { $0.time < leadStart }
         recent.append(excursion)
         if recent.count > 3 { recent.removeFirst() }
         if recent.count == 3 { approachRate = max(approachRate, recent[2] - recent[0]) }
@@ -89,9 +111,11 @@ struct TurningPointDetector<Cue> {
             if neutral { approachRate = 0 }  // the approach starts from here
             if extreme && time - lastTurnTime >= settings.minimumInterval {
                 phase = .inZone
+                posture = leadReadings.map(\.reading).max()
                 best = TurningPoint(slot: slot, sourceFrame: sourceFrame, time: time, excursion: excursion, cue: cue())
             }
         case .inZone:
+            if let reading { posture = max(posture ?? reading, reading) }
             if excursion > best!.excursion {
                 best = TurningPoint(slot: slot, sourceFrame: sourceFrame, time: time, excursion: excursion, cue: cue())
             } else if best!.excursion - excursion >= settings.turnBack || neutral {
@@ -115,7 +139,8 @@ struct TurningPointDetector<Cue> {
         phase = .done
         approachRate = 0
         lastTurnTime = best!.time
-        defer { best = nil }
+        best!.posture = posture
+        defer { best = nil; posture = nil; leadReadings.removeAll() }
         return best
     }
 }

@@ -1,5 +1,6 @@
 import ActionNet
-import COpenBLAS
+import PoseCore
+import Tensor
 import Foundation
 
 /// Settings of `posekit train-actions`; the defaults are what `make train-actions` runs.
@@ -16,7 +17,8 @@ public struct ActionTrainingConfiguration: Sendable {
     /// Window stride (model frames) used to cut training windows.
     public var trainingStride = 6
     public var architecture = TemporalConvNet.Architecture()
-    public var fps: Double = 30
+    /// The model's frame rate, recorded in the weights.
+    public var fps: Double = PoseStream.fallbackFrameRate
     public init() {}
 }
 
@@ -52,7 +54,7 @@ public enum ActionTrainer {
     /// Builds the training set and trains; `log` receives one line per epoch.
     public static func train(_ c: ActionTrainingConfiguration, realClips: [LabeledClip],
                              log: (String) -> Void = { _ in }) throws -> TemporalConvNet {
-        openblas_set_num_threads(2)
+        BLASThreads.set(Parallelism.defaultThreads)
         let length = c.architecture.windowLength
         // Synthetic sequences, generated in parallel; each has its own seed so the set is reproducible.
         var jobList: [(MotionKind, UInt64)] = []
@@ -162,7 +164,8 @@ public enum ActionTrainer {
         let length = net.architecture.windowLength, size = length * net.architecture.inputChannels
         for kind in MotionKind.allCases {
             for _ in 0..<sequences {
-                let data = TrainingData.synthetic(kind, seed: rng.next(), length: length, stride: 10, fps: 30)
+                let data = TrainingData.synthetic(kind, seed: rng.next(), length: length, stride: 10,
+                                                  fps: ActionTrainingConfiguration().fps)
                 for i in 0..<data.count {
                     let probs = net.probabilities(features: Array(data.features[(i * size)..<((i + 1) * size)]))
                     let top = probs.indices.max { probs[$0] < probs[$1] }!
@@ -184,12 +187,11 @@ public enum ActionTrainer {
         var times: [Double] = []
         var sink = 0.0
         for _ in 0..<max(iterations, 1) {
-            let t0 = DispatchTime.now().uptimeNanoseconds
+            let start = MonotonicClock.now()
             sink += net.probabilities(features: features)[0]
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            times.append((MonotonicClock.now() - start) * 1e3)
         }
         if sink.isNaN { print("") }
-        times.sort()
-        return times[times.count / 2]
+        return Median.of(times)
     }
 }

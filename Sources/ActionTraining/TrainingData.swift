@@ -128,9 +128,7 @@ enum TrainingData {
                     if mirror {
                         let swapped = kps.map { kp -> Keypoint in
                             var m = kp
-                            let name = kp.part.name
-                            let other = name.hasPrefix("left") ? "right" + name.dropFirst(4) : (name.hasPrefix("right") ? "left" + name.dropFirst(5) : name)
-                            m.part = BodyPart(name: String(other))!
+                            m.part = kp.part.mirrored
                             return m
                         }
                         kps = swapped.sorted { $0.part.rawValue < $1.part.rawValue }

@@ -20,7 +20,8 @@ struct ActionsCommand: AsyncParsableCommand {
            "label": "squats", "confidence": c, "probabilities": {...}, "track": id}   per window
           {"type": "rep", "label": "squats", "count": n, "frame": f, "time": s,
            "depth": d, "knee_angle": a, "hips_below_knees": b}    per repetition, with its posture cue
-          {"type": "summary", "frames": N, "label": "squats", "seconds": {...}, "reps": {...}}  last
+          {"type": "summary", "frames": N, "label": "squats", "seconds": {...}, "reps": {...},
+           "rejected_reps": {...}}   last (turning points whose posture was not the exercise's)
 
         Labels: jumping_jacks, lunges, burpees, squats, other; no_person when fewer than 60% of \
         a window's frames show a person; low_confidence when the top probability is under \
@@ -65,7 +66,7 @@ struct ActionsCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Action classifier weights (name or path).", valueName: "name|path"))
     var weights: String = "actionnet"
 
-    @Option(name: .long, help: ArgumentHelp("A Create ML action classifier (a .mlmodel path, or NAME for NAME.mlmodel where weight bundles are kept) to run instead of ActionNet: its labels as spelled, its window length, its frame rate (metadata, else 30/s), a window every 10 frames (--stride); repetitions counted for the exercises PoseKit's counters know.", valueName: "path|name"))
+    @Option(name: .long, help: ArgumentHelp("A Create ML action classifier (a .mlmodel path, or NAME for NAME.mlmodel where weight bundles are kept) to run instead of ActionNet: its labels as spelled, its window length, its frame rate (metadata, else \(Int(PoseStream.fallbackFrameRate))/s), a window every 10 frames (--stride); repetitions counted for the exercises PoseKit's counters know.", valueName: "path|name"))
     var classifier: String?
 
     @Option(name: .long, help: ArgumentHelp("Classify this one window with --classifier (.npy float32 [T, 3, 18] or JSON [T][3][18]) and print its prediction.", valueName: "file"))
@@ -74,7 +75,7 @@ struct ActionsCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Windows whose top probability is lower are labeled low_confidence (\(Limits.probability.text)).", valueName: "x"))
     var confidence: Double = 0.5
 
-    @Option(name: .long, help: ArgumentHelp("Model frames (at 30 fps) between windows (default: from the weights; \(Limits.actionStride.text)).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Model frames (at the model's frame rate) between windows (default: from the weights; \(Limits.actionStride.text)).", valueName: "n"))
     var stride: Int?
 
     @Option(name: .long, help: ArgumentHelp("Frame rate assumed for inputs without one (PNM sequences, JSON lines without \"time\"; \(Limits.framesPerSecond.text)).", valueName: "fps"))
@@ -185,7 +186,10 @@ struct ActionsCommand: AsyncParsableCommand {
         }
         let prediction = try model.classify(values)
         let output = try OutputFile(path: json ?? "-")
-        try OutputFile.committing([output]) { try output.sink.write(prediction.jsonLine + "\n") }
+        var line = JSONText(capacity: 256)
+        prediction.append(to: &line)
+        line.newline()
+        try OutputFile.committing([output]) { try output.sink.write(line.bytes) }
     }
 
     /// Events for `posekit pose` JSON Lines: a file is sorted by time first, a stream must
@@ -248,10 +252,14 @@ struct ActionsCommand: AsyncParsableCommand {
         try emit(engine.finish(), to: sink)
     }
 
-    /// One JSON line per event; the frame's record ends here (streams see it at once, and a
-    /// reader that has gone stops the input).
+    /// One JSON line per event, written as bytes; the frame's record ends here (streams see it
+    /// at once, and a reader that has gone stops the input).
     private func emit(_ events: [ActionEvent], to sink: ByteSink) throws {
-        for event in events { try sink.write(event.jsonLine + "\n") }
+        if !events.isEmpty {
+            var lines = JSONText(capacity: 512 * events.count)
+            for event in events { event.append(to: &lines); lines.newline() }
+            try sink.write(lines.bytes)
+        }
         try sink.endRecord()
     }
 }

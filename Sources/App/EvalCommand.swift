@@ -102,20 +102,38 @@ struct Eval: AsyncParsableCommand {
         let subset = truth.restricted(to: evaluated)
         let result = try evaluateKeypoints(groundTruth: subset, detections: detections, oksAreaScale: oksAreaScale)
         if json {
-            let object: [String: Any] = [
-                "images": evaluated.count, "detections": detections.count, "oks_area_scale": oksAreaScale,
-                "AP": result.averagePrecision, "AP50": result.averagePrecision50, "AP75": result.averagePrecision75,
-                "APm": result.averagePrecisionMedium, "APl": result.averagePrecisionLarge,
-                "AR": result.averageRecall, "AR50": result.averageRecall50, "AR75": result.averageRecall75,
-                "model": poses == nil ? model.model : NSNull(), "input_size": poses == nil ? (model.inputSize ?? (accuracy.accurate ? AccuracyOptions.accurateInputSize : ModelOptions.defaultInputSize)) : NSNull(),
-                "accurate": accuracy.accurate,
-            ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            let inputSize = poses == nil ? (model.inputSize ?? (accuracy.accurate ? AccuracyOptions.accurateInputSize : ModelOptions.defaultInputSize)) : nil
+            print(Self.jsonLine(result, images: evaluated.count, detections: detections.count, oksAreaScale: oksAreaScale,
+                                model: poses == nil ? model.model : nil, inputSize: inputSize, accurate: accuracy.accurate))
         } else {
             print("\(evaluated.count) images, \(detections.count) poses" + (oksAreaScale == 1 ? "" : ", OKS area x\(oksAreaScale)"))
             print(result.summary)
         }
+    }
+
+    /// The `--json` line: counts, the COCO metrics (scores: ``JSONText``'s one number rule, 4
+    /// decimals) and the settings; `model` and `input_size` are null when scoring `--poses`.
+    static func jsonLine(_ result: KeypointEvaluation, images: Int, detections: Int, oksAreaScale: Double,
+                         model: String?, inputSize: Int?, accurate: Bool) -> String {
+        var json = JSONText(capacity: 512)
+        json.raw("{\"images\": "); json.integer(images)
+        json.raw(", \"detections\": "); json.integer(detections)
+        let metrics: [(StaticString, Double)] = [
+            ("AP", result.averagePrecision), ("AP50", result.averagePrecision50), ("AP75", result.averagePrecision75),
+            ("APm", result.averagePrecisionMedium), ("APl", result.averagePrecisionLarge),
+            ("AR", result.averageRecall), ("AR50", result.averageRecall50), ("AR75", result.averageRecall75),
+        ]
+        for (name, value) in metrics {
+            json.raw(", \""); json.raw(name); json.raw("\": "); json.number(value, decimals: JSONText.Decimals.scores)
+        }
+        json.raw(", \"oks_area_scale\": "); json.number(oksAreaScale, decimals: JSONText.Decimals.proportions)
+        json.raw(", \"model\": ")
+        if let model { json.string(model) } else { json.raw("null") }
+        json.raw(", \"input_size\": ")
+        if let inputSize { json.integer(inputSize) } else { json.raw("null") }
+        json.raw(", \"accurate\": "); json.raw(accurate ? "true" : "false")
+        json.raw("}")
+        return json.text
     }
 
     /// The detections of a COCO results list (`posekit pose --format coco`), or nil when `reader`

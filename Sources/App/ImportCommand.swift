@@ -39,7 +39,7 @@ struct Import: ParsableCommand {
     }
 
     func run() throws {
-        let start = DispatchTime.now()
+        let start = MonotonicClock.now()
         try SameFileCheck.refuse(inputs: [source], outputs: [("-o", output)])
         // Read whole once, and only if it is a regular file: a FIFO would wait for a writer.
         let contents = try CLIError.reading(source) { try RegularFile.contents(atPath: source) }
@@ -53,7 +53,7 @@ struct Import: ParsableCommand {
         try CLIError.creatingParent(of: output)
         let file = try OutputFile(path: output)
         try OutputFile.committing([file]) { try file.sink.write(bytes) }
-        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+        let milliseconds = (MonotonicClock.now() - start) * 1e3
         let m = writer.manifest
         let size = bytes.count
         print("imported \(m.source.fileName) (\(m.source.format)) → \(output): width \(m.widthMultiplier), "
@@ -62,7 +62,7 @@ struct Import: ParsableCommand {
     }
 
     /// Rewrites a `PKACTN01` ActionNet file as a bundle (same parameters, same settings).
-    private func convertActionWeights(start: DispatchTime) throws {
+    private func convertActionWeights(start: Double) throws {
         let (net, header) = try CLIError.reading(source) {
             try ActionWeightsFile.decodeLegacy(RegularFile.contents(atPath: source))
         }
@@ -70,7 +70,7 @@ struct Import: ParsableCommand {
         try CLIError.creatingParent(of: output)
         let file = try OutputFile(path: output)
         try OutputFile.committing([file]) { try file.sink.write(bytes) }
-        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+        let milliseconds = (MonotonicClock.now() - start) * 1e3
         print("converted \(URL(fileURLWithPath: source).lastPathComponent) (ActionNet PKACTN01) → \(output): "
             + "\(net.parameterCount) parameters, fp32, \(bytes.count) bytes in \(String(format: "%.0f", milliseconds)) ms")
     }

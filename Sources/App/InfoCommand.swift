@@ -58,9 +58,9 @@ struct Info: ParsableCommand {
             return
         }
         let url = try ModelLocator.resolve(model)
-        let start = DispatchTime.now()
+        let start = MonotonicClock.now()
         let bundle = try CLIError.reading(url.path) { try WeightBundle(contentsOf: url) }
-        let openMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+        let openMilliseconds = (MonotonicClock.now() - start) * 1e3
         let m = bundle.manifest
         if json {
             let encoder = JSONEncoder()
@@ -78,7 +78,7 @@ struct Info: ParsableCommand {
                   family        \(m.family), width multiplier \(m.widthMultiplier)
                   block strides \(m.blockStrides.map(String.init).joined(separator: " "))
                   output stride \(m.outputStride)\(m.outputStrideIsFromSource ? " (as exported)" : " (default; the source does not fix it)")
-                  input         \(m.preprocessing.colorOrder) × \(String(format: "%.9g", m.preprocessing.scale)) + [\(bias)]
+                  input         \(InputScaling.colorOrder) × \(String(format: "%.9g", m.preprocessing.scale)) + [\(bias)]
                 """)
         case ActionWeightsFile.kind:
             let (_, header) = try CLIError.reading(url.path) { try ActionWeightsFile.load(bundle: bundle) }

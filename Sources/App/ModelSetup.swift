@@ -22,8 +22,8 @@ extension ModelOptions {
 
     var geometry: InputPlacement.Fit { resize == .letterbox ? .letterbox : .stretch }
 
-    /// The threads the network runs on: `--threads`, or every core.
-    var resolvedThreads: Int { threads ?? Parallelism.defaultThreads }
+    /// The threads the network runs on: `--threads`, or every core (the library's rule).
+    var resolvedThreads: Int { PoseDetector.Configuration(threads: threads).resolvedThreads }
 }
 
 extension DecodeOptions {

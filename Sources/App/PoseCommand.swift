@@ -16,7 +16,7 @@ struct PoseCommand: AsyncParsableCommand {
         frame becomes one JSON line on stdout:
 
           {"source": "clip.y4m", "frame": 0, "width": 640, "height": 480,
-           "time": 0.0, "poses": [{"score": 0.91, "box": [x0, y0, x1, y1],
+           "time": 0, "poses": [{"score": 0.91, "box": [x0, y0, x1, y1],
            "keypoints": [{"part": "nose", "x": 312.4, "y": 88.1,
                           "score": 0.98}, ...]}]}
 
@@ -28,7 +28,7 @@ struct PoseCommand: AsyncParsableCommand {
         within the stream; weak duplicates of a person and faint poses that never become a person \
         are left out (README "Identities"). Video keypoints are smoothed over time by a One-Euro filter per \
         person and keypoint (--no-smooth for the raw per-frame positions); streams without a \
-        frame rate (Y4M F0:0) are taken as 30 frames/s for tracking and smoothing.
+        frame rate (Y4M F0:0) are taken as \(Int(PoseStream.fallbackFrameRate)) frames/s for tracking and smoothing.
 
         --accurate trades speed for accuracy (about 20x slower): flip averaging, output stride 8 \
         and two input sizes (--input-size, default 769, and 0.8 of it: 609) merged before decoding.

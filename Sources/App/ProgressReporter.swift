@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PoseCore
 
 /// Progress of a long run on stderr: frames done, frames/s, dropped frames.
 ///
@@ -54,14 +55,5 @@ final class ProgressReporter {
     private func formatted(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
-    }
-}
-
-/// Seconds on the monotonic clock.
-enum MonotonicClock {
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 }

@@ -94,7 +94,7 @@ struct TrainActionsCommand: ParsableCommand {
             guard !clips.isEmpty else { throw ValidationError("--leave-one-out needs real clips in \(posesDir)") }
             var rows: [String] = []
             for held in clips where holdOut.isEmpty || holdOut.contains(held.name) {
-                let start = Date()
+                let start = MonotonicClock.now()
                 let kept = modelsDir.map { URL(fileURLWithPath: $0).appendingPathComponent("without-\(held.name).pkw") }
                 let net: TemporalConvNet
                 if let kept, FileManager.default.fileExists(atPath: kept.path) {
@@ -108,7 +108,7 @@ struct TrainActionsCommand: ParsableCommand {
                 let (r, events) = try ActionTrainer.evaluate(net, clip: held)
                 if verbose { for e in events { print(e.jsonLine) } }
                 let row = String(format: "%@ | %@ | %@ | %d | %@ | %.2f (%d windows) | %.0f s", r.clip, r.expected.name, r.summaryLabel,
-                                 r.countedReps, r.expectedReps.map(String.init) ?? "-", r.windowAccuracy, r.windows, Date().timeIntervalSince(start))
+                                 r.countedReps, r.expectedReps.map(String.init) ?? "-", r.windowAccuracy, r.windows, MonotonicClock.now() - start)
                 log(row)
                 rows.append(row)
             }
@@ -116,13 +116,13 @@ struct TrainActionsCommand: ParsableCommand {
             for r in rows { print(r) }
             return
         }
-        let start = Date()
+        let start = MonotonicClock.now()
         let net = try ActionTrainer.train(config, realClips: clips, log: log)
         let training = ["seed": String(seed), "epochs": String(epochs), "sequences_per_exercise": String(sequences),
                         "real_clips": clips.map(\.name).joined(separator: ",")]
         let data = try ActionWeightsFile.encode(net, fps: config.fps, windowStride: 10, training: training)
         try Self.write(data, to: output)
-        log(String(format: "wrote %@ (%d parameters) in %.0f s", output, net.parameterCount, Date().timeIntervalSince(start)))
+        log(String(format: "wrote %@ (%d parameters) in %.0f s", output, net.parameterCount, MonotonicClock.now() - start))
         report(net, clips: clips)
     }
 

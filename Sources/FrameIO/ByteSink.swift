@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PoseCore
 
 /// A buffered writer to a file descriptor (file, pipe, stdout) or to memory.
 ///
@@ -157,7 +158,7 @@ public final class ByteSink {
         case .everyRecord:
             try flush()
         case .within(let bound):
-            let now = Self.monotonicSeconds()
+            let now = MonotonicClock.now()
             let interval = lastRecordEnd.map { now - $0 } ?? 0
             lastRecordEnd = now
             if buffer.isEmpty { break }
@@ -212,11 +213,5 @@ public final class ByteSink {
             failed = error
             throw error
         }
-    }
-
-    static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 }

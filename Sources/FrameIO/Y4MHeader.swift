@@ -1,3 +1,5 @@
+import PoseCore
+
 /// A positive or zero fraction as written in Y4M headers (`F30000:1001`, `A1:1`, `A0:0`).
 public struct Ratio: Sendable, Equatable, Hashable, CustomStringConvertible {
     public var numerator: Int
@@ -10,6 +12,14 @@ public struct Ratio: Sendable, Equatable, Hashable, CustomStringConvertible {
 
     /// `0:0` means "unknown" in Y4M.
     public var isUnknown: Bool { numerator == 0 || denominator == 0 }
+
+    /// `0:0`: a frame rate the stream does not state.
+    public static let unknown = Ratio(0, 0)
+
+    /// PoseKit's one frame-rate fallback (PoseCore's `PoseStream.fallbackFrameRate`, a whole
+    /// number of frames per second) as a Y4M rate: what a stream without a rate is timed at and
+    /// what video written for it declares.
+    public static let fallbackFrameRate = Ratio(Int(PoseStream.fallbackFrameRate), 1)
     public var value: Double? { isUnknown ? nil : Double(numerator) / Double(denominator) }
     public var description: String { "\(numerator):\(denominator)" }
 
@@ -52,7 +62,8 @@ public struct Y4MStreamHeader: Sendable, Equatable {
 
     public var width: Int
     public var height: Int
-    /// Frames per second; `0:0` if the stream says it is unknown. ffmpeg assumes 25:1 when absent, so do we.
+    /// Frames per second; `0:0` (``Ratio/unknown``) when the stream says it is unknown or has no
+    /// `F` parameter: either way PoseKit times it at its one fallback, ``Ratio/fallbackFrameRate``.
     public var frameRate: Ratio
     public var interlacing: Interlacing
     /// Pixel aspect ratio; `0:0` = unknown.
@@ -61,7 +72,7 @@ public struct Y4MStreamHeader: Sendable, Equatable {
     /// `X` parameters in stream order, without the leading `X` (e.g. `YSCSS=420MPEG2`, `COLORRANGE=LIMITED`).
     public var extensions: [String]
 
-    public init(width: Int, height: Int, frameRate: Ratio = Ratio(25, 1), interlacing: Interlacing = .progressive,
+    public init(width: Int, height: Int, frameRate: Ratio = .fallbackFrameRate, interlacing: Interlacing = .progressive,
                 pixelAspect: Ratio = Ratio(1, 1), chroma: Y4MChroma = .c420jpeg, extensions: [String] = []) {
         self.width = width
         self.height = height
@@ -95,7 +106,7 @@ public struct Y4MStreamHeader: Sendable, Equatable {
         func bad(_ reason: String) -> FrameIOError { .invalidHeader(format: "y4m", frameIndex: 0, reason: reason) }
         let text = String(decoding: bytes, as: UTF8.self)
         var width: Int?, height: Int?
-        var header = Y4MStreamHeader(width: 0, height: 0)
+        var header = Y4MStreamHeader(width: 0, height: 0, frameRate: .unknown)
         for token in text.split(separator: " ", omittingEmptySubsequences: true) {
             let value = token.dropFirst()
             switch token.first! {

@@ -20,8 +20,9 @@ public final class Y4MWriter {
     private var wroteHeader = false
     private var planes: [UInt8]
 
-    /// - Parameters: `frameRate` should be the input's (`Y4MReader.header.frameRate`) so timing is kept.
-    public init(sink: ByteSink, width: Int, height: Int, frameRate: Ratio = Ratio(25, 1),
+    /// - Parameters: `frameRate` should be the input's (`Y4MReader.header.frameRate`) so timing is
+    ///   kept; for an input without one, ``Ratio/fallbackFrameRate`` (the default).
+    public init(sink: ByteSink, width: Int, height: Int, frameRate: Ratio = .fallbackFrameRate,
                 chroma: Chroma = .c420, matrix: ColorMatrix = .bt601,
                 pixelAspect: Ratio = Ratio(1, 1)) {
         precondition(width > 0 && height > 0, "Y4MWriter: empty frame size")

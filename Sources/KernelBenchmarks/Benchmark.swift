@@ -1,3 +1,4 @@
+import PoseCore
 import Tensor
 import Foundation
 
@@ -15,12 +16,9 @@ public enum Benchmark {
         public let samples: [Double]
         /// Samples timed elsewhere (one per pass of a whole pipeline, say).
         public init(samples: [Double]) { self.samples = samples }
-        /// The median run: robust to the odd descheduled run on a shared machine.
-        public var median: Double {
-            let sorted = samples.sorted()
-            let mid = sorted.count / 2
-            return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-        }
+        /// The median run (``Median/of(_:)``: of an even count, the upper middle one): robust to
+        /// the odd descheduled run on a shared machine.
+        public var median: Double { Median.of(samples) }
         /// The fastest run.
         public var minimum: Double { samples.min() ?? .nan }
     }
@@ -36,9 +34,9 @@ public enum Benchmark {
         var samples: [Double] = []
         var total = 0.0
         while samples.count < max(1, runs) || (total < minimumSeconds && samples.count < 10_000) {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = MonotonicClock.now()
             try body()
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let seconds = MonotonicClock.now() - start
             samples.append(seconds)
             total += seconds
         }
@@ -56,9 +54,9 @@ public enum Benchmark {
         var total = 0.0
         while samples[0].count < max(1, runs) || (total < minimumSeconds && samples[0].count < 10_000) {
             for (i, body) in bodies.enumerated() {
-                let start = DispatchTime.now().uptimeNanoseconds
+                let start = MonotonicClock.now()
                 try body()
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                let seconds = MonotonicClock.now() - start
                 samples[i].append(seconds)
                 total += seconds
             }

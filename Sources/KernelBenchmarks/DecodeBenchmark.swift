@@ -1,7 +1,6 @@
 import PoseCore
 import PoseNet
 import Tensor
-import Dispatch
 
 /// Timing of the multi-person decoder on a synthetic frame.
 public struct DecodeBenchmarkResult: Sendable {
@@ -33,22 +32,20 @@ public func benchmarkDecode(gridSize: Int = 33, people: Int = 10, iterations: In
     var times: [Double] = []
     times.reserveCapacity(max(iterations, 1))
     for _ in 0..<max(iterations, 1) {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = MonotonicClock.now()
         poses = try decodeMultiplePoses(output, parameters: parameters)
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        times.append((MonotonicClock.now() - start) * 1e3)
     }
     var validation: [Double] = []
     validation.reserveCapacity(times.count)
     for _ in times.indices {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = MonotonicClock.now()
         _ = try PoseNetOutput(heatmapScores: output.heatmapScores, offsets: output.offsets,
                               displacementsFwd: output.displacementsFwd, displacementsBwd: output.displacementsBwd,
                               outputStride: output.outputStride)
-        validation.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        validation.append((MonotonicClock.now() - start) * 1e3)
     }
-    times.sort()
-    validation.sort()
     return DecodeBenchmarkResult(gridSize: gridSize, posesDecoded: poses.count, iterations: times.count,
-                                 medianMilliseconds: times[times.count / 2], minimumMilliseconds: times[0],
-                                 medianValidationMilliseconds: validation[validation.count / 2])
+                                 medianMilliseconds: Median.of(times), minimumMilliseconds: times.min()!,
+                                 medianValidationMilliseconds: Median.of(validation))
 }

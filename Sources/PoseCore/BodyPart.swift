@@ -48,6 +48,17 @@ public enum BodyPart: Int, CaseIterable, Sendable, Codable, CustomStringConverti
 
     public var description: String { name }
 
+    /// The same part on the other side of the body (`leftWrist` ↔ `rightWrist`); the nose is its
+    /// own. What a horizontal mirror image does to a part: flip averaging, the action window's
+    /// facing, training's mirrored clips all read it here.
+    public var mirrored: BodyPart { BodyPart.mirroredParts[rawValue] }
+
+    /// ``mirrored`` for every part, by raw value. COCO order keeps each pair adjacent, left first,
+    /// from index 1 on (`BodyPartTests` checks this against the names).
+    static let mirroredParts: [BodyPart] = allCases.map { part in
+        part == .nose ? .nose : BodyPart(rawValue: part.rawValue % 2 == 1 ? part.rawValue + 1 : part.rawValue - 1)!
+    }
+
     /// Encodes as the TF.js name (`"leftShoulder"`), the form JSON consumers expect.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()

@@ -12,6 +12,12 @@ public enum Skeleton {
         (.rightShoulder, .rightHip), (.rightHip, .rightKnee), (.rightKnee, .rightAnkle),
     ]
 
+    /// For each edge of ``treeEdges``, the index of its mirror image: the edge joining the
+    /// ``BodyPart/mirrored`` parts, in the same direction (`nose → leftEye` ↔ `nose → rightEye`).
+    public static let mirroredTreeEdges: [Int] = treeEdges.map { edge in
+        treeEdges.firstIndex { $0.parent == edge.parent.mirrored && $0.child == edge.child.mirrored }!
+    }
+
     /// The edges drawn in overlays (TF.js `connectedPartNames`: limbs, torso, and the face).
     public static let drawnEdges: [(BodyPart, BodyPart)] = [
         (.leftHip, .leftShoulder), (.leftElbow, .leftShoulder), (.leftElbow, .leftWrist),

@@ -8,25 +8,33 @@ import Foundation
 ///       "keypoints": [x1, y1, v1, ..., x17, y17, v17]}, ...]
 ///
 /// Written by `posekit pose --format coco`, read by `posekit eval --poses`. Positions are
-/// original-image pixels (two decimals); each `v` is the keypoint's score (pycocotools ignores
-/// it for results; it is kept for readers that want it).
+/// original-image pixels; each `v` is the keypoint's score (pycocotools ignores it for results;
+/// it is kept for readers that want it). Numbers follow PoseKit's one rule (``JSONText``): at most
+/// 2 decimals for pixels and 4 for scores, trailing zeros dropped, as in pose lines.
 public enum CocoResults {
     /// The person category of COCO keypoint annotations.
     public static let personCategory = 1
 
     /// One result object per pose, as a JSON list (one object per line, for diffable files).
     public static func encode(_ results: [(imageID: Int, pose: Pose)]) -> String {
-        var text = "["
+        var json = JSONText(capacity: 64 + 700 * results.count)
+        json.raw("[")
         for (index, result) in results.enumerated() {
-            text += index == 0 ? "\n" : ",\n"
-            text += "{\"image_id\": \(result.imageID), \"category_id\": \(personCategory), \"score\": "
-            text += String(format: "%.4f", result.pose.score) + ", \"keypoints\": ["
-            text += result.pose.keypoints.map {
-                String(format: "%.2f, %.2f, %.4f", $0.position.x, $0.position.y, $0.score)
-            }.joined(separator: ", ")
-            text += "]}"
+            json.raw(index == 0 ? "\n" : ",\n")
+            json.raw("{\"image_id\": "); json.integer(result.imageID)
+            json.raw(", \"category_id\": "); json.integer(personCategory)
+            json.raw(", \"score\": "); json.number(result.pose.score, decimals: JSONText.Decimals.scores)
+            json.raw(", \"keypoints\": [")
+            for (k, keypoint) in result.pose.keypoints.enumerated() {
+                if k > 0 { json.raw(", ") }
+                json.number(keypoint.position.x, decimals: JSONText.Decimals.pixels); json.raw(", ")
+                json.number(keypoint.position.y, decimals: JSONText.Decimals.pixels); json.raw(", ")
+                json.number(keypoint.score, decimals: JSONText.Decimals.scores)
+            }
+            json.raw("]}")
         }
-        return text + (results.isEmpty ? "]\n" : "\n]\n")
+        json.raw(results.isEmpty ? "]\n" : "\n]\n")
+        return json.text
     }
 
     /// Parses a results list; throws ``EvaluationError/invalidDetection(_:)`` naming the first bad entry.

@@ -204,7 +204,7 @@ enum CoreMLImporter {
             return (name, colorSpace)
         }
 
-        func preprocessing(_ network: ProtobufFields) throws -> WeightManifest.InputPreprocessing {
+        func preprocessing(_ network: ProtobufFields) throws -> InputScaling {
             let entries = try network.messages(CoreMLImporter.networkPreprocessing)
             guard let entry = entries.first else { return .init(scale: 1, bias: [0, 0, 0]) }
             guard entries.count == 1, !entry.has(CoreMLImporter.preprocessingMeanImage),
@@ -212,9 +212,12 @@ enum CoreMLImporter {
                 throw ImportError.unsupportedModel(file: file, detail: "image preprocessing other than one channel scaler (mean image?) is not supported")
             }
             let scale = try scaler.float(CoreMLImporter.scalerChannelScale)
-            return .init(scale: Double(scale == 0 ? 1 : scale),
-                         bias: try [CoreMLImporter.scalerRedBias, CoreMLImporter.scalerGreenBias, CoreMLImporter.scalerBlueBias]
-                            .map { Double(try scaler.float($0)) })
+            let bias = try [CoreMLImporter.scalerRedBias, CoreMLImporter.scalerGreenBias, CoreMLImporter.scalerBlueBias]
+                .map { try scaler.float($0) }
+            guard scale.isFinite, bias.allSatisfy(\.isFinite) else {
+                throw ImportError.malformed(file: file, detail: "image scaler has a scale or bias that is not finite (\(scale), \(bias))")
+            }
+            return InputScaling(scale: scale == 0 ? 1 : scale, bias: bias)
         }
 
         func metadata(_ description: ProtobufFields?) throws -> [String: String] {

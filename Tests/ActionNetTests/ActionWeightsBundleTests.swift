@@ -84,7 +84,7 @@ struct ActionWeightsBundleTests {
         // A PoseNet bundle is not ActionNet weights.
         var writer = WeightBundleWriter(manifest: WeightManifest(
             family: "posenet-mobilenet-v1", widthMultiplier: 0.5, blockStrides: [2], outputStride: 16, outputStrideIsFromSource: false,
-            preprocessing: .posenetMobileNet, source: .init(fileName: "p.pb", sha256: "", format: "tensorflow-graphdef"),
+            preprocessing: .minusOneToOne, source: .init(fileName: "p.pb", sha256: "", format: "tensorflow-graphdef"),
             license: .init(spdx: "Apache-2.0", attribution: "")))
         try writer.add(name: "b", shape: [2], layout: .c, values: [1, 2], storage: .fp32)
         let wrongKind = try #require(try load(writer.encoded()))

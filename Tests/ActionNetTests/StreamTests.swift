@@ -53,19 +53,27 @@ struct StreamTests {
     @Test func eventLinesHaveTheDocumentedShape() throws {
         let rep = ActionEvent.repetition(RepetitionEvent(action: .squats, count: 3, frame: 120, time: 4.0,
                                                          cue: .depth(depth: 0.5, kneeAngle: 80, hipsBelowKnees: false)))
-        #expect(rep.jsonLine == "{\"type\": \"rep\", \"label\": \"squats\", \"count\": 3, \"frame\": 120, \"time\": 4.0, "
+        #expect(rep.jsonLine == "{\"type\": \"rep\", \"label\": \"squats\", \"count\": 3, \"frame\": 120, \"time\": 4, "
                 + "\"depth\": 0.5, \"knee_angle\": 80, \"hips_below_knees\": false}")
         let p = ActionEvent.prediction(WindowPrediction(frameStart: 0, frameEnd: 59, timeStart: 0, timeEnd: 1.9667, label: .action(.lunges),
                                                         confidence: 0.91234, probabilities: [0.01, 0.91234, 0.02, 0.03, 0.02766],
                                                         trackID: 2, topClass: .lunges))
-        #expect(p.jsonLine == "{\"type\": \"prediction\", \"frame_start\": 0, \"frame_end\": 59, \"time_start\": 0.0, \"time_end\": 1.967, "
+        #expect(p.jsonLine == "{\"type\": \"prediction\", \"frame_start\": 0, \"frame_end\": 59, \"time_start\": 0, \"time_end\": 1.967, "
                 + "\"label\": \"lunges\", \"confidence\": 0.9123, \"probabilities\": {\"jumping_jacks\": 0.01, \"lunges\": 0.9123, "
                 + "\"burpees\": 0.02, \"squats\": 0.03, \"other\": 0.0277}, \"track\": 2}")
         let s = ActionEvent.summary(ActionSummary(frames: 300, label: .action(.squats), seconds: [.action(.squats): 8.4, .noPerson: 1.6],
                                                   reps: [.squats: 3]))
         #expect(s.jsonLine == "{\"type\": \"summary\", \"frames\": 300, \"label\": \"squats\", \"seconds\": {\"squats\": 8.4, \"no_person\": 1.6}, "
-                + "\"reps\": {\"jumping_jacks\": 0, \"lunges\": 0, \"burpees\": 0, \"squats\": 3}}")
+                + "\"reps\": {\"jumping_jacks\": 0, \"lunges\": 0, \"burpees\": 0, \"squats\": 3}, "
+                + "\"rejected_reps\": {\"jumping_jacks\": 0, \"lunges\": 0, \"burpees\": 0, \"squats\": 0}}")
         for e in [rep, p, s] { #expect(try JSONSerialization.jsonObject(with: Data(e.jsonLine.utf8)) is [String: Any]) }
+        // Seconds have 3 decimals wherever they are (the summary's too), and the bytes path writes
+        // the same text as jsonLine.
+        let t = ActionEvent.summary(ActionSummary(frames: 61, label: nil, seconds: [.noPerson: 2.0333], reps: [:]))
+        #expect(t.jsonLine.contains("\"seconds\": {\"no_person\": 2.033}"))
+        var bytes = JSONText()
+        for e in [rep, p, s, t] { e.append(to: &bytes); bytes.newline() }
+        #expect(bytes.bytes == Array([rep, p, s, t].map { $0.jsonLine + "\n" }.joined().utf8))
     }
 
     func frames(_ n: Int, rate: Double = 30, _ poses: (Int) -> [Pose]) -> [PoseFrame] {

@@ -71,12 +71,14 @@ import Testing
         #expect(!labels.isEmpty && labels.allSatisfy { $0 == "no_person" })
     }
 
-    /// The summary's repetition counts and the rep events of `posekit actions` output lines.
-    func repetitions(_ result: CLI.Result) throws -> (reps: [String: Int], events: [[String: Any]], label: String?) {
+    /// The summary's repetition counts, its rejected turning points and label, and the rep events
+    /// of `posekit actions` output lines.
+    func repetitions(_ result: CLI.Result) throws -> (reps: [String: Int], events: [[String: Any]], label: String?, rejected: [String: Int]) {
         #expect(result.status == 0, "\(result.stderr)")
         let objects = try result.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         let summary = try #require(objects.last)
-        return (try #require(summary["reps"] as? [String: Int]), objects.filter { $0["type"] as? String == "rep" }, summary["label"] as? String)
+        return (try #require(summary["reps"] as? [String: Int]), objects.filter { $0["type"] as? String == "rep" }, summary["label"] as? String,
+                try #require(summary["rejected_reps"] as? [String: Int]))
     }
 
     /// A real clip the committed weights never saw, through ffmpeg → posekit actions as a user runs
@@ -88,12 +90,31 @@ import Testing
         let video = CLI.shared.appendingPathComponent("media/videos/TomNotchYmk_lhpe3d-demo__lunges.mp4")
         let y4m = try CLI.ffmpeg(["-ss", "17", "-i", video.path, "-t", "6.8", "-an",
                                   "-vf", "scale='min(640,iw)':-2:flags=lanczos,format=yuv420p", "-f", "yuv4mpegpipe", "-"])
-        let (reps, events, label) = try repetitions(try CLI.run(["actions", "-"], stdin: y4m))
+        let (reps, events, label, _) = try repetitions(try CLI.run(["actions", "-"], stdin: y4m))
         #expect(label == "lunges")
         #expect(reps == ["jumping_jacks": 0, "lunges": 3, "burpees": 0, "squats": 0], "\(reps)")
         let times = events.compactMap { $0["time"] as? Double }
         #expect(times.count == 3)
         for (counted, labeled) in zip(times, [1.2, 3.4, 5.5]) { #expect(abs(counted - labeled) < 0.5, "turning point at \(counted) s") }
+    }
+
+    /// The whole squat video, of which `squats_01` is the first 9.6 s, as a user runs it:
+    /// `posekit actions VIDEO.mp4`, decoded at its own 960×544. After the three squats the man walks
+    /// toward the camera and PoseNet places an ankle too high, so his hips seem to drop by 30 %
+    /// while his knees stay straight: the squat counter's turning point there fails the squat's
+    /// posture rule (both knees bent). Exactly the three labeled squats count, at their times, and
+    /// the walk is the one turning point rejected.
+    @Test func theWholeSquatVideoCountsTheSquatsNotTheWalk() throws {
+        let video = CLI.shared.appendingPathComponent("media/videos/yuyoujiang_test_video__squat.mp4")
+        let (reps, events, label, rejected) = try repetitions(try CLI.run(["actions", video.path]))
+        #expect(label == "squats")
+        #expect(reps == ["jumping_jacks": 0, "lunges": 0, "burpees": 0, "squats": 3], "\(reps)")
+        let times = events.compactMap { $0["time"] as? Double }
+        #expect(times.count == 3)
+        for (counted, labeled) in zip(times, try #require(Self.labeledTurningPoints["squats_01"])) {
+            #expect(abs(counted - labeled) < 0.5, "turning point at \(counted) s")
+        }
+        #expect(rejected == ["jumping_jacks": 0, "lunges": 0, "burpees": 0, "squats": 1], "\(rejected)")
     }
 
     /// Turning points of the shared clips, seconds, from labels.json's notes (hand-labeled).
@@ -123,9 +144,11 @@ import Testing
         let turns = try #require(Self.labeledTurningPoints[name])
         #expect(label == "other" || turns.count == clip["repetitions"] as? Int)
 
-        let (reps, events, summaryLabel) = try repetitions(try CLI.run(["actions", "--poses", "-"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8)))
+        let (reps, events, summaryLabel, rejected) = try repetitions(try CLI.run(["actions", "--poses", "-"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8)))
         #expect(summaryLabel == label)
         for (exercise, n) in reps { #expect(n == (exercise == label ? turns.count : 0), "\(exercise): counted \(n)") }
+        // No real repetition fails its posture rule.
+        #expect(rejected.values.allSatisfy { $0 == 0 }, "\(rejected)")
         let mine = events.filter { $0["label"] as? String == label }
         #expect(mine.compactMap { $0["count"] as? Int } == (0..<turns.count).map { $0 + 1 })
         let cue: Set<String> = label == "jumping_jacks" ? ["arm_angle", "feet_apart"] : ["depth", "knee_angle", "hips_below_knees"]
@@ -134,7 +157,7 @@ import Testing
         guard label != "other" else { return }
         for cut in stride(from: 2.5, through: 9.5, by: 0.5) where !turns.contains(where: { abs($0 - cut) < 0.25 }) {
             let kept = zip(lines, times).filter { $0.1 <= cut }.map(\.0)
-            let (partReps, _, _) = try repetitions(try CLI.run(["actions", "--poses", "-"], stdin: Data((kept.joined(separator: "\n") + "\n").utf8)))
+            let (partReps, _, _, _) = try repetitions(try CLI.run(["actions", "--poses", "-"], stdin: Data((kept.joined(separator: "\n") + "\n").utf8)))
             let expected = turns.filter { $0 < cut }.count
             #expect(partReps[label] == expected, "\(name) cut at \(cut) s: counted \(String(describing: partReps[label])), turning points before it \(expected)")
         }

@@ -151,7 +151,7 @@ import Testing
         #expect(twice.status == 1 && twice.stderr.contains("frame 40 appears twice"), "\(twice.stderr)")
 
         var negative = lines
-        negative[3] = negative[3].replacingOccurrences(of: "\"time\": 0.100", with: "\"time\": -0.100")
+        negative[3] = negative[3].replacingOccurrences(of: "\"time\": 0.1,", with: "\"time\": -0.1,")   // frame 3 at 30 fps: 0.1 s, no trailing zeros
         #expect(negative[3] != lines[3])
         let backwards = try CLI.run(["actions", "--poses", try write("negative.jsonl", negative)])
         #expect(backwards.status == 1 && backwards.stderr.contains("frame 3") && backwards.stderr.contains("negative"), "\(backwards.stderr)")

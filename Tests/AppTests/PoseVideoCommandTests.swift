@@ -30,18 +30,26 @@ import Testing
         #expect(smoothed.stdout != raw.stdout, "smoothing is on by default for video")
     }
 
-    /// A Y4M without a frame rate (F0:0): no "time", still ids (tracked at an assumed 30 fps).
-    @Test func streamWithoutFrameRateStillGetsIDs() throws {
+    /// A Y4M without a frame rate (F0:0, or no F at all): no "time", still ids (tracked at the
+    /// assumed 30 fps), and the overlay video declares that same rate.
+    @Test(arguments: ["F0:0", nil])
+    func streamWithoutFrameRateStillGetsIDs(rate: String?) throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         var y4m = try CLI.ffmpeg(["-i", Self.clip.path, "-frames:v", "4", "-vf", "scale=160:-2", "-f", "yuv4mpegpipe", "-"])
         let header = try #require(y4m.firstIndex(of: 0x0A))
         var fields = String(decoding: y4m[..<header], as: UTF8.self).split(separator: " ").map(String.init)
-        fields = fields.map { $0.hasPrefix("F") ? "F0:0" : $0 }
+        fields = fields.compactMap { $0.hasPrefix("F") ? rate : $0 }
         y4m.replaceSubrange(..<header, with: Data(fields.joined(separator: " ").utf8))
-        let result = try CLI.run(["pose", "--input-size", "257", "-"], stdin: y4m)
+        let overlay = dir.appendingPathComponent("overlay.y4m")
+        let result = try CLI.run(["pose", "--input-size", "257", "--overlay", overlay.path, "-"], stdin: y4m)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let all = try records(result)
         #expect(all.count == 4 && all.allSatisfy { $0["time"] == nil })
         #expect(all.contains { !poses($0).isEmpty } && all.allSatisfy { poses($0).allSatisfy { $0["id"] is Int } })
+        let written = try Data(contentsOf: overlay)
+        let overlayHeader = String(decoding: written.prefix { $0 != 0x0A }, as: UTF8.self)
+        #expect(overlayHeader.split(separator: " ").contains("F30:1"), "overlay header: \(overlayHeader)")
     }
 
     /// Images have no identities; --smooth on an image is a usage error (exit 2) with a clear

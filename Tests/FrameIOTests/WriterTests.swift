@@ -72,7 +72,7 @@ import Testing
         let sink = ByteSink()
         let writer = Y4MWriter(sink: sink, width: 2, height: 2, chroma: .c420)
         try writer.write(RGBImage(width: 2, height: 2, pixels: [UInt8](repeating: 255, count: 12)))
-        let header = "YUV4MPEG2 W2 H2 F25:1 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\nFRAME\n"
+        let header = "YUV4MPEG2 W2 H2 F30:1 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\nFRAME\n"  // the default rate: the one fallback
         #expect(Array(sink.bytes.prefix(header.utf8.count)) == bytes(header))
         // White in limited range: Y 235, Cb = Cr = 128.
         #expect(Array(sink.bytes.suffix(6)) == [235, 235, 235, 235, 128, 128])

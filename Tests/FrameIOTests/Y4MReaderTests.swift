@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FrameIO
+import PoseCore
 
 @Suite struct Y4MReaderTests {
     /// A 4x2 C420jpeg stream with `frames` frames whose bytes are all `frameIndex + 1`.
@@ -27,7 +28,16 @@ import Testing
 
     @Test func defaultsWhenParametersAbsent() throws {
         let h = try Y4MReader(source: ByteSource(bytes: bytes("YUV4MPEG2 W2 H2\n"))).header
-        #expect(h.frameRate == Ratio(25, 1) && h.chroma == .c420jpeg && h.interlacing == .progressive && h.declaredRange == nil)
+        #expect(h.frameRate == Ratio(0, 0) && h.chroma == .c420jpeg && h.interlacing == .progressive && h.declaredRange == nil)
+        // No F: a rate the stream does not state, like F0:0 (FrameReader reports none).
+        let reader = try FrameReader(source: ByteSource(bytes: stream("YUV4MPEG2 W4 H2", frames: 1)))
+        #expect(reader.frameRate == nil)
+    }
+
+    @Test func theFallbackRateIsPoseCoresOne() {
+        #expect(Ratio.fallbackFrameRate == Ratio(30, 1))
+        #expect(Ratio.fallbackFrameRate.value == PoseStream.fallbackFrameRate)
+        #expect(Y4MStreamHeader(width: 2, height: 2).frameRate == Ratio(30, 1))
     }
 
     @Test func framesTimestampsAndParameters() throws {

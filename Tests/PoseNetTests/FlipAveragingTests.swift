@@ -7,14 +7,6 @@ import TestSupport
 
 /// `--flip`: the averaged heads against a hand-written average of two plain runs.
 @Suite struct FlipAveragingTests {
-    @Test func mirrorMapsSwapSidesByHand() {
-        #expect(FlipAveraging.mirroredPart[BodyPart.leftEye.rawValue] == BodyPart.rightEye.rawValue)
-        #expect(FlipAveraging.mirroredPart[BodyPart.rightAnkle.rawValue] == BodyPart.leftAnkle.rawValue)
-        #expect(FlipAveraging.mirroredPart[BodyPart.nose.rawValue] == BodyPart.nose.rawValue)
-        // poseChain: 0 nose→leftEye ↔ 2 nose→rightEye, 7 leftShoulder→leftHip ↔ 13 rightShoulder→rightHip.
-        #expect(FlipAveraging.mirroredEdge[0] == 2 && FlipAveraging.mirroredEdge[7] == 13 && FlipAveraging.mirroredEdge[15] == 9)
-    }
-
     @Test func averagedHeadsEqualTwoPlainRunsAveragedByHand() throws {
         let folder = SharedData.root.appendingPathComponent("reference/mobilenet075__coco_000000000785__257_os16")
         let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve("mobilenet075"))

@@ -63,7 +63,7 @@ import TestSupport
         #expect(Self.blockChannels(bundle) == [16, 32, 64, 64, 128, 128, 256, 256, 256, 256, 256, 256, 256, 256])
         #expect(bundle.entry(named: "MobilenetV1/displacement_bwd_2/biases")!.shape == [32])
         #expect(m.source.sha256 == "968306c220ad72c680955438a6e12e693e82a6ccd4919b6ba67ee8bbe21760d3")
-        #expect(m.preprocessing == .posenetMobileNet)
+        #expect(m.preprocessing == .minusOneToOne)
     }
 
     @Test func bothImportersProduceTheSameManifestStructure() throws {

@@ -10,7 +10,7 @@ import TestSupport
 @Suite struct WeightBundleTests {
     static func sampleManifest() -> WeightManifest {
         WeightManifest(family: PoseNetWeightNames.family, widthMultiplier: 0.5, blockStrides: MobileNetArchitecture.strides050And075,
-                       outputStride: 16, outputStrideIsFromSource: false, preprocessing: .posenetMobileNet,
+                       outputStride: 16, outputStrideIsFromSource: false, preprocessing: .minusOneToOne,
                        source: .init(fileName: "test.pb", sha256: String(repeating: "ab", count: 32), format: "tensorflow-graphdef"),
                        license: .init(spdx: "Apache-2.0", attribution: "test attribution"))
     }
@@ -173,6 +173,47 @@ import TestSupport
         return file
     }
 
+    /// The input scaling is one type, `InputScaling`, from the manifest to the writer; on disk it
+    /// keeps the keys bundles always had.
+    @Test func inputScalingKeepsTheManifestKeys() throws {
+        let json = try JSONEncoder().encode(Self.sampleManifest())
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let network = try #require(object["network"] as? [String: Any])
+        let scaling = try #require(network["preprocessing"] as? [String: Any])
+        #expect(Set(scaling.keys) == ["colorOrder", "scale", "bias"])
+        #expect(scaling["colorOrder"] as? String == "RGB")
+        #expect(abs(try #require(scaling["scale"] as? Double) - 2.0 / 255.0) < 1e-9)
+        #expect(scaling["bias"] as? [Double] == [-1, -1, -1])
+        #expect(try JSONDecoder().decode(WeightManifest.self, from: json).preprocessing == .minusOneToOne)
+    }
+
+    /// A bundle whose input scaling cannot be applied (2 biases, BGR order, a scale beyond float)
+    /// is refused at load, naming the bundle and the problem, instead of running on defaults.
+    @Test(arguments: [
+        ("bias", "[-1, -1]", "3 finite biases"),
+        ("colorOrder", "\"BGR\"", "color order \"BGR\""),
+        ("scale", "1e300", "a finite scale, got 1e+300"),
+    ])
+    func badInputScalingIsRefusedNamingTheBundle(key: String, valueJSON: String, reason: String) throws {
+        let dir = try SharedData.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(Self.sampleManifest())) as? [String: Any])
+        var network = try #require(object["network"] as? [String: Any])
+        var scaling = try #require(network["preprocessing"] as? [String: Any])
+        scaling[key] = try JSONSerialization.jsonObject(with: Data(valueJSON.utf8), options: [.fragmentsAllowed])
+        network["preprocessing"] = scaling
+        object["network"] = network
+        let json = try JSONSerialization.data(withJSONObject: object)
+        let url = try Self.write(try Self.signed(manifestBytes: [UInt8](json), data: []), in: dir)
+        let bundle = try WeightBundle(contentsOf: url)
+        #expect {
+            try PoseNetWeights(bundle: bundle)
+        } throws: { error in
+            guard case WeightBundleError.corrupt(let file, let detail) = error else { return false }
+            return file == url.path && detail.contains(reason) && detail.contains("preprocessing")
+        }
+    }
+
     /// A bundle with a NaN weight, or a tensor of the wrong shape, is refused at load with an
     /// error naming the bundle's file (a NaN would otherwise surface as nonsense poses, blamed
     /// on the image).
@@ -321,7 +362,8 @@ import TestSupport
         let bundle = try WeightBundle(contentsOf: url)
         #expect(bundle.manifest.kind == "posenet" && bundle.manifest.name == "test.pb")
         #expect(bundle.manifest.posenet == manifest.posenet)
-        #expect(bundle.manifest.preprocessing == .posenetMobileNet)
+        // The scale was written as the double 2/255 (0.00784313725490196): it reads as the float 2/255.
+        #expect(bundle.manifest.preprocessing == .minusOneToOne)
         #expect(try bundle.tensor(named: "b").scalars == [1, 2])
         try bundle.requireKind("posenet")
         #expect(throws: WeightBundleError.wrongKind(file: url.path, kind: "posenet", expected: "actionnet")) { try bundle.requireKind("actionnet") }

@@ -30,8 +30,6 @@ public final class CreateMLActionClassifier: Sendable {
         public let userDefined: [String: String]
     }
 
-    /// Frame rate when the metadata has none: Apple's exercise sample hard-codes 30 frames/s.
-    public static let defaultFrameRate = 30.0
     /// Model frames between the starts of consecutive windows, as in Apple's sample.
     public static let defaultWindowStride = 10
 
@@ -39,7 +37,9 @@ public final class CreateMLActionClassifier: Sendable {
     public let labels: [String]
     /// Frames per window: the input's first dimension.
     public let windowLength: Int
-    /// Frames per second the windows are sampled at: the metadata's `Target Frame Rate`, else 30.
+    /// Frames per second the windows are sampled at: the metadata's `Target Frame Rate` (a fact
+    /// of the model), else PoseKit's one fallback, ``/PoseCore/PoseStream/fallbackFrameRate`` (30, the rate
+    /// Apple's exercise sample hard-codes).
     public let frameRate: Double
     /// Whether ``frameRate`` comes from the metadata (false: the default).
     public let frameRateIsFromMetadata: Bool
@@ -80,7 +80,7 @@ public final class CreateMLActionClassifier: Sendable {
         if let declared, declared.isFinite, declared > 0 {
             (frameRate, frameRateIsFromMetadata) = (declared, true)
         } else {
-            (frameRate, frameRateIsFromMetadata) = (Self.defaultFrameRate, false)
+            (frameRate, frameRateIsFromMetadata) = (PoseStream.fallbackFrameRate, false)
         }
         // One run on zeros: shape misfits surface now, naming the layer, and the output must be one probability per label.
         let probe: CoreMLArray
@@ -141,17 +141,24 @@ public struct CreateMLPrediction: Sendable, Equatable {
 
 extension CreateMLPrediction {
     /// `{"type": "prediction", "label": ..., "probabilities": {label: p, ...}}` with the labels in
-    /// the model's order and spelling, probabilities to 6 decimals (trailing zeros dropped): what
-    /// `posekit actions --classifier MODEL --window FILE` prints.
+    /// the model's order and spelling, probabilities to at most 6 decimals
+    /// (``/PoseCore/JSONText/Decimals/windowCheckProbabilities``, ``/PoseCore/JSONText``'s one rule): what
+    /// `posekit actions --classifier MODEL --window FILE` prints. A convenience over ``append(to:)``.
     public var jsonLine: String {
         var json = JSONText(capacity: 256)
+        append(to: &json)
+        return json.text
+    }
+
+    /// Appends ``jsonLine``'s text (no newline) to `json`.
+    public func append(to json: inout JSONText) {
         json.raw("{\"type\": \"prediction\", \"label\": "); json.string(label)
         json.raw(", \"probabilities\": {")
         for (i, name) in labels.enumerated() {
             if i > 0 { json.raw(", ") }
-            json.string(name); json.raw(": "); json.trimmedNumber(Double(probabilities[i]), decimals: 6)
+            json.string(name); json.raw(": ")
+            json.number(Double(probabilities[i]), decimals: JSONText.Decimals.windowCheckProbabilities)
         }
         json.raw("}}")
-        return json.text
     }
 }

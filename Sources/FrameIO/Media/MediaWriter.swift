@@ -23,7 +23,7 @@ import Foundation
 ///         }
 ///     }
 ///
-/// The first frame decides the stream: video frames (at their frame rate, `PoseStream.fallbackFrameRate`
+/// The first frame decides the stream: video frames (at their frame rate, `Ratio.fallbackFrameRate`
 /// when unknown) or still images; later frames must be of the same kind and size.
 public final class MediaWriter {
     /// A format written through ffmpeg.
@@ -153,7 +153,7 @@ public final class MediaWriter {
     private func writeY4M(_ image: RGBImage, of frame: VideoFrame, into sink: ByteSink) throws {
         guard ppm == nil else { throw mixed() }
         if y4m == nil {
-            y4m = Y4MWriter(sink: sink, width: image.width, height: image.height, frameRate: frame.frameRate ?? Ratio(Int(PoseStream.fallbackFrameRate), 1))
+            y4m = Y4MWriter(sink: sink, width: image.width, height: image.height, frameRate: frame.frameRate ?? .fallbackFrameRate)
         }
         guard y4m!.header.width == image.width, y4m!.header.height == image.height else {
             throw FrameIOError.file(path: path, .invalidArgument(

@@ -4,8 +4,10 @@
 /// it, with the same settings, so a person has the same identity wherever it is computed.
 /// One instance per input stream: IDs start at 1 in each.
 public struct PoseStream: Sendable {
-    /// Frame rate assumed when a stream has none (a Y4M `F0:0`, pose lines without `"time"`):
-    /// the usual camera rate. The one fallback of PoseKit.
+    /// Frame rate assumed when a stream has none (a Y4M without `F` or with `F0:0`, pose lines
+    /// without `"time"`, an action model that does not say): the usual camera rate. The one
+    /// fallback of PoseKit: tracking, smoothing, resampling, the overlay video's header
+    /// (FrameIO's `Ratio.fallbackFrameRate`) and the command's help all read it here.
     public static let fallbackFrameRate = 30.0
 
     /// What the stream does with each frame's poses.

@@ -9,19 +9,11 @@ import Tensor
 /// `(W−1−x)·stride`. Mirroring the heads swaps left and right parts (and skeleton edges) and
 /// negates every x component (offsets and displacements).
 enum FlipAveraging {
-    /// `part ↔ mirrored part` (left ↔ right, the nose stays).
-    static let mirroredPart: [Int] = BodyPart.allCases.map { part in
-        let name = part.name
-        if name.hasPrefix("left") { return BodyPart(name: "right" + name.dropFirst(4))!.rawValue }
-        if name.hasPrefix("right") { return BodyPart(name: "left" + name.dropFirst(5))!.rawValue }
-        return part.rawValue
-    }
+    /// `part ↔ mirrored part` by channel (PoseCore's one mirror table, ``BodyPart/mirrored``).
+    static let mirroredPart: [Int] = BodyPart.allCases.map(\.mirrored.rawValue)
 
-    /// `edge ↔ mirrored edge` of ``Skeleton/treeEdges``.
-    static let mirroredEdge: [Int] = Skeleton.treeEdges.map { edge in
-        let parent = mirroredPart[edge.parent.rawValue], child = mirroredPart[edge.child.rawValue]
-        return Skeleton.treeEdges.firstIndex { $0.parent.rawValue == parent && $0.child.rawValue == child }!
-    }
+    /// `edge ↔ mirrored edge` of ``Skeleton/treeEdges`` (``Skeleton/mirroredTreeEdges``).
+    static let mirroredEdge: [Int] = Skeleton.mirroredTreeEdges
 
     /// Mirrors an `[H, W, C]` image tensor left to right, in place.
     static func mirrorInPlace(_ image: Tensor) {

@@ -1,3 +1,4 @@
+import PoseCore
 import Tensor
 
 /// PoseNet's section of a weight bundle's manifest (``/Tensor/WeightManifest/network`` when ``/Tensor/WeightManifest/kind``
@@ -7,8 +8,9 @@ import Tensor
 /// "network": { "family": "posenet-mobilenet-v1", "widthMultiplier": 0.75,
 ///              "blockStrides": [2,1,2,1,2,1,2,1,1,1,1,1,1,1], "outputStride": 16,
 ///              "outputStrideIsFromSource": true,
-///              "preprocessing": { "colorOrder": "RGB", "scale": 0.00784313725490196, "bias": [-1,-1,-1] } }
+///              "preprocessing": { "colorOrder": "RGB", "scale": 0.007843138, "bias": [-1,-1,-1] } }
 /// ```
+/// `preprocessing` is PoseCore's ``/PoseCore/InputScaling``, the type the network-input writer applies.
 public struct PoseNetSection: Codable, Sendable, Equatable {
     /// The manifest `kind` of PoseNet bundles.
     public static let kind = "posenet"
@@ -25,17 +27,17 @@ public struct PoseNetSection: Codable, Sendable, Equatable {
     /// Whether ``outputStride`` was read from the source model rather than defaulted.
     public var outputStrideIsFromSource: Bool
     /// How RGB pixels (0…255) become network input.
-    public var preprocessing: WeightManifest.InputPreprocessing
+    public var preprocessing: InputScaling
 
     /// An empty section (what a manifest of another kind reads as; its family matches nothing).
     static let none = PoseNetSection(family: "", widthMultiplier: 0, blockStrides: [], outputStride: 16,
-                                     outputStrideIsFromSource: false, preprocessing: .posenetMobileNet)
+                                     outputStrideIsFromSource: false, preprocessing: .minusOneToOne)
 }
 
 extension WeightManifest {
     /// A PoseNet manifest (kind `"posenet"`, named after the source file) with these settings.
     public init(family: String, widthMultiplier: Double, blockStrides: [Int], outputStride: Int,
-                outputStrideIsFromSource: Bool, preprocessing: InputPreprocessing, source: Source,
+                outputStrideIsFromSource: Bool, preprocessing: InputScaling, source: Source,
                 license: License, tensors: [TensorEntry] = []) {
         let section = PoseNetSection(family: family, widthMultiplier: widthMultiplier, blockStrides: blockStrides,
                                      outputStride: outputStride, outputStrideIsFromSource: outputStrideIsFromSource,
@@ -81,7 +83,7 @@ extension WeightManifest {
         set { posenet.outputStrideIsFromSource = newValue }
     }
     /// How RGB pixels become network input (PoseNet section).
-    public var preprocessing: InputPreprocessing {
+    public var preprocessing: InputScaling {
         get { posenet.preprocessing }
         set { posenet.preprocessing = newValue }
     }
@@ -100,24 +102,5 @@ extension WeightManifest {
             out.append(c)
         }
         return out
-    }
-
-    /// Input normalization: `input[c] = pixel[c] * scale + bias[c]`, pixels 0…255 in RGB order.
-    public struct InputPreprocessing: Codable, Sendable, Equatable {
-        /// Channel order the first conv expects; always `"RGB"` for PoseNet.
-        public var colorOrder: String
-        /// Multiplier applied to every 0…255 channel value (PoseNet: 2/255).
-        public var scale: Double
-        /// Per-channel offset added after scaling, in ``colorOrder`` (PoseNet: −1 each).
-        public var bias: [Double]
-
-        public init(colorOrder: String = "RGB", scale: Double, bias: [Double]) {
-            self.colorOrder = colorOrder
-            self.scale = scale
-            self.bias = bias
-        }
-
-        /// TF.js PoseNet's MobileNet normalization, `x * 2/255 - 1`.
-        public static let posenetMobileNet = InputPreprocessing(scale: 2.0 / 255.0, bias: [-1, -1, -1])
     }
 }

@@ -136,15 +136,13 @@ extension PoseNetWeights {
     /// to float32 once, here, and checked: a NaN or infinite weight is the bundle's fault, found
     /// at load, not a mystery in the first image's poses.
     ///
-    /// - Throws: ``PoseNetError/badWeights(_:)`` naming the bundle's file.
+    /// - Throws: ``PoseNetError/badWeights(_:)`` naming the bundle's file; `WeightBundleError.corrupt`
+    ///   when the manifest's PoseNet section does not read (e.g. an input scaling with 2 biases).
     public convenience init(bundle: WeightBundle) throws {
         let file = bundle.url.path
         try bundle.requireKind(PoseNetSection.kind)
-        let preprocessing = bundle.manifest.preprocessing
-        guard preprocessing.bias.count == 3, preprocessing.scale.isFinite, preprocessing.bias.allSatisfy(\.isFinite) else {
-            throw PoseNetError.badWeights("\(file): manifest preprocessing needs a finite scale and 3 finite biases, got scale \(preprocessing.scale), bias \(preprocessing.bias)")
-        }
-        let scaling = InputScaling(scale: Float(preprocessing.scale), bias: preprocessing.bias.map { Float($0) })
+        // Strictly: a section that does not read (a bad input scaling, say) names its problem.
+        let section = try bundle.section(PoseNetSection.self)
         func finiteTensor(named name: String) throws -> Tensor {
             let tensor = try bundle.tensor(named: name)
             guard tensor.withUnsafeBufferPointer({ $0.allSatisfy(\.isFinite) }) else {
@@ -153,7 +151,7 @@ extension PoseNetWeights {
             return tensor
         }
         do {
-            try self.init(lookup: finiteTensor, blockStrides: bundle.manifest.blockStrides, inputScaling: scaling)
+            try self.init(lookup: finiteTensor, blockStrides: section.blockStrides, inputScaling: section.preprocessing)
         } catch PoseNetError.badWeights(let problem) {
             throw PoseNetError.badWeights("\(file): \(problem)")
         } catch PoseNetError.invalidConfiguration(let problem) {

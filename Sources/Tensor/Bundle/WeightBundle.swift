@@ -150,6 +150,18 @@ public final class WeightBundle: @unchecked Sendable {
         guard manifest.kind == kind else { throw WeightBundleError.wrongKind(file: url.path, kind: manifest.kind, expected: kind) }
     }
 
+    /// The manifest's network section decoded as `Section` (``WeightManifest/section(_:)``).
+    ///
+    /// - Throws: ``WeightBundleError/corrupt(file:detail:)`` naming the bundle and, in one line,
+    ///   what does not read: a missing field, or a value the section's type refuses.
+    public func section<Section: Decodable>(_ type: Section.Type) throws -> Section {
+        do {
+            return try manifest.section(type)
+        } catch {
+            throw WeightBundleError.corrupt(file: url.path, detail: "manifest network section: \(Self.oneLine(error))")
+        }
+    }
+
     /// One line for an error: a JSON decoding error says what is missing where; others their first line.
     static func oneLine(_ error: Error) -> String {
         if let decoding = error as? DecodingError {
@@ -159,7 +171,8 @@ public final class WeightBundle: @unchecked Sendable {
             case let .typeMismatch(type, context), let .valueNotFound(type, context):
                 return "expected \(type)" + where_(context)
             case let .dataCorrupted(context):
-                return "not valid JSON" + where_(context)
+                // At the top: the text is not JSON; deeper: a value its type refuses, which says why.
+                return (context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription) + where_(context)
             @unknown default:
                 break
             }
