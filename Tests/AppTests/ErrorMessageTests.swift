@@ -46,6 +46,15 @@ import Testing
                             command: ["info", garbage]) {
             _ = try WeightBundle(contentsOf: URL(fileURLWithPath: garbage))
         }
+        // Writing a bundle where a regular file stands in for its directory: the system's words
+        // (EEXIST from creating the directory), not Foundation's `Error Domain=NSCocoaErrorDomain ...`.
+        let notADirectory = dir.appendingPathComponent("file.txt")
+        try Data("x".utf8).write(to: notADirectory)
+        let unwritable = notADirectory.appendingPathComponent("x.pkw").path
+        try Self.expectLine(WeightBundleError.self, "\(unwritable): cannot write: File exists") {
+            let writer = WeightBundleWriter(manifest: try WeightBundle(contentsOf: URL(fileURLWithPath: Self.poseNetBundle)).manifest)
+            try writer.write(to: URL(fileURLWithPath: unwritable))
+        }
         // Where the library and the command look for a model by name: here, the user directory
         // and this checkout's Weights/.
         let environment = ["POSEKIT_WEIGHTS_DIR": dir.path, "XDG_DATA_HOME": dir.appendingPathComponent("data").path]
