@@ -75,9 +75,15 @@ package-check: weights
 	scripts/client-package-check.sh $(SHARED)
 	scripts/readme-library-check.sh $(SHARED)
 
-# The DocC catalog (Sources/PoseNet/PoseNet.docc, with the getting-started article) -> .build-docs.
+# DocC documentation of every library product's module in one archive whose pages link to each
+# other (swift-docc-plugin's combined documentation: a link into another module is ``/Module/Symbol``),
+# with each module's landing page (Sources/*/*.docc) and PoseKit's getting-started article:
+# .build-docs/plugins/Swift-DocC/outputs/PoseKit.doccarchive. Any warning (a broken symbol link, an
+# undocumented parameter) fails it. CPUFeatures and Protobuf are internal targets, not products.
+DOC_TARGETS := Tensor PoseCore FrameIO PoseNet ActionNet PoseKit
 docs:
-	$(PORTABLE) $(SWIFT) package --scratch-path .build-docs generate-documentation --target PoseNet
+	$(PORTABLE) $(SWIFT) package --scratch-path .build-docs generate-documentation \
+	  --enable-experimental-combined-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors
 
 bench: weights
 	$(POSEKIT) bench kernels

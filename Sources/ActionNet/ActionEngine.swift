@@ -29,7 +29,7 @@ public struct ActionEngineConfiguration: Sendable {
     }
 
     /// The settings for a Create ML classifier: its frame rate (metadata, else
-    /// ``PoseStream/fallbackFrameRate``) and window
+    /// ``/PoseCore/PoseStream/fallbackFrameRate``) and window
     /// length, a window every `windowStride` frames (nil: 10, as Apple's sample).
     public init(createML model: CreateMLActionClassifier, confidenceThreshold: Double = 0.5, windowStride: Int? = nil,
                 tracking: PoseTracker.Configuration = PoseTracker.Configuration()) {
@@ -58,7 +58,7 @@ public struct ActionStatus: Sendable, Equatable {
 /// The action-recognition pipeline for one stream: tracking → prominent person → resampling
 /// (``ProminentPersonStream``) → windows → classifier → repetition counting.
 ///
-/// Feed frames in time order with ``process(_:)`` (or ``process(frameIndex:time:poses:)``)
+/// Feed frames in time order with ``process(_:)`` (or ``process(frameIndex:time:poses:imageWidth:imageHeight:)``)
 /// and print the returned events; call ``finish()`` once at the end for the last window and the
 /// summary. Prediction events come once per ``ActionEngineConfiguration/windowStride`` model
 /// frames after the first full window; a repetition event comes once the window covering it has
@@ -101,7 +101,7 @@ public final class ActionEngine {
     /// A pipeline around a Create ML action classifier: windows of its length at its frame rate,
     /// labeled with its classes as it spells them; repetitions are counted for the classes our
     /// counters know (``ActionClass/init(createMLLabel:)``). Its coordinates need the frames'
-    /// size: feed ``PoseFrame``s with `width` and `height`, or pass them to
+    /// size: feed ``/PoseCore/PoseFrame``s with `width` and `height`, or pass them to
     /// ``process(frameIndex:time:poses:imageWidth:imageHeight:)``.
     public convenience init(createML model: CreateMLActionClassifier, configuration: ActionEngineConfiguration) throws {
         try self.init(windowClassifier: .createML(model), configuration: configuration)

@@ -21,7 +21,7 @@ public struct WindowPrediction: Sendable, Equatable {
     public var classNames: [String] = ActionClass.allCases.map(\.name)
 }
 
-/// One counted repetition (see ``TurningPointDetector`` for when one counts).
+/// One counted repetition (see `TurningPointDetector` for when one counts: at its turning point).
 public struct RepetitionEvent: Sendable, Equatable {
     public var action: ActionClass
     /// Running count for `action`, starting at 1.
@@ -65,11 +65,11 @@ public enum ActionEvent: Sendable, Equatable {
     /// "confidence", "probabilities": {class: p}, "track"}`,
     /// `{"type": "rep", "label", "count", "frame", "time", cue fields}` (``RepetitionCue``),
     /// `{"type": "summary", "frames", "label", "seconds": {label: s}, "reps": {class: n}, "rejected_reps": {class: n}}`.
-    /// Numbers follow ``JSONText``'s one rule: times at most 3 decimals, confidences and
-    /// probabilities 4, cue proportions 2, angles none, trailing zeros dropped (``JSONText/number(_:decimals:)``).
+    /// Numbers follow ``/PoseCore/JSONText``'s one rule: times at most 3 decimals, confidences and
+    /// probabilities 4, cue proportions 2, angles none, trailing zeros dropped (``/PoseCore/JSONText/number(_:decimals:)``).
     ///
     /// A convenience for printing or tests: a writer of many events appends them to one
-    /// ``JSONText`` with ``append(to:)`` (as `posekit actions` does) and writes its bytes.
+    /// ``/PoseCore/JSONText`` with ``append(to:)`` (as `posekit actions` does) and writes its bytes.
     public var jsonLine: String {
         var json = JSONText(capacity: 512)
         append(to: &json)

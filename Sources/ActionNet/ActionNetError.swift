@@ -1,3 +1,5 @@
+import Foundation
+
 /// Errors ActionNet throws (reading pose data throws PoseCore's `PoseDataError`); every description is one line meant for a terminal.
 public enum ActionNetError: Error, CustomStringConvertible, Equatable {
     /// A weight file is missing, truncated or of another format.
@@ -14,4 +16,9 @@ public enum ActionNetError: Error, CustomStringConvertible, Equatable {
         case .badTrainingData(let s): return "training data: \(s)"
         }
     }
+}
+
+extension ActionNetError: LocalizedError {
+    /// ``description``: `localizedDescription` is the one line `posekit` prints after `posekit: error: `.
+    public var errorDescription: String? { description }
 }

@@ -17,12 +17,12 @@ import Tensor
 ///     let exercises = try ActionRecognizer(createMLModel: URL(fileURLWithPath: "ExerciseClassifier.mlmodel"))
 ///     let events = try exercises.events(for: frames)   // frames with their width and height
 ///
-/// The poses can come from ``PoseDetector`` (ideally configured with
+/// The poses can come from PoseNet's `PoseDetector` (ideally configured with
 /// `PoseDetector.Configuration.actionRecognition`, input 353, which the classifier was trained
 /// on, and unsmoothed: `smoothing: false`) or from anywhere else, in image pixels.
 ///
 /// **Thread safety.** A recognizer is immutable apart from its classifier's scratch memory,
-/// which ``classify(_:)`` uses under a lock; ``events(for:)``, ``events(from:)`` and
+/// which ``classify(_:imageWidth:imageHeight:)`` uses under a lock; ``events(for:)``, ``events(from:)`` and
 /// ``makeEngine()`` each get a classifier of their own. So one recognizer may be shared by any
 /// number of threads and tasks.
 public final class ActionRecognizer: @unchecked Sendable {
@@ -39,12 +39,14 @@ public final class ActionRecognizer: @unchecked Sendable {
     public static let defaultWeights = "actionnet"
 
     /// A recognizer for the classifier weights at `weightsURL` (nil: the committed ActionNet
-    /// weights, found by ``ModelLocator``).
+    /// weights, found by ``/Tensor/ModelLocator``).
     ///
     /// - Parameters:
+    ///   - weightsURL: an ActionNet weight bundle (`.pkw`, or an earlier `PKACTN01` file); nil for
+    ///     `actionnet` wherever ``/Tensor/ModelLocator`` finds it.
     ///   - confidenceThreshold: windows whose top probability is lower are labeled `low_confidence`.
     ///   - windowStride: model frames (at the weights' rate, 30/s) between windows; nil: the weights' own.
-    /// - Throws: ``ModelLocator/NotFound``, a read error, or ``ActionNetError`` for bad weights or settings.
+    /// - Throws: ``/Tensor/ModelLocator/NotFound``, a ``/Tensor/WeightBundleError`` naming the file, or ``ActionNetError`` for bad weights or settings.
     public init(weightsURL: URL? = nil, confidenceThreshold: Double = 0.5, windowStride: Int? = nil) throws {
         let url = try weightsURL ?? ModelLocator.resolve(Self.defaultWeights)
         self.weightsURL = url

@@ -5,7 +5,7 @@ import Tensor
 /// Reads and writes the action classifier's weights (`Weights/actionnet.pkw`, documented in
 /// `Weights/actionnet.md`).
 ///
-/// They are a PoseKit weight bundle like PoseNet's (``WeightBundle``: header, checksum, JSON
+/// They are a PoseKit weight bundle like PoseNet's (``/Tensor/WeightBundle``: header, checksum, JSON
 /// manifest, 64-byte aligned tensors) of kind ``kind``. The manifest's network section is an
 /// ``ActionNetSection`` (architecture, frame rate, window stride, class names); the training
 /// settings are the source notes; the tensors are fp32, one weight and one bias tensor per layer,
@@ -88,8 +88,8 @@ public enum ActionWeightsFile {
 
     /// Loads a weight file from disk: a bundle of kind `actionnet`, or a `PKACTN01` file.
     ///
-    /// - Throws: ``WeightBundleError`` for a damaged or foreign bundle (a PoseNet bundle:
-    ///   ``WeightBundleError/wrongKind(file:kind:expected:)``), ``ActionNetError/badWeights(_:)`` otherwise.
+    /// - Throws: ``/Tensor/WeightBundleError`` for a damaged or foreign bundle (a PoseNet bundle:
+    ///   ``/Tensor/WeightBundleError/wrongKind(file:kind:expected:)``), ``ActionNetError/badWeights(_:)`` otherwise.
     public static func load(contentsOf url: URL) throws -> (TemporalConvNet, Header) {
         // The bundle reader maps the file; only the earlier format is read whole. Both refuse
         // a FIFO or device before reading from it (`RegularFile`).
@@ -123,7 +123,10 @@ public enum ActionWeightsFile {
         guard section.fps.isFinite, section.fps >= 1, section.windowStride >= 1 else { throw ActionNetError.badWeights("\(file): bad fps or stride") }
         // The claimed architecture against the bytes really there, before allocating for it:
         // every scalar takes at least 2 bytes (fp16).
-        let needed = try TemporalConvNet.parameterCount(of: section.architecture)
+        let needed: Int
+        do { needed = try TemporalConvNet.parameterCount(of: section.architecture) } catch ActionNetError.invalidConfiguration(let problem) {
+            throw ActionNetError.badWeights("\(file): \(problem)")   // the file's fault: name it
+        }
         guard needed <= bundle.fileSize / 2 else {
             throw WeightBundleError.corrupt(file: file, detail: "the architecture needs \(needed) parameters, more than the \(bundle.fileSize)-byte file can hold")
         }

@@ -37,7 +37,7 @@ public struct PoseWindow: Sendable {
     /// where the person stands or how far they are, but keep their motion within the window
     /// (a jump moves every point up). Empty frames are all zeros.
     ///
-    /// The window is also mirrored, when needed, so the person faces +x (``facesLeft(_:)``): a
+    /// The window is also mirrored, when needed, so the person faces +x (`facesLeft(_:)`): a
     /// squat seen from the left and from the right are then the same input, which halves what
     /// the classifier must learn from one side-view clip. Mirroring flips x and swaps left and
     /// right keypoints, so the result is a real mirror image.

@@ -1,9 +1,9 @@
 import PoseCore
 
-/// The front end of action recognition, one per stream: every person's identity (``PoseStream``,
+/// The front end of action recognition, one per stream: every person's identity (``/PoseCore/PoseStream``,
 /// the same tracking `posekit pose` does, without smoothing), the prominent person
-/// (``ProminentPersonSelector``), and that person's poses at the model's frame rate
-/// (``FrameResampler``). ``ActionEngine`` and action training both read frames through it.
+/// (``/PoseCore/ProminentPersonSelector``), and that person's poses at the model's frame rate
+/// (``/PoseCore/FrameResampler``). ``ActionEngine`` and action training both read frames through it.
 public struct ProminentPersonStream: Sendable {
     private var stream: PoseStream
     private let keypointScore: Double
@@ -11,7 +11,7 @@ public struct ProminentPersonStream: Sendable {
     private var resampler: FrameResampler
 
     /// A front end resampling to `fps` frames per second and tracking with `tracking`; throws
-    /// ``PoseDataError/invalidConfiguration(_:)`` for an invalid frame rate or tracking setting.
+    /// ``/PoseCore/PoseDataError/invalidConfiguration(_:)`` for an invalid frame rate or tracking setting.
     public init(fps: Double, tracking: PoseTracker.Configuration = PoseTracker.Configuration()) throws {
         stream = try PoseStream(configuration: PoseStream.Configuration(tracking: tracking, smoothing: false))
         keypointScore = tracking.keypointScore
@@ -19,7 +19,7 @@ public struct ProminentPersonStream: Sendable {
     }
 
     /// Consumes one frame: its index, its time in seconds and every pose found. Poses that were
-    /// tracked already (each has its ``Pose/id``, as in `posekit pose` output) keep their
+    /// tracked already (each has its ``/PoseCore/Pose/id``, as in `posekit pose` output) keep their
     /// identities; otherwise they are tracked here. Returns the prominent person in this frame
     /// and the model-rate slots that are now complete.
     public mutating func push(frameIndex: Int, time: Double, poses: [Pose])

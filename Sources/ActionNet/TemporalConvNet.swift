@@ -13,7 +13,7 @@ import Tensor
 /// dense  C2→5               logits (softmax gives the class probabilities)
 /// ```
 /// Inference runs on Tensor's kernels: each temporal convolution is a 2-D convolution of the NHWC
-/// image `[1, T, C]` with HWIO weights `[1, k, Cin, Cout]` (``TemporalConv``), the dense layer a
+/// image `[1, T, C]` with HWIO weights `[1, k, Cin, Cout]` (`TemporalConv`), the dense layer a
 /// 1×1 convolution of the pooled `[1, 1, C2]`, then Tensor's softmax.
 ///
 /// Every parameter lives in one flat vector (weights KIO `[k, Cin, Cout]` then biases, layer by

@@ -198,17 +198,21 @@ struct ActionsCommand: AsyncParsableCommand {
         var decoder = PoseJSONLinesDecoder(defaultFPS: fps)
         let lines = try CLIError.reading(path) { try LineReader(path: path) }
         lines.source.beforeWaiting = { try? sink.flush() }  // a failure resurfaces on the next write
-        if path != "-" && RegularFile.exists(atPath: path) {
-            var frames: [PoseFrame] = []
-            try lines.forEachLine { line in
-                if let frame = try decoder.decode(line: line) { frames.append(frame) }
+        do {
+            if path != "-" && RegularFile.exists(atPath: path) {
+                var frames: [PoseFrame] = []
+                try lines.forEachLine { line in
+                    if let frame = try decoder.decode(line: line) { frames.append(frame) }
+                }
+                for frame in try PoseFrameOrder.sorted(frames) { try emit(engine.process(sized(frame)), to: sink) }
+            } else {
+                var order = PoseFrameOrder()
+                try lines.forEachLine { line in
+                    if let frame = try decoder.decode(line: line) { try emit(engine.process(sized(order.admit(frame))), to: sink) }
+                }
             }
-            for frame in try PoseFrameOrder.sorted(frames) { try emit(engine.process(sized(frame)), to: sink) }
-        } else {
-            var order = PoseFrameOrder()
-            try lines.forEachLine { line in
-                if let frame = try decoder.decode(line: line) { try emit(engine.process(sized(order.admit(frame))), to: sink) }
-            }
+        } catch where path != "-" && !endsTheRun(error) {
+            throw CLIError(CLIError.describe(error, input: path))   // `poses.jsonl: poses line 3: ...`
         }
         try emit(engine.finish(), to: sink)
     }

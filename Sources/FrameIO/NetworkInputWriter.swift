@@ -4,10 +4,10 @@ import PoseCore
 /// input scaling fused in one pass, with no allocation per frame.
 ///
 /// The output is float32 **NHWC** (`[1, size, size, 3]`, RGB) with values `x · scale + bias[c]`
-/// (``InputScaling``, from the model's weight bundle; PoseNet: `x · 2/255 − 1`, so black is −1
+/// (``/PoseCore/InputScaling``, from the model's weight bundle; PoseNet: `x · 2/255 − 1`, so black is −1
 /// and white is +1).
 ///
-/// Geometry (``InputPlacement``, PoseCore's one definition of the image ↔ input mapping):
+/// Geometry (``/PoseCore/InputPlacement``, PoseCore's one definition of the image ↔ input mapping):
 /// - `.letterbox`: the frame is scaled by `size / max(width, height)` keeping its aspect, placed at
 ///   the top-left, and the rest is black (`bias`). This equals padding the frame bottom/right to a square
 ///   with black and resizing the square, which is what the reference pipeline does.

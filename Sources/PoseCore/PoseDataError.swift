@@ -1,3 +1,5 @@
+import Foundation
+
 /// Errors from reading, ordering or resampling pose data; every description is one line meant
 /// for a terminal.
 public enum PoseDataError: Error, CustomStringConvertible, Equatable {
@@ -15,4 +17,9 @@ public enum PoseDataError: Error, CustomStringConvertible, Equatable {
         case .invalidConfiguration(let s): return "invalid configuration: \(s)"
         }
     }
+}
+
+extension PoseDataError: LocalizedError {
+    /// ``description``: `localizedDescription` is the one line `posekit` prints after `posekit: error: `.
+    public var errorDescription: String? { description }
 }

@@ -59,3 +59,8 @@ public struct RegularFileError: Error, CustomStringConvertible {
     public let problem: String
     public var description: String { "\(path): \(problem)" }
 }
+
+extension RegularFileError: LocalizedError {
+    /// ``description``: `localizedDescription` is the one line `posekit` prints after `posekit: error: `.
+    public var errorDescription: String? { description }
+}

@@ -145,3 +145,8 @@ public enum EvaluationError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+
+extension EvaluationError: LocalizedError {
+    /// ``description``: `localizedDescription` is the one line `posekit` prints after `posekit: error: `.
+    public var errorDescription: String? { description }
+}

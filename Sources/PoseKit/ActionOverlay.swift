@@ -5,6 +5,8 @@
 ///     var image = detected.frame.rgb()
 ///     ActionOverlay().draw(engine.status, poses: detected.poses, on: &image)
 public struct ActionOverlay: Sendable {
+    /// An overlay in `posekit actions`' style (colored skeleton, white caption on a dark band
+    /// scaled to the image).
     public init() {}
 
     /// Draws on `image` every pose of the frame (the followed person's from `status`) and the caption.

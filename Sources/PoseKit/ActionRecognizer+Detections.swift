@@ -1,6 +1,6 @@
 /// Action recognition straight from a detector's stream.
 extension ActionRecognizer {
-    /// The exercises and repetitions in `detections` (``PoseFinding/poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)``
+    /// The exercises and repetitions in `detections` (``/PoseNet/PoseFinding/poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)``
     /// with `smoothing: false`: the classifier was trained on raw per-frame poses), the summary last.
     ///
     ///     let detector = try PoseDetector(model: .mobilenet075, configuration: .actionRecognition)

@@ -9,8 +9,8 @@ extension PoseDetector {
     ///
     ///     let detector = try PoseDetector(model: .mobilenet075)
     ///
-    /// - Throws: ``ModelLocator/NotFound`` when the weights cannot be found (the message says how
-    ///   to get them), a ``WeightBundleError`` for a broken bundle, ``PoseNetError`` for a
+    /// - Throws: ``/Tensor/ModelLocator/NotFound`` when the weights cannot be found (the message says how
+    ///   to get them), a ``/Tensor/WeightBundleError`` naming the file for a broken bundle or one of another network, ``PoseNetError`` for a
     ///   configuration the network cannot run (an input size under 33, an output stride not 8, 16 or 32).
     public convenience init(model: PoseModel, configuration: Configuration = .default) throws {
         let url = try model.bundleURL()

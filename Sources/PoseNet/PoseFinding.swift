@@ -6,7 +6,7 @@ import Tensor
 /// averaging) and ``MultiScalePoseDetector`` (several input sizes merged, the accuracy preset).
 ///
 /// The one-call way is ``poses(in:)-(VideoFrame)`` for one frame and
-/// ``poses(from:smoothing:tracking:framesInFlight:)`` for a stream; both write the frame into
+/// ``poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)`` for a stream; both write the frame into
 /// ``input`` themselves. The low-level way is to write ``input`` yourself and call
 /// ``detect(mappingTo:imageSize:afterNetwork:)``.
 public protocol PoseFinding: AnyObject, Sendable {

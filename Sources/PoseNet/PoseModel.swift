@@ -7,7 +7,7 @@ import Foundation
 ///     let fast = try PoseDetector(model: .mobilenet050)
 ///     let mine = try PoseDetector(model: .bundle(URL(fileURLWithPath: "/data/mobilenet075.pkw")))
 ///
-/// Names are found by ``ModelLocator`` (see there for where it looks).
+/// Names are found by ``/Tensor/ModelLocator`` (see there for where it looks).
 public enum PoseModel: Sendable, Hashable, CustomStringConvertible {
     /// MobileNetV1 with depth multiplier 0.75: the default, and the most accurate.
     case mobilenet075
@@ -28,9 +28,9 @@ public enum PoseModel: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The weight bundle's file: the URL given, or where ``ModelLocator`` finds the named model.
+    /// The weight bundle's file: the URL given, or where ``/Tensor/ModelLocator`` finds the named model.
     ///
-    /// - Throws: ``ModelLocator/NotFound`` naming the places searched and how to get the weights.
+    /// - Throws: ``/Tensor/ModelLocator/NotFound`` naming the places searched and how to get the weights.
     public func bundleURL() throws -> URL {
         switch self {
         case .mobilenet075, .mobilenet050: return try ModelLocator.resolve(description)

@@ -1,4 +1,5 @@
 import PoseCore
+import Foundation
 /// Errors from building or running a PoseNet model.
 public enum PoseNetError: Error, CustomStringConvertible, Equatable {
     /// Parameters that cannot describe a working network (strides, sizes, thresholds).
@@ -12,4 +13,9 @@ public enum PoseNetError: Error, CustomStringConvertible, Equatable {
         case .badWeights(let message): return message
         }
     }
+}
+
+extension PoseNetError: LocalizedError {
+    /// ``description``: `localizedDescription` is the one line `posekit` prints after `posekit: error: `.
+    public var errorDescription: String? { description }
 }

@@ -1,5 +1,6 @@
 import PoseNet
 import PoseCore
+import Foundation
 /// Why a model file could not be imported. Every description is one line naming the file.
 public enum ImportError: Error, CustomStringConvertible, Equatable {
     /// The file could not be read.
@@ -28,4 +29,9 @@ public enum ImportError: Error, CustomStringConvertible, Equatable {
         case .badTensor(let file, let name, let detail): return "\(file): tensor '\(name)': \(detail)"
         }
     }
+}
+
+extension ImportError: LocalizedError {
+    /// ``description``: `localizedDescription` is the one line `posekit` prints after `posekit: error: `.
+    public var errorDescription: String? { description }
 }

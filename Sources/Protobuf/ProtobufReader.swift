@@ -1,3 +1,5 @@
+import Foundation
+
 /// A minimal reader for the protocol buffers *wire format*: enough to walk Core ML and
 /// TensorFlow files without generated code.
 ///
@@ -227,4 +229,9 @@ public struct ProtobufFields: Sendable {
         }
         return out
     }
+}
+
+extension ProtobufError: LocalizedError {
+    /// ``description``: `localizedDescription` is the one line `posekit` prints after `posekit: error: `.
+    public var errorDescription: String? { description }
 }

@@ -57,7 +57,7 @@ public struct ConvolutionGeometry: Sendable, Equatable {
     /// When the input rows in `rows` are all equal (a letterbox band of one color, say), these
     /// output rows come out equal too: each is the same computation on the same values. A
     /// network can then compute the first of them and skip the rest (see
-    /// ``Convolution/separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:skippingColumns:threads:)``).
+    /// ``Convolution/separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:skippingColumns:skippingZeroChannels:threads:)``).
     /// Empty when no window fits.
     public func outputRows(readingOnly rows: Range<Int>) -> Range<Int> {
         Self.outputs(readingOnly: rows, input: inputHeight, output: outputHeight, kernel: kernelHeight, pad: padTop,

@@ -22,9 +22,12 @@ extension Convolution {
     ///   - bias: `[C]`, or nil.
     ///   - stride: 1 or 2 (both axes).
     ///   - dilation: ≥ 1 (both axes; PoseNet uses 1, 2 and 4).
+    ///   - padding: ``Padding/same`` (TF's SAME: the output is `ceil(H / stride)` rows) or ``Padding/valid``.
+    ///   - activation: applied to every output value (ReLU6 in MobileNet).
     ///   - output: `[outH, outW, C]`, or `[outputRows.count, outW, C]` when `outputRows` is given;
     ///     must not overlap `input`.
     ///   - outputRows: the band of output rows to compute; nil for all.
+    ///   - threads: cores the output rows are split over.
     /// - Throws: ``TensorError`` on shape mismatches, unsupported kernel sizes or strides.
     public static func depthwise3x3(
         _ input: Tensor, weights: Tensor, bias: Tensor?, stride: Int = 1, dilation: Int = 1,

@@ -47,7 +47,7 @@ extension Convolution {
     /// weights as the `(kH·kW·Cin) × Cout` matrix with single-threaded `cblas_sgemm`, and the
     /// band's bias + activation is applied at once. Bands are spread over `threads` cores.
     /// When both `kH·kW·Cin` and `Cout` are at most ``smallGEMMLimit`` (PoseNet's first layer:
-    /// 27 × 24), the band product uses ``smallGEMMWithEpilogue(_:rows:k:_:n:_:bias:activation:)``
+    /// 27 × 24), the band product uses `smallGEMMWithEpilogue(_:rows:k:_:n:_:bias:activation:)`
     /// instead of sgemm, whose packing and blocking do not pay off at that size.
     /// A 1×1 kernel with stride 1 goes straight to ``pointwise(_:weights:bias:activation:into:threads:)``.
     ///
@@ -55,8 +55,13 @@ extension Convolution {
     ///   - input: `[H, W, Cin]`.
     ///   - weights: `[kH, kW, Cin, Cout]` (HWIO).
     ///   - bias: `[Cout]`, or nil.
+    ///   - stride: ≥ 1 (both axes).
+    ///   - dilation: ≥ 1 (both axes).
+    ///   - padding: ``Padding/same`` (TF's SAME) or ``Padding/valid``.
+    ///   - activation: applied to every output value as its band is finished.
     ///   - output: `[outH, outW, Cout]` as given by ``ConvolutionGeometry``; must not overlap `input`.
     ///   - workspace: reusable scratch; nil allocates a temporary one for this call.
+    ///   - threads: cores the bands are spread over.
     /// - Throws: ``TensorError`` on shape mismatches or non-positive stride / dilation.
     public static func general(
         _ input: Tensor, weights: Tensor, bias: Tensor?, stride: Int = 1, dilation: Int = 1,
@@ -151,7 +156,7 @@ extension Convolution {
     ///
     /// `skippingRows` are output rows not to compute (left as they are) and `skippingColumns`
     /// output columns that need not be (the packed kernel with dilation 1 skips them when that
-    /// pays; their values afterwards are unspecified), as in ``separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:skippingColumns:threads:)``.
+    /// pays; their values afterwards are unspecified), as in ``separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:skippingColumns:skippingZeroChannels:threads:)``.
     ///
     /// - Throws: ``TensorError`` on shape mismatches or non-positive stride / dilation.
     public static func general(

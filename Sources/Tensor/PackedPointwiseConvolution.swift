@@ -13,7 +13,7 @@ typealias PanelVector = SIMD8<Float>
 ///
 /// ``GEMMKernel/blas``: the weights stay the row-major `Cin × Cout` matrix OpenBLAS reads.
 ///
-/// ``GEMMKernel/packed`` (`V` = ``PanelVector`` lanes, 16 with AVX-512, else 8): the `Cout` output channels are
+/// ``GEMMKernel/packed`` (`V` = `PanelVector` lanes, 16 with AVX-512, else 8): the `Cout` output channels are
 /// cut into **panels** of `2V` channels; panel `p` stores, for k = 0..<Cin, the `2V` weights
 /// `W[k, p·2V ..< p·2V + 2V]` contiguously (K-major), so the microkernel reads each panel as one
 /// sequential stream of two vector loads per k. The last panel is only `V` wide when at most `V`
@@ -109,13 +109,13 @@ extension Convolution {
     /// The same operation as ``pointwise(_:weights:bias:activation:into:threads:)``, computed by
     /// PoseKit's own register-blocked GEMM instead of OpenBLAS: the input `[H, W, Cin]` is read
     /// in place as the `(H·W) × Cin` matrix (each pixel's channels are contiguous, so the
-    /// activations need no packing), and each call of the microkernel produces a ``packedTileRows``-pixel ×
+    /// activations need no packing), and each call of the microkernel produces a `packedTileRows`-pixel ×
     /// one-panel tile of the output (8 × 32 floats with AVX-512: 16 zmm accumulators; 6 × 16
     /// with AVX2: 12 ymm), starting from the bias and accumulating over Cin with one broadcast and two fused multiply-adds per
     /// pixel and input channel; bias + activation are applied as the tile is stored.
     ///
     /// Work is split over `threads` cores by contiguous runs of tiles. Each core sweeps its tiles
-    /// once per column chunk (``packedColumnChunk(inputChannels:)``, panels holding about
+    /// once per column chunk (`packedColumnChunk(inputChannels:)`, panels holding about
     /// 128 KiB of weights): a tile's inputs (tile rows × Cin floats) stay in L1 across the
     /// chunk's panels, and the chunk stays in L2 across the tiles.
     ///

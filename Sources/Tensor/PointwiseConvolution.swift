@@ -25,7 +25,7 @@ extension Convolution {
     /// The input `[H, W, Cin]` is read in place as the row-major `(H·W) × Cin` matrix and the
     /// weights `[1, 1, Cin, Cout]` (HWIO; `[Cin, Cout]` is accepted too) as the `Cin × Cout`
     /// matrix, so there is no im2col copy. The pixel rows are cut into bands (see
-    /// ``gemmBands(m:threads:maxRows:)``); each band is one single-threaded `cblas_sgemm` followed
+    /// `gemmBands(m:threads:maxRows:)`); each band is one single-threaded `cblas_sgemm` followed
     /// at once by bias + activation while the band is in cache. Bands are spread over `threads`
     /// cores (measured against OpenBLAS's own threading in `posekit bench kernels`).
     ///
@@ -81,7 +81,7 @@ extension Convolution {
 
     /// `C = act(A·B + bias)` for row-major `A: m×k`, `B: k×n`, `C: m×n`, banded over rows:
     /// each band is one single-threaded sgemm plus its epilogue; bands run on `threads` cores.
-    /// `maxRows` bounds a band (see ``gemmBands(m:threads:maxRows:)``).
+    /// `maxRows` bounds a band (see `gemmBands(m:threads:maxRows:)`).
     static func gemmWithEpilogue(
         a: UnsafePointer<Float>, m: Int, k: Int, b: UnsafePointer<Float>, n: Int,
         c: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?, activation: Activation,

@@ -51,13 +51,13 @@ extension Convolution {
     ///   - packed: the pointwise weights and bias, `C → Cout`.
     ///   - activation: applied after each of the two convolutions (ReLU6 in MobileNet).
     ///   - output: `[outH, outW, Cout]` (SAME geometry); must not overlap `input`.
-    ///   - workspace: scratch, grown to ``separableWorkspaceCount(width:channels:threads:)`` floats
+    ///   - workspace: scratch, grown to ``separableWorkspaceCount(width:channels:threads:kernel:)`` floats
     ///     if smaller; one workspace must not be used by two calls at once.
     ///   - skippingRows: output rows not to compute; they are left as they are. A network skips
     ///     rows it knows equal another one (``ConvolutionGeometry/outputRows(readingOnly:)``).
     ///   - skippingColumns: output columns that need not be computed (equal to another one in
     ///     every row, ``ConvolutionGeometry/outputColumns(readingOnly:)``); their values afterwards
-    ///     are unspecified. They are skipped only when that pays (``skipsColumns(_:_:)``).
+    ///     are unspecified. They are skipped only when that pays (`skipsColumns(_:_:)`).
     ///   - skippingZeroChannels: leave out of the pointwise products the depthwise output
     ///     channels that are zero in all of a tile's pixels, as ``pointwise(_:packed:activation:into:skippingZeroChannels:threads:)``.
     ///   - threads: cores to use (≥ 1).

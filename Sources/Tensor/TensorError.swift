@@ -1,3 +1,5 @@
+import Foundation
+
 /// Errors thrown by tensor construction and by kernels when their inputs do not fit.
 ///
 /// Kernels validate shapes up front and throw instead of reading or writing out of bounds.
@@ -16,4 +18,9 @@ public enum TensorError: Error, CustomStringConvertible, Equatable {
         case .unsupported(let message): return "unsupported: \(message)"
         }
     }
+}
+
+extension TensorError: LocalizedError {
+    /// ``description``: `localizedDescription` is the one line `posekit` prints after `posekit: error: `.
+    public var errorDescription: String? { description }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a Core ML model could not be read or run; each description is one line naming the file
 /// and, for a layer, the layer and what about it is unsupported.
 public enum CoreMLModelError: Error, CustomStringConvertible, Equatable {
@@ -15,6 +17,9 @@ public enum CoreMLModelError: Error, CustomStringConvertible, Equatable {
     /// A window given to ``CreateMLActionClassifier/classify(_:)`` of the wrong shape or with
     /// non-finite values.
     case badWindow(String)
+    /// A window file (``PoseWindowFile/read(contentsOf:)``) that cannot be read, or does not hold
+    /// a finite `[T, 3, 18]` window; `file` is its path, `detail` what is wrong with it.
+    case badWindowFile(file: String, detail: String)
 
     public var description: String {
         switch self {
@@ -24,6 +29,12 @@ public enum CoreMLModelError: Error, CustomStringConvertible, Equatable {
         case .layerFailed(let layer, let detail): return "Core ML layer '\(layer)': \(detail)"
         case .unsupportedInput(let file, let detail): return "\(file): \(detail)"
         case .badWindow(let detail): return "window: \(detail)"
+        case .badWindowFile(let file, let detail): return "\(file): window: \(detail)"
         }
     }
+}
+
+extension CoreMLModelError: LocalizedError {
+    /// ``description``: `localizedDescription` is the one line `posekit` prints after `posekit: error: `.
+    public var errorDescription: String? { description }
 }

@@ -6,7 +6,7 @@ import PoseCore
 /// Create ML exports action classifiers as Core ML `neuralNetworkClassifier` models: input
 /// `poses`, a float multi-array `[T, 3, 18]` (T frames, oldest first; x, y, confidence; Vision's
 /// 18 joints, ``VisionJoint``), outputs the class probabilities and the top label. This type
-/// reads such a file into a ``CoreMLGraph`` (the layer kinds of ``CoreMLOperation``) and runs it
+/// reads such a file into one Core ML layer graph (`CoreMLGraph`, the layer kinds of `CoreMLOperation`) and runs it
 /// in float32:
 ///
 ///     let model = try CreateMLActionClassifier(contentsOf: URL(fileURLWithPath: "ExerciseClassifier.mlmodel"))
@@ -38,7 +38,7 @@ public final class CreateMLActionClassifier: Sendable {
     /// Frames per window: the input's first dimension.
     public let windowLength: Int
     /// Frames per second the windows are sampled at: the metadata's `Target Frame Rate` (a fact
-    /// of the model), else PoseKit's one fallback, ``PoseStream/fallbackFrameRate`` (30, the rate
+    /// of the model), else PoseKit's one fallback, ``/PoseCore/PoseStream/fallbackFrameRate`` (30, the rate
     /// Apple's exercise sample hard-codes).
     public let frameRate: Double
     /// Whether ``frameRate`` comes from the metadata (false: the default).
@@ -48,7 +48,7 @@ public final class CreateMLActionClassifier: Sendable {
     public var layerCount: Int { graph.layers.count }
     /// The Core ML specification version the file declares.
     public let specificationVersion: Int
-    /// The file name the model was read from (for messages).
+    /// The file the model was read from, as messages name it (its path for ``init(contentsOf:threads:)``).
     public let fileName: String
     /// Cores each convolution may use (1: a window is a small job; run windows in parallel instead).
     public let threads: Int
@@ -56,11 +56,14 @@ public final class CreateMLActionClassifier: Sendable {
     public let multiplyAddsPerWindow: Int
     let graph: CoreMLGraph
 
-    /// Reads the `.mlmodel` at `url`.
-    /// - Throws: ``CoreMLModelError`` for a file that is not a runnable action classifier, or the read error.
+    /// Reads the `.mlmodel` at `url`; its errors and ``fileName`` name it by its path, as
+    /// `posekit` does.
+    /// - Throws: ``CoreMLModelError`` for a file that is not a runnable action classifier;
+    ///   `RegularFileError` (`PATH: No such file or directory`) for a file that cannot be read, or
+    ///   is a FIFO or a device (refused, never waited on).
     public convenience init(contentsOf url: URL, threads: Int = 1) throws {
-        let data = try Data(contentsOf: url)
-        try self.init(bytes: [UInt8](data), fileName: url.lastPathComponent, threads: threads)
+        let data = try RegularFile.contents(atPath: url.path)
+        try self.init(bytes: [UInt8](data), fileName: url.path, threads: threads)
     }
 
     /// Reads a `.mlmodel` from its bytes; `fileName` names it in messages.
@@ -139,7 +142,7 @@ public struct CreateMLPrediction: Sendable, Equatable {
 extension CreateMLPrediction {
     /// `{"type": "prediction", "label": ..., "probabilities": {label: p, ...}}` with the labels in
     /// the model's order and spelling, probabilities to at most 6 decimals
-    /// (``JSONText/Decimals/windowCheckProbabilities``, ``JSONText``'s one rule): what
+    /// (``/PoseCore/JSONText/Decimals/windowCheckProbabilities``, ``/PoseCore/JSONText``'s one rule): what
     /// `posekit actions --classifier MODEL --window FILE` prints. A convenience over ``append(to:)``.
     public var jsonLine: String {
         var json = JSONText(capacity: 256)

@@ -1,4 +1,5 @@
 import Foundation
+import PoseCore
 
 /// Reads one Create ML input window from a file: what an iOS app exports to check that a Linux
 /// server classifies it the same way.
@@ -8,15 +9,24 @@ import Foundation
 ///   shape `[T, 3, 18]`;
 /// - JSON: nested arrays `[T][3][18]` of numbers.
 ///
-/// Every value must be finite. Errors are one line (``CoreMLModelError/badWindow(_:)``).
+/// Every value must be finite. Errors are one line: ``CoreMLModelError/badWindowFile(file:detail:)``
+/// naming the file (`w.npy: window: shape [45, 3, 18] ...`, as `posekit actions --window` prints
+/// it), ``CoreMLModelError/badWindow(_:)`` for bytes.
 public enum PoseWindowFile {
-    /// The window's shape and its values, row-major.
+    /// The window in the file at `url`: its shape and its values, row-major.
+    ///
+    /// - Throws: ``CoreMLModelError/badWindowFile(file:detail:)`` naming the file by its path when
+    ///   it cannot be read (a FIFO or a device is refused, never waited on) or holds no finite
+    ///   `[T, 3, 18]` window.
     public static func read(contentsOf url: URL) throws -> (shape: [Int], values: [Float]) {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw CoreMLModelError.badWindow("cannot read \(url.path): \((error as NSError).localizedDescription)")
+        let path = url.path
+        do {
+            return try read([UInt8](RegularFile.contents(atPath: path)))
+        } catch let error as RegularFileError {
+            throw CoreMLModelError.badWindowFile(file: path, detail: error.problem)
+        } catch CoreMLModelError.badWindow(let detail) {
+            throw CoreMLModelError.badWindowFile(file: path, detail: detail)
         }
-        return try read([UInt8](data))
     }
 
     /// Parses `.npy` or JSON bytes and checks the result is `[T, 3, 18]` with finite values.

@@ -26,17 +26,29 @@ public struct MediaFormat: Sendable, Equatable {
     /// image2 demuxer for a name like `frame%03d.jpg` and expands it as a numbered sequence.
     public let demuxer: String
 
+    /// JPEG (`.jpg`, `.jpeg`; starts `FF D8 FF`).
     public static let jpeg = MediaFormat(name: "a JPEG image", media: .image, demuxer: "jpeg_pipe")
+    /// PNG (`.png`; starts `89 50 4E 47 0D 0A 1A 0A`).
     public static let png = MediaFormat(name: "a PNG image", media: .image, demuxer: "png_pipe")
+    /// Windows bitmap (`.bmp`; starts `BM`).
     public static let bmp = MediaFormat(name: "a BMP image", media: .image, demuxer: "bmp_pipe")
+    /// GIF (`.gif`; starts `GIF87a` or `GIF89a`); its first frame.
     public static let gif = MediaFormat(name: "a GIF image", media: .image, demuxer: "gif")
+    /// WebP (`.webp`; `RIFF` then `WEBP`).
     public static let webp = MediaFormat(name: "a WebP image", media: .image, demuxer: "webp_pipe")
+    /// TIFF (`.tif`, `.tiff`; starts `II*` or `MM*`).
     public static let tiff = MediaFormat(name: "a TIFF image", media: .image, demuxer: "tiff_pipe")
+    /// MP4 and QuickTime (`.mp4`, `.m4v`, `.mov`; an `ftyp`, `moov` or `mdat` box first).
     public static let mp4 = MediaFormat(name: "an MP4/MOV video", media: .video, demuxer: "mov")
+    /// Matroska and WebM (`.mkv`, `.webm`; the EBML signature `1A 45 DF A3`).
     public static let matroska = MediaFormat(name: "a Matroska/WebM video", media: .video, demuxer: "matroska")
+    /// AVI (`.avi`; `RIFF` then `AVI `).
     public static let avi = MediaFormat(name: "an AVI video", media: .video, demuxer: "avi")
+    /// MPEG program stream (`.mpg`, `.mpeg`; a pack header `00 00 01 BA`).
     public static let mpeg = MediaFormat(name: "an MPEG video", media: .video, demuxer: "mpeg")
+    /// MPEG transport stream (`.ts`; recognized by its extension only).
     public static let mpegTransportStream = MediaFormat(name: "an MPEG transport stream", media: .video, demuxer: "mpegts")
+    /// A Video4Linux capture device (`/dev/video0`): a live camera, read with ffmpeg's `v4l2` input.
     public static let captureDevice = MediaFormat(name: "a V4L2 capture device", media: .device, demuxer: "v4l2")
 
     /// Extensions posekit reads itself (PNM images, Y4M video).

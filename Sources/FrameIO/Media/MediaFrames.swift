@@ -22,6 +22,7 @@ import Foundation
 /// frame reached; every frame before them has been delivered. An iterator dropped before the end
 /// ends its ffmpeg child, if any.
 public struct MediaFrames: AsyncSequence, Sendable {
+    /// One decoded frame: a video frame with its index and time, or a still image.
     public typealias Element = VideoFrame
 
     private let open: @Sendable () throws -> MediaReader
@@ -48,6 +49,7 @@ public struct MediaFrames: AsyncSequence, Sendable {
         open = { try MediaReader(source: ByteSource(bytes: bytes), name: name, limits: limits) }
     }
 
+    /// A new pass over the input: it is opened (ffmpeg started, if needed) on the first `next()`.
     public func makeAsyncIterator() -> Iterator { Iterator(state: MediaFramesState(open: open)) }
 
     /// Reads one frame per ``next()``.

@@ -14,7 +14,7 @@ import Glibc
 ///     }
 ///
 /// **Errors** name the input as given (`clip.mp4: ffmpeg: Invalid data found when processing
-/// input`, `photo.ppm: ppm: input ends inside frame 0 (1024 of 921600 bytes)`); every frame read
+/// input`, `photo.ppm: pnm: input ends inside frame 0 (1024 of 921600 bytes)`); every frame read
 /// before an error has been delivered. ffmpeg missing from `PATH` is
 /// ``FrameIOError/ffmpegMissing(format:encoding:)``, naming the format and how to install it.
 /// A stop signal (``InputCancellation``) ends a blocked read with ``FrameIOError/interrupted(signal:)``.

@@ -63,7 +63,7 @@ public final class MediaWriter {
 
     /// The output as given (named in errors).
     public let path: String
-    /// The file written: commit it (``OutputFile/committing(_:after:)``) to keep what was written.
+    /// The file written: commit it (``OutputFile/committing(_:after:)-4urfn``) to keep what was written.
     public let output: OutputFile
     private let kind: Kind
     private var y4m: Y4MWriter?

@@ -13,7 +13,7 @@ public struct ResampledFrame: Sendable {
     /// The prominent person's track ID when `pose` is set.
     public var trackID: Int?
 
-    /// A frame of a window you make yourself (``ActionRecognizer/classify(_:)``): slot `k` of a
+    /// A frame of a window you make yourself (ActionNet's `ActionRecognizer.classify(_:imageWidth:imageHeight:)`): slot `k` of a
     /// window at the model's rate, with the person's pose at that time (nil when nobody was seen).
     public init(slot: Int, time: Double, sourceFrame: Int, pose: Pose?, trackID: Int? = nil) {
         self.slot = slot; self.time = time; self.sourceFrame = sourceFrame; self.pose = pose; self.trackID = trackID

@@ -8,7 +8,7 @@ import Foundation
 ///   so a box overlap drops exactly when the motion is fastest; these keypoints do not move.
 ///   Each one confident in both poses adds `exp(−d² / 2σ²)`, σ half the person's size
 ///   (``bodyScale(_:keypointScore:)``), as COCO's OKS does with its per-part sigmas. The sum is
-///   divided by the shared keypoints, but by at least ``minimumEvidence``: one keypoint that
+///   divided by the shared keypoints, but by at least `minimumEvidence`: one keypoint that
 ///   happens to coincide is weak evidence, and a track that shares one keypoint with a pose must
 ///   not outscore one that shares five. Poses sharing no confident stable keypoint are compared
 ///   on all their keypoints the same way.

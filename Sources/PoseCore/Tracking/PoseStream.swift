@@ -1,6 +1,6 @@
 /// The one front end of every video stream: identities (``PoseTracker``) and, with smoothing on,
 /// One-Euro-filtered keypoints (``PoseSmoother``). `posekit pose`, `posekit actions`, the
-/// library's ``PoseDetector/poses(from:smoothing:tracking:framesInFlight:)`` and action training all run frames through
+/// library's `PoseDetector.poses(from:)` (PoseNet) and action training all run frames through
 /// it, with the same settings, so a person has the same identity wherever it is computed.
 /// One instance per input stream: IDs start at 1 in each.
 public struct PoseStream: Sendable {

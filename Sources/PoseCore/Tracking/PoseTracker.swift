@@ -21,7 +21,7 @@ public struct TrackedPose: Sendable, Equatable {
 /// 1. **Duplicates out.** A pose that shares ``Configuration/duplicateKeypoints`` keypoints
 ///    with a better pose of the same frame is a weaker copy of that person (``DuplicatePoses``).
 /// 2. **Confident poses first.** Poses scoring at least ``Configuration/confidentPoseScore``
-///    are linked to the live tracks by an optimal assignment (``optimalAssignment(rows:columns:cost:forbidden:)``)
+///    are linked to the live tracks by an optimal assignment (`optimalAssignment(rows:columns:cost:forbidden:)`)
 ///    on ``PoseSimilarity``: keypoints of the head and torso, which a swinging arm or leg does
 ///    not move, compared with where the track's person is predicted to be now.
 /// 3. **Weak poses second.** The tracks left over that were seen in the last 0.2 s are

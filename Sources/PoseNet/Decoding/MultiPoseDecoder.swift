@@ -5,12 +5,12 @@ import PoseCore
 ///    over all 17 keypoints into one max-heap.
 /// 2. Pop candidates in decreasing score. A candidate within ``MultiPoseParameters/nmsRadius`` of
 ///    the same keypoint of an already decoded pose is the same person again: skip it.
-/// 3. Otherwise grow a pose from it along the skeleton tree (``Skeleton/treeEdges``) and score it
+/// 3. Otherwise grow a pose from it along the skeleton tree (``/PoseCore/Skeleton/treeEdges``) and score it
 ///    by the keypoints no earlier pose claims (sum / 17).
 /// 4. Stop after ``MultiPoseParameters/maxPoses`` poses or when the heap is empty.
 ///
 /// - Returns: poses in decoding order (decreasing root score, not necessarily decreasing pose
-///   score), keypoints in model-input pixels; map them with ``ImageTransform``. No candidate above
+///   score), keypoints in model-input pixels; map them with ``/PoseCore/ImageTransform``. No candidate above
 ///   the threshold means an empty array.
 /// - Throws: ``PoseDecodingError/parameterOutOfRange(_:)`` for invalid `parameters`.
 public func decodeMultiplePoses(_ output: PoseNetOutput,

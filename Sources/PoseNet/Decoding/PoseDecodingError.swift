@@ -1,4 +1,5 @@
 import PoseCore
+import Foundation
 /// Why a set of head tensors or decoder parameters was rejected.
 ///
 /// Every case carries a one-line description of what was wrong and what was expected,
@@ -21,4 +22,9 @@ public enum PoseDecodingError: Error, CustomStringConvertible, Equatable {
         case .unreadableReference(let message): return "unreadable reference: \(message)"
         }
     }
+}
+
+extension PoseDecodingError: LocalizedError {
+    /// ``description``: `localizedDescription` is the one line `posekit` prints after `posekit: error: `.
+    public var errorDescription: String? { description }
 }

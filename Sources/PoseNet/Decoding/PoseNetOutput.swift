@@ -8,9 +8,9 @@ import Tensor
 ///
 /// | head | shape | channel meaning |
 /// |---|---|---|
-/// | ``heatmapScores`` | `[H, W, 17]` | keypoint score **after** the sigmoid, ``BodyPart`` order |
+/// | ``heatmapScores`` | `[H, W, 17]` | keypoint score **after** the sigmoid, ``/PoseCore/BodyPart`` order |
 /// | ``offsets`` | `[H, W, 34]` | ch `k` = dy, ch `k + 17` = dx of keypoint `k`, model-input pixels |
-/// | ``displacementsFwd`` | `[H, W, 32]` | ch `e` = dy, ch `e + 16` = dx along ``Skeleton/treeEdges``[e], parent→child |
+/// | ``displacementsFwd`` | `[H, W, 32]` | ch `e` = dy, ch `e + 16` = dx along ``/PoseCore/Skeleton/treeEdges``[e], parent→child |
 /// | ``displacementsBwd`` | `[H, W, 32]` | as above, child→parent |
 ///
 /// The initializer checks shapes and values once, so the decoders can read the tensors through

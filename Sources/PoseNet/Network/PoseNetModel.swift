@@ -71,12 +71,12 @@ public final class PoseNetModel: @unchecked Sendable {
     /// 4:3, 0.85–0.87× at 16:9, 0.90–0.93× at 9:16). The input is checked on every ``run()``
     /// (neighboring rows and columns compared), so any way of filling ``input`` gets it. The heads
     /// are bit for bit the same either way with PoseKit's GEMM (tuned builds); OpenBLAS's
-    /// (``GEMMKernel/blas``) may round a row's last bit by where it falls in a call. Set it to
+    /// (``/Tensor/GEMMKernel/blas``) may round a row's last bit by where it falls in a call. Set it to
     /// false to time the full network.
     public var skipsRepeatedBands = true
 
     /// Whether the pointwise layers leave out of each tile's product the input channels that are
-    /// zero in all of its pixels (``Convolution/pointwise(_:packed:activation:into:skippingZeroChannels:threads:)``);
+    /// zero in all of its pixels (``/Tensor/Convolution/pointwise(_:packed:activation:into:skippingZeroChannels:threads:)``);
     /// true by default.
     ///
     /// ReLU6 makes such channels common: on real frames they are 15–30% of the 17×17 blocks'
@@ -89,7 +89,7 @@ public final class PoseNetModel: @unchecked Sendable {
     /// Builds the network from weights looked up by canonical TF name.
     ///
     /// - Parameters:
-    ///   - weights: returns the float32 tensor for a canonical name such as
+    ///   - lookup: returns the float32 tensor for a canonical name such as
     ///     `MobilenetV1/Conv2d_3_pointwise/weights` (HWIO layouts, depthwise `[3,3,C,1]`).
     ///   - blockStrides: the 14 block strides; `nil` infers them like TF.js does (a last
     ///     pointwise layer that doubles the width means the 1.0 architecture).

@@ -31,10 +31,10 @@ extension PoseFinding {
     ///         for pose in detected.poses { print(detected.index, pose.id ?? 0, pose[.nose].position) }
     ///     }
     ///
-    /// **Video and still images.** Video frames are tracked: each pose has its ``Pose/id`` (1, 2,
+    /// **Video and still images.** Video frames are tracked: each pose has its ``/PoseCore/Pose/id`` (1, 2,
     /// 3, ... in order of first appearance), only the poses that are people are kept, and with
     /// `smoothing` their keypoints are One-Euro filtered (README "Identities"). Still images
-    /// (``VideoFrame/isStillImage``: PNM, JPEG, PNG, ...) are each decoded on their own: every
+    /// (``/FrameIO/VideoFrame/isStillImage``: PNM, JPEG, PNG, ...) are each decoded on their own: every
     /// pose, no ids.
     ///
     /// **Frames in flight.** Video read in order keeps one frame per thread of the finder in
@@ -58,6 +58,8 @@ extension PoseFinding {
     /// identities (they start at 1) and makes its own worker finders on its first frame.
     ///
     /// - Parameters:
+    ///   - frames: the frames in order, any `AsyncSequence` of ``/FrameIO/VideoFrame``s: usually
+    ///     ``/FrameIO/MediaFrames`` (a file, a pipe, a camera), or frames you make yourself.
     ///   - smoothing: One-Euro smoothing of video keypoints (`posekit pose`'s default); pass false
     ///     for the raw per-frame positions (what `ActionRecognizer` expects).
     ///   - tracking: how people keep their identities (`posekit pose`'s defaults; TF.js
@@ -79,7 +81,7 @@ extension PoseFinding {
     }
 
     /// ``poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)`` on the frames of the
-    /// image or video at `path` (``MediaFrames``: PNM and Y4M directly, other formats through ffmpeg).
+    /// image or video at `path` (``/FrameIO/MediaFrames``: PNM and Y4M directly, other formats through ffmpeg).
     public func poses(inMediaAt path: String, smoothing: Bool = true,
                       tracking: PoseTracker.Configuration = PoseTracker.Configuration(),
                       framesInFlight: Int? = nil, dropsLateFrames: Bool = false) -> PoseDetectionSequence<MediaFrames> {
@@ -91,6 +93,7 @@ extension PoseFinding {
 /// The people in every frame of a stream: see
 /// ``PoseFinding/poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)``.
 public struct PoseDetectionSequence<Frames: AsyncSequence & Sendable>: AsyncSequence, Sendable where Frames.Element == VideoFrame {
+    /// One frame with its people, in frame order.
     public typealias Element = DetectedFrame
 
     let finder: any PoseFinding
@@ -100,6 +103,7 @@ public struct PoseDetectionSequence<Frames: AsyncSequence & Sendable>: AsyncSequ
     let framesInFlight: Int
     let dropsLateFrames: Bool
 
+    /// A new pass: its own identities (from 1) and workers, started by the first `next()`.
     public func makeAsyncIterator() -> Iterator {
         Iterator(sequence: self)
     }

@@ -1,7 +1,7 @@
 import PoseCore
 import Tensor
 
-/// PoseNet's section of a weight bundle's manifest (``WeightManifest/network`` when ``WeightManifest/kind``
+/// PoseNet's section of a weight bundle's manifest (``/Tensor/WeightManifest/network`` when ``/Tensor/WeightManifest/kind``
 /// is ``PoseNetSection/kind``): the MobileNetV1 layout and how to feed it.
 ///
 /// ```json
@@ -10,7 +10,7 @@ import Tensor
 ///              "outputStrideIsFromSource": true,
 ///              "preprocessing": { "colorOrder": "RGB", "scale": 0.007843138, "bias": [-1,-1,-1] } }
 /// ```
-/// `preprocessing` is PoseCore's ``InputScaling``, the type the network-input writer applies.
+/// `preprocessing` is PoseCore's ``/PoseCore/InputScaling``, the type the network-input writer applies.
 public struct PoseNetSection: Codable, Sendable, Equatable {
     /// The manifest `kind` of PoseNet bundles.
     public static let kind = "posenet"

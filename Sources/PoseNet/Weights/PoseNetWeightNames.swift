@@ -19,7 +19,7 @@
 /// order above: 62 tensors for the 14-block network. Block count, strides, widths and heads are
 /// ``MobileNetArchitecture``'s; this type only names the tensors.
 public enum PoseNetWeightNames {
-    /// Manifest ``WeightManifest/family`` of PoseNet on a MobileNetV1 backbone.
+    /// The manifest's network ``PoseNetSection/family`` of PoseNet on a MobileNetV1 backbone.
     public static let family = "posenet-mobilenet-v1"
     /// Number of backbone blocks (``MobileNetArchitecture/blockCount``).
     public static var blockCount: Int { MobileNetArchitecture.blockCount }

@@ -13,7 +13,7 @@ import Tensor
 /// Layouts, as packed here: block 0's HWIO `[3, 3, 3, C]` weights as the im2col matrix
 /// `[27, C]`; each block's depthwise weights `[3, 3, C]`; each pointwise and the four heads
 /// side by side (heatmap 17 | offsets 34 | forward 32 | backward 32 output channels) as
-/// ``PackedPointwiseWeights``.
+/// ``/Tensor/PackedPointwiseWeights``.
 public final class PoseNetWeights: @unchecked Sendable {
     /// The 14 block strides of the architecture the weights were trained for (output stride 32).
     public let blockStrides: [Int]
@@ -40,6 +40,7 @@ public final class PoseNetWeights: @unchecked Sendable {
     /// `MobilenetV1/Conv2d_3_pointwise/weights` (HWIO layouts, depthwise `[3, 3, C, 1]`).
     ///
     /// - Parameters:
+    ///   - lookup: the float32 tensor of a canonical name; throws when there is none.
     ///   - blockStrides: the 14 block strides; `nil` infers them like TF.js does (a last
     ///     pointwise layer that doubles the width means the 1.0 architecture).
     ///   - inputScaling: how pixel values become input values (a bundle's manifest records it).

@@ -26,7 +26,7 @@ public enum ModelLocator {
     /// The command that installs every bundle into the per-user directory.
     public static let installCommand = "posekit weights install"
 
-    /// One place ``resolve(_:environment:currentDirectory:checkoutWeights:)`` searches.
+    /// One place ``resolve(_:fileExtension:environment:currentDirectory:checkoutWeights:)`` searches.
     public struct SearchLocation: Equatable, Sendable {
         /// What the place is: `"POSEKIT_WEIGHTS_DIR"`, `"user"`, `"checkout"`.
         public let origin: String
@@ -75,7 +75,7 @@ public enum ModelLocator {
         throw NotFound(model: nameOrPath, searched: locations.map(\.directory))
     }
 
-    /// The places ``resolve(_:environment:currentDirectory:checkoutWeights:)`` searches, in order
+    /// The places ``resolve(_:fileExtension:environment:currentDirectory:checkoutWeights:)`` searches, in order
     /// (the checkout's only when it exists).
     public static func searchLocations(environment: [String: String] = ProcessInfo.processInfo.environment,
                                        checkoutWeights: String? = checkoutWeightsDirectory) -> [SearchLocation] {
@@ -117,4 +117,9 @@ public enum ModelLocator {
         var flag: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
     }
+}
+
+extension ModelLocator.NotFound: LocalizedError {
+    /// ``description``: `localizedDescription` is the one line `posekit` prints after `posekit: error: `.
+    public var errorDescription: String? { description }
 }

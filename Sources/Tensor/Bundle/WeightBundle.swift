@@ -177,6 +177,13 @@ public final class WeightBundle: @unchecked Sendable {
                 break
             }
         }
+        // Foundation's file errors in the system's words (`No such file or directory`), never a
+        // `Error Domain=NSCocoaErrorDomain Code=4 ...` dump.
+        let foundation = error as NSError
+        let underlying = (foundation.userInfo[NSUnderlyingErrorKey] as? Error).map { $0 as NSError }
+        if let posix = foundation.domain == NSPOSIXErrorDomain ? foundation : underlying, posix.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(posix.code)))
+        }
         return String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 

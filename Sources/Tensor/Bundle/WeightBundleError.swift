@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a `.pkw` weight bundle could not be read, written or queried.
 ///
 /// Every case names the file, and ``description`` is one line, so the `posekit` command can
@@ -49,4 +51,9 @@ public enum WeightBundleError: Error, CustomStringConvertible, Equatable {
         let digits = String(v, radix: 16)
         return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
     }
+}
+
+extension WeightBundleError: LocalizedError {
+    /// ``description``: `localizedDescription` is the one line `posekit` prints after `posekit: error: `.
+    public var errorDescription: String? { description }
 }
