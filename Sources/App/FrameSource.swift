@@ -15,6 +15,8 @@ final class PreparedFrame {
     var width = 0, height = 0
     /// Frame pixels → network pixels.
     var scaleX: Float = 1, scaleY: Float = 1
+    /// The input rows (columns) the writer filled with padding only, for the network to skip.
+    var padding: PaddingBand?
     /// Lets the reader thread read and convert the next frame now (call it once the network
     /// pass on this frame is done, so the two do not compete for the cores); without the call
     /// the reader goes on when the consumer asks for the next frame.
@@ -45,6 +47,7 @@ final class PreparedFrame {
         }
         scaleX = scales.scaleX
         scaleY = scales.scaleY
+        padding = scales.padding
         if wantsRGB { reader.rgb(into: &rgb) }
     }
 }
@@ -94,7 +97,7 @@ struct FrameSource {
         let detector = detectors.primary
         try forEachFrame(into: detector.input, realtime: realtime, whileWaiting: whileWaiting) { slot, dropped in
             let poses = try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height),
-                                            afterNetwork: slot.readNext)
+                                            padding: slot.padding, afterNetwork: slot.readNext)
             try body(slot, poses, dropped)
         }
     }

@@ -102,7 +102,7 @@ final class FrameWorkers: @unchecked Sendable {
             let go = !stopped && end == nil
             condition.unlock()
             guard go, let sequence = read(into: slot) else { return }
-            let poses = Result { try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height)) }
+            let poses = Result { try detector.detect(mappingTo: slot.transform, imageSize: (slot.width, slot.height), padding: slot.padding) }
             condition.lock()
             detecting -= 1
             slot.isHeld = true

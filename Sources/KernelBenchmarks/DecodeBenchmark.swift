@@ -15,7 +15,7 @@ public struct DecodeBenchmarkResult: Sendable {
     public var medianMilliseconds: Double
     /// Fastest decode, milliseconds.
     public var minimumMilliseconds: Double
-    /// Median time to wrap the four heads in a ``PoseNetOutput`` (shape and finiteness checks),
+    /// Median time to wrap the packed heads in a ``PoseNetOutput`` (shape and finiteness checks),
     /// milliseconds; paid once per frame before decoding.
     public var medianValidationMilliseconds: Double
 }
@@ -41,9 +41,7 @@ public func benchmarkDecode(gridSize: Int = 33, people: Int = 10, iterations: In
     validation.reserveCapacity(times.count)
     for _ in times.indices {
         let start = DispatchTime.now().uptimeNanoseconds
-        _ = try PoseNetOutput(heatmapScores: output.heatmapScores, offsets: output.offsets,
-                              displacementsFwd: output.displacementsFwd, displacementsBwd: output.displacementsBwd,
-                              outputStride: output.outputStride)
+        _ = try PoseNetOutput(heads: output.heads, outputStride: output.outputStride)
         validation.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     }
     times.sort()

@@ -66,10 +66,11 @@ extension PoseDetector {
         }
     }
 
-    /// Runs and decodes what `writer` put into the input: network pixels → frame pixels.
+    /// Runs and decodes what `writer` put into the input (skipping its padding band): network
+    /// pixels → frame pixels.
     private func detect(writtenBy writer: NetworkInputWriter, width: Int, height: Int) throws -> [Pose] {
         let transform = ImageTransform(scaleX: 1 / Double(writer.scaleX), scaleY: 1 / Double(writer.scaleY))
-        return try detect(mappingTo: transform, imageSize: (width, height))
+        return try detect(mappingTo: transform, imageSize: (width, height), padding: writer.paddingBand)
     }
 }
 

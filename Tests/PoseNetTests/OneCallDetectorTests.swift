@@ -37,7 +37,8 @@ struct OneCallDetectorTests {
             reader.writeNetworkInput(size: 257, geometry: .letterbox, into: $0)
         }
         let expected = try lowLevel.detect(mappingTo: ImageTransform(scaleX: 1 / Double(scales.scaleX), scaleY: 1 / Double(scales.scaleY)),
-                                           imageSize: (reader.width, reader.height))
+                                           imageSize: (reader.width, reader.height), padding: scales.padding)
+        #expect(scales.padding == PaddingBand(axis: .rows, range: 171..<257), "640x425 at 257: the rows below the frame")
         #expect(!expected.isEmpty)
         #expect(poses == expected)
         #expect(poses.allSatisfy { $0.score >= 0.05 })
