@@ -56,9 +56,8 @@ public final class NetworkInputWriter {
     /// only padding, every value the scaling's `bias`, in every frame written; nil when there are
     /// none (a square frame, `.stretch`). For a 640×480 frame at 257: rows `194..<257`.
     ///
-    /// These are the rows (columns) whose resampling taps all fall in the padding, which
-    /// ``write(_:into:)-(YUVFrame,_)`` and ``write(_:into:)-(RGBImage,_)`` fill with the padding
-    /// color without looking at the frame. The row (column) before the band has taps on the
+    /// These are the rows (columns) whose resampling taps all fall in the padding, which both
+    /// `write` methods fill with the padding color without looking at the frame. The row (column) before the band has taps on the
     /// frame and carries its content; in rare geometries its taps' weight is so small that
     /// rounding erases the content (its values equal the padding's too), and it stays outside the
     /// band: the band never holds a row that depends on the frame.

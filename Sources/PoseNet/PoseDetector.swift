@@ -34,7 +34,7 @@ public struct PoseDecoding: Sendable, Equatable {
 ///
 /// The low-level way (what the `posekit` command's pipelined reader does): fill ``input`` with
 /// a frame yourself, call ``detect(mappingTo:imageSize:padding:)``, get poses mapped by your
-/// transform; pass the letterbox's ``PaddingBand`` if you know it (the network then computes its
+/// transform; pass the letterbox's `PaddingBand` if you know it (the network then computes its
 /// rows once), as FrameIO's `NetworkInputWriter` reports it:
 ///
 ///     let detector = PoseDetector(model: try PoseNetModel(bundle: bundle, inputSize: 353, outputStride: 16, threads: 2))

@@ -192,7 +192,7 @@ public final class PoseNetModel: @unchecked Sendable {
     /// (``GEMMKernel/blas``) may round a row's last bit by where it falls in a call.
     ///
     /// nil (the default) computes every row and column. Nothing looks for a band in the input, so
-    /// a band whose rows (columns) are not all equal (``PaddingBand``'s promise) gives wrong heads.
+    /// a band whose rows (columns) are not all equal (`PaddingBand`'s promise) gives wrong heads.
     ///
     /// - Throws: ``PoseNetError/invalidConfiguration(_:)`` for a `padding` outside the input.
     public func run(padding: PaddingBand? = nil) throws {

@@ -4,7 +4,7 @@ import Tensor
 /// A band of equal rows (or columns) of an activation, followed through the network so that each
 /// layer computes only one of the output rows (columns) the band gives.
 ///
-/// It starts from the input's ``PaddingBand``, which the caller knows (the network-input
+/// It starts from the input's `PaddingBand`, which the caller knows (the network-input
 /// writer's letterbox: 63 of 257 rows at the bottom for a 640×480 frame, 112 columns at the
 /// right for 720×1280); nothing looks for it in the input. A 3×3 layer's output rows whose
 /// windows read only band rows are equal again (``ConvolutionGeometry/outputRows(readingOnly:)``),
