@@ -103,14 +103,13 @@ struct BenchModel: ParsableCommand {
             report["input_image"] = image
             log("input: \(image) (\(picture.width)x\(picture.height)), letterboxed")
         }
-        /// The picture when given (letterboxed as `pose` places it), else the synthetic pattern.
-        func fill(_ input: Tensor, letterboxing frame: FrameSize?) throws {
-            guard let picture else {
-                Self.fill(input, letterboxing: frame)
-                return
-            }
+        /// The picture when given (letterboxed as `pose` places it), else the synthetic pattern;
+        /// returns the padding band the network skips, as `pose` passes it.
+        func fill(_ input: Tensor, letterboxing frame: FrameSize?) throws -> PaddingBand? {
+            guard let picture else { return try Self.fill(input, letterboxing: frame) }
             let writer = try NetworkInputWriter(sourceWidth: picture.width, sourceHeight: picture.height, size: input.shape[0])
             input.withUnsafeMutableBufferPointer { writer.write(picture, into: $0) }
+            return writer.paddingBand
         }
         log("model            size threads   GFLOP  median ms   min ms  GFLOP/s  CPU ms/thr" + (busyNeighbor ? "  busy ms  slowdown" : ""))
         for name in models {
@@ -119,12 +118,12 @@ struct BenchModel: ParsableCommand {
                 for t in threads {
                     let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
                     model.skipsZeroChannels = skipZeroChannels
-                    try fill(model.input, letterboxing: nil)
-                    let timing = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
+                    let padding = try fill(model.input, letterboxing: nil)
+                    let timing = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run(padding: padding) }
                     var cpu: [Double] = []
                     for _ in 0..<runs {
                         let start = processCPUSeconds()
-                        try model.run()
+                        try model.run(padding: padding)
                         cpu.append((processCPUSeconds() - start) / Double(t))
                     }
                     let cpuMedian = cpu.sorted()[cpu.count / 2]
@@ -139,7 +138,7 @@ struct BenchModel: ParsableCommand {
                                       timing.median * 1e3, timing.minimum * 1e3, gflop / timing.median, cpuMedian * 1e3)
                     if busyNeighbor {
                         let neighbor = try BusyNeighbor()
-                        let busy = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run() }
+                        let busy = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run(padding: padding) }
                         neighbor.stop()
                         row["busy_neighbor_median_ms"] = busy.median * 1e3
                         row["busy_neighbor_slowdown"] = busy.median / timing.median
@@ -147,8 +146,8 @@ struct BenchModel: ParsableCommand {
                     }
                     if compareSkipping {
                         let timings = try Benchmark.measureInterleaved(warmup: 5, runs: runs, minimumSeconds: 0.5, [
-                            { model.skipsZeroChannels = true; try model.run() },
-                            { model.skipsZeroChannels = false; try model.run() },
+                            { model.skipsZeroChannels = true; try model.run(padding: padding) },
+                            { model.skipsZeroChannels = false; try model.run(padding: padding) },
                         ])
                         model.skipsZeroChannels = skipZeroChannels
                         let (skipping, full) = (timings[0].median, timings[1].median)
@@ -164,19 +163,20 @@ struct BenchModel: ParsableCommand {
                         // A model on the letterboxed frame, skipping the band and computing every row and column, alternating.
                         let framed = try PoseNetModel(weights: model.weights, inputSize: size, outputStride: outputStride, threads: t)
                         framed.skipsZeroChannels = skipZeroChannels
-                        let padding = Self.fill(framed.input, letterboxing: letterbox)
+                        let band = try Self.fill(framed.input, letterboxing: letterbox)
+                        let padding = band?.range.count ?? 0
                         let timings = try Benchmark.measureInterleaved(warmup: 5, runs: runs, minimumSeconds: 0.5, [
-                            { framed.skipsRepeatedBands = true; try framed.run() },
-                            { framed.skipsRepeatedBands = false; try framed.run() },
+                            { try framed.run(padding: band) },
+                            { try framed.run() },
                         ])
                         let (skipping, full) = (timings[0].median, timings[1].median)
                         rows[rows.count - 1]["letterbox"] = [
                             "frame": "\(letterbox)", "padding": padding,
                             "median_ms": skipping * 1e3, "all_computed_median_ms": full * 1e3, "ratio": skipping / full,
                         ] as [String: Any]
-                        let band = letterbox.width >= letterbox.height ? "rows" : "columns"
+                        let axis = band?.axis == .columns ? "columns" : "rows"
                         log(String(format: "  letterboxed %@ (%d of %d %@ one color): %.2f ms, all computed %.2f ms: %.2fx",
-                                   "\(letterbox)" as NSString, padding, size, band as NSString, skipping * 1e3, full * 1e3,
+                                   "\(letterbox)" as NSString, padding, size, axis as NSString, skipping * 1e3, full * 1e3,
                                    skipping / full))
                     }
                 }
@@ -184,15 +184,15 @@ struct BenchModel: ParsableCommand {
             if layers, let size = sizes.max(), let t = threads.max() {
                 let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
                 model.skipsZeroChannels = skipZeroChannels
-                try fill(model.input, letterboxing: letterbox)
-                for _ in 0..<5 { try model.run() }
+                let padding = try fill(model.input, letterboxing: letterbox)
+                for _ in 0..<5 { try model.run(padding: padding) }
                 // Per layer: every run's time, for the best (what the kernel can do) and the median
                 // (what it does on this machine as it is).
                 var samples: [[Double]] = []
                 var last: [PoseNetModel.LayerTiming] = []
                 let profileRuns = max(5, runs / 2)
                 for _ in 0..<profileRuns {
-                    last = try model.profile()
+                    last = try model.profile(padding: padding)
                     if samples.isEmpty { samples = last.map { _ in [] } }
                     for i in last.indices { samples[i].append(last[i].seconds) }
                 }
@@ -231,26 +231,21 @@ struct BenchModel: ParsableCommand {
 
 extension BenchModel {
     /// Fills `input` (`[size, size, 3]`) with a pattern whose rows and columns all differ; with
-    /// `letterboxing`, only the part a frame of that size covers when letterboxed (the top rows of
-    /// a landscape frame, the left columns of a portrait one), the rest black as
-    /// `NetworkInputWriter` pads. Returns the rows or columns left black.
+    /// `letterboxing`, only the part a frame of that size covers when letterboxed, the rest black
+    /// where `NetworkInputWriter` pads (its `paddingBand`: the bottom rows of
+    /// a landscape frame, the right columns of a portrait one). Returns that band, if any.
     @discardableResult
-    static func fill(_ input: Tensor, letterboxing frame: FrameSize?) -> Int {
+    static func fill(_ input: Tensor, letterboxing frame: FrameSize?) throws -> PaddingBand? {
         let size = input.shape[0]
-        var (contentRows, contentColumns) = (size, size)
-        if let frame {
-            let placement = InputPlacement(imageWidth: frame.width, imageHeight: frame.height, inputSize: size, fit: .letterbox)
-            // The resize filter spreads the frame's last row (column) over one more input row (column).
-            contentRows = min(size, Int((Float(frame.height) * placement.inputPerImagePixelY).rounded(.up)) + 1)
-            contentColumns = min(size, Int((Float(frame.width) * placement.inputPerImagePixelX).rounded(.up)) + 1)
-        }
+        let band = try frame.flatMap { try NetworkInputWriter(sourceWidth: $0.width, sourceHeight: $0.height, size: size).paddingBand }
         input.withUnsafeMutableBufferPointer { p in
             for i in p.indices {
                 let (y, x) = (i / (size * 3), i / 3 % size)
-                p[i] = y < contentRows && x < contentColumns ? Float(i % 255) / 127.5 - 1 : -1
+                let padded = band.map { $0.range.contains($0.axis == .rows ? y : x) } ?? false
+                p[i] = padded ? -1 : Float(i % 255) / 127.5 - 1
             }
         }
-        return (size - contentRows) + (size - contentColumns)
+        return band
     }
 
     /// ONNX Runtime's nodes summed into our `layers` rows: its first convolution is block 0, each

@@ -12,7 +12,8 @@ import PoseCore
 ///         let mapping = tensor.withUnsafeMutableBufferPointer {
 ///             input.writeNetworkInput(size: 257, geometry: .letterbox, into: $0)
 ///         }
-///         // frame x = network x / mapping.scaleX, frame y = network y / mapping.scaleY
+///         // frame x = network x / mapping.scaleX, frame y = network y / mapping.scaleY;
+///         // mapping.padding: the letterbox rows (columns) for the network to skip
 ///         input.rgb(into: &rgb)                                    // for overlays / PPM or Y4M output
 ///         print(input.frameIndex, input.timestamp ?? 0)
 ///     }
@@ -111,11 +112,13 @@ public final class FrameReader {
     }
 
     /// Writes the current frame into a `size × size × 3` NHWC network input (see `NetworkInputWriter`),
-    /// fused from Y'CbCr when the input is 8-bit Y4M. Returns the scale from frame to network pixels.
+    /// fused from Y'CbCr when the input is 8-bit Y4M. Returns the scale from frame to network
+    /// pixels and the writer's `paddingBand` (the input rows or columns that hold only padding).
     @discardableResult
     public func writeNetworkInput(size: Int, geometry: InputPlacement.Fit = .letterbox,
                                   scaling: InputScaling = .minusOneToOne,
-                                  into output: UnsafeMutableBufferPointer<Float>) -> (scaleX: Float, scaleY: Float) {
+                                  into output: UnsafeMutableBufferPointer<Float>)
+    -> (scaleX: Float, scaleY: Float, padding: PaddingBand?) {
         precondition(size > 0, "FrameReader.writeNetworkInput: size must be positive, got \(size)")
         let fused = y4m != nil && yuv.format.chroma.bitDepth == 8 && !yuv.format.chroma.hasAlpha
         let key = NetworkInputKey(width: width, height: height, size: size, letterbox: geometry == .letterbox, fromRGB: !fused,
@@ -137,6 +140,6 @@ public final class FrameReader {
             ensureRGB()
             writer.write(image, into: output)
         }
-        return (writer.scaleX, writer.scaleY)
+        return (writer.scaleX, writer.scaleY, writer.paddingBand)
     }
 }

@@ -12,7 +12,8 @@ import PoseCore
 ///   the top-left, and the rest is black (`bias`). This equals padding the frame bottom/right to a square
 ///   with black and resizing the square, which is what the reference pipeline does.
 /// - `.stretch`: x and y are scaled independently to fill the square.
-/// ``placement``'s `inputToImage` maps the decoded keypoints back onto the frame.
+/// ``placement``'s `inputToImage` maps the decoded keypoints back onto the frame, and
+/// ``paddingBand`` says which input rows (columns) hold only padding, for the network to skip.
 ///
 /// Resampling follows Pillow's `Image.resize(…, BILINEAR)`: a separable triangle filter that widens
 /// with the downscale factor (antialiased), weight tables computed once at init. For Y'CbCr input the
@@ -26,6 +27,7 @@ import PoseCore
 ///     var input = [Float](repeating: 0, count: writer.outputCount)   // allocate once
 ///     while try reader.read(into: &frame) {
 ///         input.withUnsafeMutableBufferPointer { writer.write(frame, into: $0) }
+///         // the network skips writer.paddingBand (detect(…, padding: writer.paddingBand));
 ///         // keypoints in network pixels → frame pixels: pose.mapped(by: writer.placement.inputToImage)
 ///     }
 ///
@@ -47,6 +49,16 @@ public final class NetworkInputWriter {
     /// Network pixels per source pixel along x and y (equal for letterbox).
     public let scaleX: Float
     public let scaleY: Float
+    /// The input rows (a landscape frame's letterbox) or columns (a portrait one's) that hold
+    /// only padding, every value the scaling's `bias`, in every frame written; nil when there are
+    /// none (a square frame, `.stretch`). For a 640×480 frame at 257: rows `194..<257`.
+    ///
+    /// These are the rows (columns) whose resampling taps all fall in the padding, which both
+    /// `write` methods fill with the padding color without looking at the frame. The row (column) before the band has taps on the
+    /// frame and carries its content; in rare geometries its taps' weight is so small that
+    /// rounding erases the content (its values equal the padding's too), and it stays outside the
+    /// band: the band never holds a row that depends on the frame.
+    public let paddingBand: PaddingBand?
     /// Floats written per frame: `size * size * 3`.
     public var outputCount: Int { size * size * 3 }
     /// Split the work over two threads (DispatchQueue.concurrentPerform). Off by default.
@@ -90,6 +102,15 @@ public final class NetworkInputWriter {
         let rowTaps = ResampleWeights.pillowTaps(virtualSize: virtualHeight, realSize: sourceHeight, outputSize: size)
         columns = ResampleWeights(sparse: columnTaps, realSize: sourceWidth)
         rows = ResampleWeights(sparse: rowTaps, realSize: sourceHeight)
+        // Outputs from `activeCount` on have no tap on the frame (`fillPadding` writes them); a
+        // letterbox pads one axis at most, so at most one of the two is short of `size`.
+        if rows.activeCount < size {
+            paddingBand = PaddingBand(axis: .rows, range: rows.activeCount..<size)
+        } else if columns.activeCount < size {
+            paddingBand = PaddingBand(axis: .columns, range: columns.activeCount..<size)
+        } else {
+            paddingBand = nil
+        }
         let format = YUVFormat(width: sourceWidth, height: sourceHeight, chroma: chroma)
         let (chromaWidth, chromaHeight) = format.planeSize(1)
         let (dx, dy) = chroma.decimation

@@ -16,7 +16,7 @@ public struct DecodeBenchmarkResult: Sendable {
     public var medianMilliseconds: Double
     /// Fastest decode, milliseconds.
     public var minimumMilliseconds: Double
-    /// Median time to wrap the four heads in a ``PoseNetOutput`` (shape and finiteness checks),
+    /// Median time to wrap the packed heads in a ``PoseNetOutput`` (shape and finiteness checks),
     /// milliseconds; paid once per frame before decoding.
     public var medianValidationMilliseconds: Double
 }
@@ -45,9 +45,7 @@ public func benchmarkDecode(gridSize: Int, crowds: [Int], maxPoses: Int?, iterat
     let timings = try Benchmark.measureInterleaved(warmup: 1, runs: max(iterations, 1), bodies)
     let validation = Benchmark.measure(warmup: 1, runs: max(iterations, 1)) {
         let output = frames[0]
-        _ = try? PoseNetOutput(heatmapScores: output.heatmapScores, offsets: output.offsets,
-                               displacementsFwd: output.displacementsFwd, displacementsBwd: output.displacementsBwd,
-                               outputStride: output.outputStride)
+        _ = try? PoseNetOutput(heads: output.heads, outputStride: output.outputStride)
     }
     return crowds.indices.map { i in
         DecodeBenchmarkResult(gridSize: gridSize, people: crowds[i], posesDecoded: decoded[i], iterations: timings[i].samples.count,

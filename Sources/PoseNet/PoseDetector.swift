@@ -37,24 +37,31 @@ public struct PoseDecoding: Sendable, Equatable {
 ///
 /// (see ``PoseFinding/poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)``).
 ///
-/// The low-level way: fill ``input`` with a frame yourself, call ``detect(mappingTo:imageSize:afterNetwork:)``,
-/// get poses mapped by your transform:
+/// The low-level way: fill ``input`` with a frame yourself, call ``detect(mappingTo:imageSize:padding:)``,
+/// get poses mapped by your transform; pass the letterbox's `PaddingBand` if you know it (the
+/// network then computes its rows once), as FrameIO's `NetworkInputWriter` reports it:
 ///
 ///     let detector = PoseDetector(model: try PoseNetModel(bundle: bundle, inputSize: 353, outputStride: 16, threads: 2))
-///     // ... write the frame into detector.input (NHWC RGB scaled by detector.inputScaling) ...
-///     let placement = InputPlacement(imageWidth: 640, imageHeight: 480, inputSize: 353, fit: .letterbox)
-///     let poses = try detector.detect(mappingTo: placement.inputToImage)
+///     let writer = try NetworkInputWriter(sourceWidth: 640, sourceHeight: 480, size: 353, scaling: detector.inputScaling)
+///     detector.input.withUnsafeMutableBufferPointer { writer.write(frame, into: $0) }
+///     let poses = try detector.detect(mappingTo: writer.placement.inputToImage, padding: writer.paddingBand)
 ///
 /// **Thread safety.** A detector is a `final class` that may be shared between threads and
 /// tasks: ``poses(in:)-(VideoFrame)`` and the other one-call methods hold the detector's lock for
 /// the whole pass, so concurrent calls run one after another (each pass already uses every core
 /// the detector was given; for parallel passes use ``sharingWeights(threads:)``, as
 /// ``PoseFinding/poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)`` does). The low-level ``input`` /
-/// ``detect(mappingTo:imageSize:afterNetwork:)`` pair and ``decoding`` are not synchronized: use
+/// ``detect(mappingTo:imageSize:padding:afterNetwork:)`` pair and ``decoding`` are not synchronized: use
 /// them from one thread, and not at the same time as the one-call methods.
 public final class PoseDetector: PoseFinding, FrameInputHolding, @unchecked Sendable {
     public let model: PoseNetModel
-    public var decoding: PoseDecoding
+    /// How the heads become poses. Its parameters are validated when it is set (an invalid set
+    /// is thrown by the next `detect`), not on every frame.
+    public var decoding: PoseDecoding {
+        get { checkedDecoding.decoding }
+        set { checkedDecoding.decoding = newValue }
+    }
+    private var checkedDecoding: CheckedDecoding
     /// How the one-call methods fit a frame into the square network input.
     public let geometry: InputPlacement.Fit
     /// The one-call methods' lock and planned frame-to-input writer.
@@ -69,7 +76,7 @@ public final class PoseDetector: PoseFinding, FrameInputHolding, @unchecked Send
 
     public init(model: PoseNetModel, decoding: PoseDecoding = PoseDecoding(), geometry: InputPlacement.Fit = .letterbox) {
         self.model = model
-        self.decoding = decoding
+        checkedDecoding = CheckedDecoding(decoding)
         self.geometry = geometry
     }
 
@@ -78,16 +85,17 @@ public final class PoseDetector: PoseFinding, FrameInputHolding, @unchecked Send
     ///
     /// With `imageSize`, keypoints are clamped into the image (`0...width-1`, `0...height-1`):
     /// offsets can point a little past the border, and into the letterbox padding, where no
-    /// pixel of the image is.
+    /// pixel of the image is. `padding` is the input's letterbox band, if known
+    /// (``PoseNetModel/run(padding:)``).
+    ///
+    /// - Throws: ``PoseDecodingError`` for invalid ``decoding`` parameters or heads holding NaN
+    ///   or infinity; ``PoseNetError`` for a `padding` outside the input.
     public func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)?,
-                       afterNetwork: () -> Void) throws -> [Pose] {
-        if decoding.flipAveraging { try model.runWithFlipAveraging() } else { try model.run() }
+                       padding: PaddingBand?, afterNetwork: () -> Void) throws -> [Pose] {
+        let parameters = try checkedDecoding.validatedParameters()
+        if decoding.flipAveraging { try model.runWithFlipAveraging(padding: padding) } else { try model.run(padding: padding) }
         afterNetwork()
-        let heads = try PoseNetOutput(
-            heatmapScores: model.heatmapScores, offsets: model.offsets,
-            displacementsFwd: model.displacementsFwd, displacementsBwd: model.displacementsBwd,
-            outputStride: model.outputStride)
-        return try decoding.poses(from: heads, mappingTo: transform, imageSize: imageSize)
+        return decoding.poses(from: try model.output, parameters: parameters, mappingTo: transform, imageSize: imageSize)
     }
 
     /// A detector with the same model settings and decoding on `threads` cores, reading this
@@ -102,15 +110,23 @@ public final class PoseDetector: PoseFinding, FrameInputHolding, @unchecked Send
 extension PoseDecoding {
     /// Decodes heads into poses, best first, mapped by `transform` to image pixels and, with
     /// `imageSize`, clamped into the image.
+    ///
+    /// - Throws: ``PoseDecodingError/parameterOutOfRange(_:)`` for invalid ``parameters``.
     public func poses(from heads: PoseNetOutput, mappingTo transform: ImageTransform,
                       imageSize: (width: Int, height: Int)?) throws -> [Pose] {
+        poses(from: heads, parameters: try MultiPoseParameters.Validated(parameters), mappingTo: transform, imageSize: imageSize)
+    }
+
+    /// ``poses(from:mappingTo:imageSize:)`` with ``parameters`` validated beforehand (`validated`).
+    func poses(from heads: PoseNetOutput, parameters validated: MultiPoseParameters.Validated,
+               mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)?) -> [Pose] {
         var poses: [Pose]
         switch mode {
         case .single:
             let pose = decodeSinglePose(heads)
-            poses = pose.score >= parameters.minPoseScore ? [pose] : []
+            poses = pose.score >= validated.parameters.minPoseScore ? [pose] : []
         case .multi:
-            poses = try decodeMultiplePoses(heads, parameters: parameters)
+            poses = decodeMultiplePoses(heads, parameters: validated)
         }
         poses.sort { $0.score > $1.score }
         return poses.map { pose in

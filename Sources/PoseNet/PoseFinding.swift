@@ -8,7 +8,7 @@ import Tensor
 /// The one-call way is ``poses(in:)-(VideoFrame)`` for one frame and
 /// ``poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)`` for a stream; both write the frame into
 /// ``input`` themselves. The low-level way is to write ``input`` yourself and call
-/// ``detect(mappingTo:imageSize:afterNetwork:)``.
+/// ``detect(mappingTo:imageSize:padding:afterNetwork:)``.
 public protocol PoseFinding: AnyObject, Sendable {
     /// The network input to fill, `[size, size, 3]` NHWC RGB scaled by ``inputScaling``.
     var input: Tensor { get }
@@ -20,12 +20,19 @@ public protocol PoseFinding: AnyObject, Sendable {
     var threads: Int { get }
     /// Runs on ``input`` and decodes; `transform` maps input pixels to the caller's image pixels;
     /// with `imageSize`, keypoints are clamped into the image. Poses are sorted best first.
-    /// `afterNetwork` is called once the network passes are done (``input`` may be refilled from
-    /// then on, and the cores are free while decoding).
+    ///
+    /// `padding` is the band of ``input`` rows (columns) that hold only padding, if the caller
+    /// knows it (FrameIO's `NetworkInputWriter.paddingBand`): the network computes one of the
+    /// rows (columns) it gives per layer instead of each, with the same heads (bit for bit with
+    /// PoseKit's GEMM in tuned builds). nil computes everything; nothing looks for a band in the
+    /// input. `afterNetwork` is called once the network passes are done (``input`` may be
+    /// refilled from then on, and the cores are free while decoding: a reader can convert the
+    /// next frame).
     func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)?,
-                afterNetwork: () -> Void) throws -> [Pose]
+                padding: PaddingBand?, afterNetwork: () -> Void) throws -> [Pose]
     /// The poses in `frame`, best first, in its pixels: the frame written into ``input`` (8-bit
-    /// Y'CbCr straight from its planes, fused with the resize), then detected.
+    /// Y'CbCr straight from its planes, fused with the resize), then detected (skipping the
+    /// writer's padding band).
     func poses(in frame: VideoFrame) throws -> [Pose]
     /// Another finder with the same settings on `threads` cores, reading the same weights (shared,
     /// not copied) into activations of its own: one per frame in flight, each on its own core.
@@ -33,9 +40,10 @@ public protocol PoseFinding: AnyObject, Sendable {
 }
 
 extension PoseFinding {
-    /// ``detect(mappingTo:imageSize:afterNetwork:)`` with nothing to do between network and decoding.
-    public func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)? = nil) throws -> [Pose] {
-        try detect(mappingTo: transform, imageSize: imageSize, afterNetwork: {})
+    /// ``detect(mappingTo:imageSize:padding:afterNetwork:)`` with nothing to do between network and decoding.
+    public func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)? = nil,
+                       padding: PaddingBand? = nil) throws -> [Pose] {
+        try detect(mappingTo: transform, imageSize: imageSize, padding: padding, afterNetwork: {})
     }
 
     /// The poses in an RGB image, best first, in the image's pixels.
@@ -57,6 +65,7 @@ extension PoseFinding {
 
     /// Runs and decodes what `writer` put into ``input``: network pixels → frame pixels.
     func detect(writtenBy writer: NetworkInputWriter, frame: VideoFrame) throws -> [Pose] {
-        try detect(mappingTo: writer.placement.inputToImage, imageSize: (frame.width, frame.height), afterNetwork: {})
+        try detect(mappingTo: writer.placement.inputToImage, imageSize: (frame.width, frame.height), padding: writer.paddingBand,
+                   afterNetwork: {})
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FrameIO
+import PoseCore
 
 @Suite struct FrameReaderTests {
     @Test func y4mLoopMatchesTheParts() throws {
@@ -22,6 +23,7 @@ import Testing
                 #expect(mapping.scaleX == 65 / 200 && mapping.scaleY == 65 / 200)
                 // Same floats as planning the writer by hand.
                 let writer = try NetworkInputWriter(sourceWidth: 200, sourceHeight: 112, size: 65, chroma: .c420mpeg2, conversion: input.conversion)
+                #expect(mapping.padding == writer.paddingBand && mapping.padding?.axis == .rows)
                 var expected = [Float](repeating: 0, count: writer.outputCount)
                 expected.withUnsafeMutableBufferPointer { writer.write(frames[n], into: $0) }
                 #expect(tensor == expected)

@@ -182,6 +182,55 @@ func peaks(_ list: [(y: Int, x: Int, part: Int, score: Float)]) -> (Int, Int, In
         }
     }
 
+    /// The packed layout of ``PoseNetOutput``'s table: per cell the heatmap in channels 0..<17,
+    /// offsets 17..<51, forward displacements 51..<83, backward 83..<115; the per-head copies and
+    /// the decoders' views give back what was packed.
+    @Test func headsArePackedCellByCell() throws {
+        let (h, w) = (3, 4)
+        func head(_ id: Int, _ channels: Int) throws -> Tensor {
+            try Tensor(shape: [h, w, channels], values: (0..<(h * w * channels)).map { Float(id * 100_000 + $0) })
+        }
+        let parts = try [head(1, 17), head(2, 34), head(3, 32), head(4, 32)]
+        let output = try PoseNetOutput(heatmapScores: parts[0], offsets: parts[1], displacementsFwd: parts[2],
+                                       displacementsBwd: parts[3], outputStride: 16)
+        #expect(output.heads.shape == [h, w, 115] && PoseNetOutput.channelCount == 115)
+        #expect([PoseNetOutput.heatmapChannels, PoseNetOutput.offsetChannels, PoseNetOutput.displacementFwdChannels,
+                 PoseNetOutput.displacementBwdChannels] == [0..<17, 17..<51, 51..<83, 83..<115])
+        let packed = output.heads.scalars
+        for (part, first) in zip(parts, [0, 17, 51, 83]) {
+            let channels = part.shape[2], own = part.scalars
+            for cell in 0..<(h * w) { for k in 0..<channels { #expect(packed[cell * 115 + first + k] == own[cell * channels + k]) } }
+        }
+        #expect(output.heatmapScores.scalars == parts[0].scalars && output.offsets.scalars == parts[1].scalars)
+        #expect(output.displacementsFwd.scalars == parts[2].scalars && output.displacementsBwd.scalars == parts[3].scalars)
+        output.withHeads { heads in
+            #expect(heads.scores[2, 3, 16] == parts[0][2, 3, 16] && heads.offsets[1, 0, 33] == parts[1][1, 0, 33])
+            #expect(heads.displacementsFwd[0, 1, 5] == parts[2][0, 1, 5] && heads.displacementsBwd[2, 2, 31] == parts[3][2, 2, 31])
+        }
+        // Wrapping packed heads is no copy.
+        #expect(try PoseNetOutput(heads: output.heads, outputStride: 16).heads.storage === output.heads.storage)
+    }
+
+    /// A NaN or infinity anywhere in packed heads (the 16-lane blocks and the tail after them) is
+    /// an error naming the head, the cell and the head's own channel.
+    @Test func nonFiniteValuesInPackedHeadsAreNamed() throws {
+        let (h, w) = (3, 4)   // 1380 values: 86 blocks of 16 and a tail of 4
+        for (index, value, message) in [(0, Float.nan, "heatmap[0, 0, 0] is nan"), ((1 * 4 + 2) * 115 + 100, -.infinity, "displacementsBwd[1, 2, 17] is -inf"),
+                                         (115 + 17, .infinity, "offsets[0, 1, 0] is inf"), (h * w * 115 - 1, .nan, "displacementsBwd[2, 3, 31] is nan")] {
+            let heads = try Tensor(zeros: [h, w, 115])
+            heads.withUnsafeMutableBufferPointer { $0[index] = value }
+            do {
+                _ = try PoseNetOutput(heads: heads, outputStride: 16)
+                Issue.record("\(value) at \(index) was accepted")
+            } catch let error as PoseDecodingError {
+                #expect(error.description.contains(message), "\(error)")
+            }
+        }
+        #expect(throws: PoseDecodingError.self) { try PoseNetOutput(heads: try Tensor(zeros: [h, w, 114]), outputStride: 16) }
+        #expect(throws: PoseDecodingError.self) { try PoseNetOutput(heads: try Tensor(zeros: [h * w, 115]), outputStride: 16) }
+        #expect(throws: PoseDecodingError.self) { try PoseNetOutput(heads: try Tensor(zeros: [h, w, 115]), outputStride: 0) }
+    }
+
     @Test func parametersOutOfRangeThrow() throws {
         let heads = try makeHeads(score: { _, _, _ in 0.2 })
         let bad: [MultiPoseParameters] = [

@@ -37,9 +37,10 @@ struct OneCallDetectorTests {
             reader.writeNetworkInput(size: 257, geometry: .letterbox, scaling: network.inputScaling, into: $0)
         }
         let placement = InputPlacement(imageWidth: reader.width, imageHeight: reader.height, inputSize: 257, fit: .letterbox)
-        #expect(scales == (placement.inputPerImagePixelX, placement.inputPerImagePixelY))
+        #expect((scales.scaleX, scales.scaleY) == (placement.inputPerImagePixelX, placement.inputPerImagePixelY))
         let expected = try lowLevel.detect(mappingTo: placement.inputToImage,
-                                           imageSize: (reader.width, reader.height))
+                                           imageSize: (reader.width, reader.height), padding: scales.padding)
+        #expect(scales.padding == PaddingBand(axis: .rows, range: 171..<257), "640x425 at 257: the rows below the frame")
         #expect(!expected.isEmpty)
         #expect(poses == expected)
         #expect(poses.allSatisfy { $0.score >= 0.05 })

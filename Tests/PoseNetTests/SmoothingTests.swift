@@ -107,4 +107,34 @@ struct SmoothingTests {
         let lag = shifts.min { error(shift: $0) < error(shift: $1) }!
         #expect(lag * 30 <= maximumFrames, "lag \(lag * 30) frames")
     }
+
+    /// ``PoseStream`` hands the tracker's boxes to its smoother instead of measuring them again:
+    /// the same people as a tracker and a smoother run separately, where the smoother measures
+    /// every box itself, whether the tracker's keypoint score is the smoother's (the box is
+    /// reused) or not (it is not). Keypoints scoring 0.4 widen the box at 0.3 but not at 0.5.
+    @Test(arguments: [0.3, 0.5])
+    func theStreamReusesTheTrackersBoxesOnlyWhenTheyAreTheSmoothers(keypointScore: Double) throws {
+        var noise = NoiseSource(state: 99)
+        var tracking = PoseTracker.Configuration()
+        tracking.keypointScore = keypointScore
+        var stream = try PoseStream(configuration: PoseStream.Configuration(tracking: tracking, smoothing: true))
+        var tracker = try PoseTracker(configuration: tracking)
+        var smoother = PoseSmoother()
+        for frame in 0..<60 {
+            let time = Double(frame) / 30
+            let poses = [(100.0, 50.0), (400.0, 80.0)].map { x, y in
+                var pose = gridPerson(x: x + 3 * Double(frame), y: y, width: 60 + noise.normal(sigma: 3))
+                for k in pose.keypoints.indices {
+                    pose.keypoints[k].position.x += noise.normal(sigma: 1)
+                    pose.keypoints[k].score = k >= 13 ? 0.4 : 0.9   // knees and ankles: confident at 0.3 only
+                    if k >= 13 { pose.keypoints[k].position.y += 40 * noise.uniform() }
+                }
+                return pose
+            }
+            let tracked = tracker.update(poses: poses, time: time)
+            #expect(tracked.allSatisfy { $0.box == $0.pose.boundingBox(minimumScore: keypointScore) }, "frame \(frame)")
+            let separately = smoother.smooth(tracked, time: time, liveTrackIDs: tracker.liveTrackIDs)
+            #expect(stream.process(poses, frameIndex: frame, time: time) == separately, "frame \(frame)")
+        }
+    }
 }

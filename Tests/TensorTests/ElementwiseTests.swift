@@ -35,6 +35,25 @@ import TestSupport
         #expect(throws: TensorError.self) { try TensorNonlinearities.sigmoid(x, into: try Tensor(zeros: [4, 5])) }
     }
 
+    /// PoseNet's heatmap inside its packed heads: the sigmoid of channels 0..<17 of 115, in place,
+    /// bit for bit the whole-tensor sigmoid there and the other channels untouched.
+    @Test func sigmoidOfAChannelRangeInPlace() throws {
+        var rng = SeededGenerator(seed: 7)
+        for (shape, range) in [([5, 3, 115], 0..<17), ([2, 2, 9], 4..<9), ([1, 1, 3], 0..<3), ([3, 1, 4], 2..<2)] {
+            let x = randomTensor(shape, &rng, in: -20...20), before = x.scalars
+            let whole = try TensorNonlinearities.sigmoid(x).scalars
+            try TensorNonlinearities.sigmoid(channels: range, inPlace: x)
+            let after = x.scalars, channels = shape[2]
+            for i in after.indices {
+                let want = range.contains(i % channels) ? whole[i] : before[i]
+                #expect(after[i].bitPattern == want.bitPattern, "\(shape) \(range) element \(i)")
+            }
+        }
+        let x = randomTensor([2, 2, 5], &rng)
+        #expect(throws: TensorError.self) { try TensorNonlinearities.sigmoid(channels: 3..<6, inPlace: x) }
+        #expect(throws: TensorError.self) { try TensorNonlinearities.sigmoid(channels: 0..<1, inPlace: try x.reshaped([4, 5])) }
+    }
+
     @Test func softmaxMatchesReference() throws {
         var rng = SeededGenerator(seed: 6)
         for shape in [[1], [7], [5, 3], [2, 3, 17], [4, 1]] {

@@ -16,16 +16,24 @@ public enum DuplicatePoses {
     /// box diagonal of an earlier kept pose's same keypoints. Returns the indices kept, in order;
     /// `sharing` nil keeps all.
     public static func removing(from poses: [Pose], sharing: Int?, radius: Double, keypointScore: Double) -> [Int] {
-        guard let sharing else { return Array(poses.indices) }
-        var kept: [Int] = []
+        keeping(from: poses, sharing: sharing, radius: radius, keypointScore: keypointScore).map(\.index)
+    }
+
+    /// ``removing(from:sharing:radius:keypointScore:)`` with each kept pose's box around its
+    /// keypoints scoring at least `keypointScore`, which the rule measures and the tracker reuses
+    /// (each box computed once).
+    static func keeping(from poses: [Pose], sharing: Int?, radius: Double, keypointScore: Double) -> [(index: Int, box: BoundingBox)] {
+        var kept: [(index: Int, box: BoundingBox)] = []
         var keptRadii: [Double] = []
         for (index, pose) in poses.enumerated() {
-            let isDuplicate = zip(kept, keptRadii).contains { other, r in
-                sharedKeypoints(pose, poses[other], within: r) >= sharing
+            if let sharing {
+                let isDuplicate = zip(kept, keptRadii).contains { other, r in
+                    sharedKeypoints(pose, poses[other.index], within: r) >= sharing
+                }
+                if isDuplicate { continue }
             }
-            if isDuplicate { continue }
             let box = pose.boundingBox(minimumScore: keypointScore)
-            kept.append(index)
+            kept.append((index, box))
             keptRadii.append(radius * (box.width * box.width + box.height * box.height).squareRoot())
         }
         return kept

@@ -33,6 +33,15 @@ public enum PoseSimilarity {
     /// tracked person's size in pixels, `unseen` the seconds since `tracked` was seen.
     public static func similarity(of tracked: Pose, shiftedBy shift: Point, scale: Double, unseen: Double = 0, to pose: Pose,
                                   keypointScore: Double) -> Double {
+        similarity(of: tracked, box: tracked.boundingBox(minimumScore: 0), shiftedBy: shift, scale: scale, unseen: unseen,
+                   to: pose, box: pose.boundingBox(minimumScore: 0), keypointScore: keypointScore)
+    }
+
+    /// ``similarity(of:shiftedBy:scale:unseen:to:keypointScore:)`` with the boxes around all 17
+    /// keypoints of `tracked` and `pose` computed once by the caller (the tracker compares every
+    /// track with every pose).
+    static func similarity(of tracked: Pose, box trackedBox: BoundingBox, shiftedBy shift: Point, scale: Double, unseen: Double,
+                           to pose: Pose, box poseBox: BoundingBox, keypointScore: Double) -> Double {
         let sigma = (tolerance + toleranceGrowth * max(unseen, 0)) * max(scale, 1)
         func mean(over parts: [BodyPart]) -> Double? {
             var total = 0.0, shared = 0
@@ -45,9 +54,9 @@ public enum PoseSimilarity {
             return shared > 0 ? total / Double(max(shared, minimumEvidence)) : nil
         }
         let keypoints = mean(over: stableParts) ?? mean(over: BodyPart.allCases) ?? 0
-        var box = tracked.boundingBox(minimumScore: 0)
+        var box = trackedBox
         box.minX += shift.x; box.maxX += shift.x; box.minY += shift.y; box.maxY += shift.y
-        return max(keypoints, boxWeight * intersectionOverUnion(box, pose.boundingBox(minimumScore: 0)))
+        return max(keypoints, boxWeight * intersectionOverUnion(box, poseBox))
     }
 
     /// Box intersection over union, 0 for empty or disjoint boxes.
@@ -66,9 +75,12 @@ public enum PoseSimilarity {
     /// does not change; the floor keeps the size sane for a body seen end-on or lying down, whose
     /// torso is foreshortened, and for a pose with one or two confident keypoints.
     public static func bodyScale(_ pose: Pose, keypointScore: Double) -> Double {
-        let box = pose.boundingBox(minimumScore: 0)
-        return max(torsoLength(pose, keypointScore: keypointScore) ?? 0,
-                   (box.width * box.width + box.height * box.height).squareRoot() / 4, 1)
+        bodyScale(pose, box: pose.boundingBox(minimumScore: 0), keypointScore: keypointScore)
+    }
+
+    /// ``bodyScale(_:keypointScore:)`` with the box around all 17 keypoints computed by the caller.
+    static func bodyScale(_ pose: Pose, box: BoundingBox, keypointScore: Double) -> Double {
+        max(torsoLength(pose, keypointScore: keypointScore) ?? 0, (box.width * box.width + box.height * box.height).squareRoot() / 4, 1)
     }
 
     /// Shoulders to hips, or 1.5 × the shoulder width; nil without such confident keypoints.

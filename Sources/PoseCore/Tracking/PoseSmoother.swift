@@ -26,6 +26,10 @@ public struct PoseSmoother: Sendable {
         var lastTime: Double
     }
     private var people: [Int: PersonFilters] = [:]
+    /// The keypoint score the boxes of the tracked poses given to it were measured at
+    /// (``TrackedPose/box``; ``PoseStream`` sets its tracker's): when it is
+    /// ``sizeKeypointScore``, the size estimate takes that box instead of measuring it again.
+    var trackedBoxKeypointScore: Double?
 
     public init() {}
 
@@ -39,7 +43,7 @@ public struct PoseSmoother: Sendable {
 
     /// Smooths one person's pose at `time`.
     public mutating func smooth(_ tracked: TrackedPose, time: Double) -> TrackedPose {
-        let box = tracked.pose.boundingBox(minimumScore: sizeKeypointScore)
+        let box = trackedBoxKeypointScore == sizeKeypointScore ? tracked.box : tracked.pose.boundingBox(minimumScore: sizeKeypointScore)
         let diagonal = max((box.width * box.width + box.height * box.height).squareRoot(), 1)
         var person = people[tracked.trackID] ?? PersonFilters(
             x: Array(repeating: filter(), count: BodyPart.count),

@@ -30,7 +30,10 @@ public struct PoseStream: Sendable {
     /// A stream with `configuration`; throws ``PoseDataError/invalidConfiguration(_:)`` for an invalid one.
     public init(configuration: Configuration) throws {
         tracker = try PoseTracker(configuration: configuration.tracking)
-        smoother = configuration.smoothing ? PoseSmoother() : nil
+        if configuration.smoothing {
+            smoother = PoseSmoother()
+            smoother!.trackedBoxKeypointScore = configuration.tracking.keypointScore   // the tracker's boxes size the people
+        }
     }
 
     /// A stream with the default tracking.

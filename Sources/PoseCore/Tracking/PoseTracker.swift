@@ -89,6 +89,8 @@ public struct PoseTracker: Sendable {
     struct Track {
         var id: Int
         var pose: Pose
+        /// The box around all 17 keypoints of ``pose`` (``PoseSimilarity``'s box term), kept with it.
+        var box: BoundingBox
         /// Size of the person's torso (``PoseSimilarity/bodyScale(_:keypointScore:)``), smoothed.
         var scale: Double
         /// Velocity of the head and torso, pixels per second.
@@ -128,42 +130,48 @@ public struct PoseTracker: Sendable {
         let order = poses.indices.filter { isUsable(poses[$0]) }
             .sorted { poses[$0].score > poses[$1].score || (poses[$0].score == poses[$1].score && $0 < $1) }
             .prefix(PoseJSONLinesDecoder.maximumPosesPerFrame)   // the most a frame may hold; the rest are ignored
-        let kept = DuplicatePoses.removing(from: order.map { poses[$0] }, sharing: configuration.duplicateKeypoints,
+        let kept = DuplicatePoses.keeping(from: order.map { poses[$0] }, sharing: configuration.duplicateKeypoints,
                                           radius: configuration.duplicateRadius, keypointScore: configuration.keypointScore)
-        let candidates = kept.map { order[order.startIndex + $0] }
+        let candidates = kept.map { order[order.startIndex + $0.index] }
         let confident = candidates.filter { poses[$0].score >= configuration.confidentPoseScore }
         let weak = candidates.filter { poses[$0].score < configuration.confidentPoseScore }
-        // Each candidate's box, computed once: the fragment test and the result both use it.
-        var boxes: [Int: BoundingBox] = [:]
-        for p in candidates { boxes[p] = poses[p].boundingBox(minimumScore: configuration.keypointScore) }
+        // Each candidate's two boxes, computed once: around its confident keypoints (the duplicate
+        // rule measured it; the fragment test and the result use it) and around all its keypoints
+        // (similarity to every track, and the body scale of the track it joins or starts).
+        var boxes: [Int: BoundingBox] = [:], fullBoxes: [Int: BoundingBox] = [:]
+        for (p, candidate) in zip(candidates, kept) {
+            boxes[p] = candidate.box
+            fullBoxes[p] = poses[p].boundingBox(minimumScore: 0)
+        }
 
         var trackOfPose: [Int: Int] = [:]
         let allTracks = Array(tracks.indices)
-        link(confident, among: poses, to: allTracks, time: time, into: &trackOfPose)
+        link(confident, among: poses, boxes: fullBoxes, to: allTracks, time: time, into: &trackOfPose)
         // Weak poses only carry on a track seen just before: a person lost for a while comes
         // back with a confident pose, never with a faint one that may be anything.
         let carriedOn = allTracks.filter { t in
             !trackOfPose.values.contains(t) && time - tracks[t].lastSeen <= Self.weakPoseReach
         }
-        link(weak, among: poses, to: carriedOn, time: time, into: &trackOfPose)
+        link(weak, among: poses, boxes: fullBoxes, to: carriedOn, time: time, into: &trackOfPose)
 
         var idOfPose: [Int: Int] = [:]
         for (p, t) in trackOfPose {
-            tracks[t].follow(poses[p], time: time, keypointScore: configuration.keypointScore)
+            tracks[t].follow(poses[p], box: fullBoxes[p]!, time: time, keypointScore: configuration.keypointScore)
             idOfPose[p] = tracks[t].id
         }
         // Best first, so a fragment is compared with the people already placed in this frame.
         for p in confident where trackOfPose[p] == nil && confidentKeypoints(poses[p]) >= configuration.minimumKeypoints {
             let isFragment = idOfPose.keys.contains { other in Self.fractionInside(boxes[p]!, boxes[other]!) >= Self.fragmentOverlap }
-            if !isFragment { idOfPose[p] = startTrack(poses[p], time: time) }
+            if !isFragment { idOfPose[p] = startTrack(poses[p], box: fullBoxes[p]!, time: time) }
         }
         return poses.indices.compactMap { p in
             idOfPose[p].map { TrackedPose(trackID: $0, pose: poses[p], box: boxes[p]!) }
         }
     }
 
-    /// Links `candidates` (indices into `poses`) to `trackIndices` by optimal assignment on similarity.
-    private func link(_ candidates: [Int], among poses: [Pose], to trackIndices: [Int], time: Double,
+    /// Links `candidates` (indices into `poses`, with their `boxes` around all keypoints) to
+    /// `trackIndices` by optimal assignment on similarity.
+    private func link(_ candidates: [Int], among poses: [Pose], boxes: [Int: BoundingBox], to trackIndices: [Int], time: Double,
                       into trackOfPose: inout [Int: Int]) {
         guard !candidates.isEmpty, !trackIndices.isEmpty else { return }
         var cost = [Double](repeating: 1, count: trackIndices.count * candidates.count)
@@ -173,8 +181,9 @@ public struct PoseTracker: Sendable {
             let lead = min(unseen, Self.maximumPrediction)
             let shift = Point(x: track.velocity.x * lead, y: track.velocity.y * lead)
             for (column, p) in candidates.enumerated() {
-                let similarity = PoseSimilarity.similarity(of: track.pose, shiftedBy: shift, scale: track.scale, unseen: unseen,
-                                                           to: poses[p], keypointScore: configuration.keypointScore)
+                let similarity = PoseSimilarity.similarity(of: track.pose, box: track.box, shiftedBy: shift, scale: track.scale,
+                                                           unseen: unseen, to: poses[p], box: boxes[p]!,
+                                                           keypointScore: configuration.keypointScore)
                 cost[row * candidates.count + column] = similarity >= configuration.minimumSimilarity ? 1 - similarity : 2
             }
         }
@@ -184,14 +193,14 @@ public struct PoseTracker: Sendable {
         }
     }
 
-    private mutating func startTrack(_ pose: Pose, time: Double) -> Int {
+    private mutating func startTrack(_ pose: Pose, box: BoundingBox, time: Double) -> Int {
         if tracks.count >= configuration.maximumTracks, let oldest = tracks.indices.min(by: { tracks[$0].lastSeen < tracks[$1].lastSeen }) {
             tracks.remove(at: oldest)
         }
         let id = nextID
         nextID += 1
-        tracks.append(Track(id: id, pose: pose,
-                            scale: PoseSimilarity.bodyScale(pose, keypointScore: configuration.keypointScore), lastSeen: time))
+        tracks.append(Track(id: id, pose: pose, box: box,
+                            scale: PoseSimilarity.bodyScale(pose, box: box, keypointScore: configuration.keypointScore), lastSeen: time))
         return id
     }
 
@@ -218,8 +227,9 @@ public struct PoseTracker: Sendable {
 }
 
 extension PoseTracker.Track {
-    /// Moves the track to its newly matched pose and updates the velocity and size estimates.
-    mutating func follow(_ newPose: Pose, time: Double, keypointScore: Double) {
+    /// Moves the track to its newly matched pose (`box`: around all its keypoints) and updates the
+    /// velocity and size estimates.
+    mutating func follow(_ newPose: Pose, box newBox: BoundingBox, time: Double, keypointScore: Double) {
         let dt = time - lastSeen
         if dt > 0, let moved = PoseSimilarity.displacement(from: pose, to: newPose, keypointScore: keypointScore) {
             let measured = Point(x: moved.x / dt, y: moved.y / dt)
@@ -228,8 +238,9 @@ extension PoseTracker.Track {
             velocity.x += weight * (measured.x - velocity.x)
             velocity.y += weight * (measured.y - velocity.y)
         }
-        scale += 0.5 * (PoseSimilarity.bodyScale(newPose, keypointScore: keypointScore) - scale)
+        scale += 0.5 * (PoseSimilarity.bodyScale(newPose, box: newBox, keypointScore: keypointScore) - scale)
         pose = newPose
+        box = newBox
         lastSeen = time
         matches += 1
     }

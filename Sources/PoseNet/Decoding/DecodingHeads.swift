@@ -1,21 +1,26 @@
 import PoseCore
-/// A read-only HWC view of one head: `view[y, x, c]` with no bounds checks.
+/// A read-only view of one head inside the packed heads (``PoseNetOutput/heads``, `[H, W, 115]`):
+/// `view[y, x, c]` is channel `c` of the head, that is channel `channels.lowerBound + c` of cell
+/// `(y, x)`, with no bounds checks.
 ///
 /// Only built by ``PoseNetOutput/withHeads(_:)``, whose initializer has validated the shape;
-/// callers keep `y`, `x` inside the grid (``DecodingHeads/nearestCell(to:)`` clamps).
+/// callers keep `y`, `x` inside the grid (``DecodingHeads/nearestCell(to:)`` clamps) and `c`
+/// inside the head's channels.
 struct HeadView {
+    /// The head's channel 0 in cell (0, 0).
     let base: UnsafePointer<Float>
     let width: Int
-    let channels: Int
+    /// Floats from one cell to the next: ``PoseNetOutput/channelCount``.
+    let cellStride: Int
 
-    init(_ buffer: UnsafeBufferPointer<Float>, width: Int, channels: Int) {
-        base = buffer.baseAddress!
+    init(_ packed: UnsafeBufferPointer<Float>, width: Int, channels: Range<Int>) {
+        base = packed.baseAddress! + channels.lowerBound
         self.width = width
-        self.channels = channels
+        cellStride = PoseNetOutput.channelCount
     }
 
     @inline(__always) subscript(y: Int, x: Int, c: Int) -> Float {
-        base[(y &* width &+ x) &* channels &+ c]
+        base[(y &* width &+ x) &* cellStride &+ c]
     }
 }
 

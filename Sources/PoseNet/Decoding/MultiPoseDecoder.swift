@@ -15,7 +15,13 @@ import PoseCore
 /// - Throws: ``PoseDecodingError/parameterOutOfRange(_:)`` for invalid `parameters`.
 public func decodeMultiplePoses(_ output: PoseNetOutput,
                                 parameters: MultiPoseParameters = MultiPoseParameters()) throws -> [Pose] {
-    try parameters.validate()
+    decodeMultiplePoses(output, parameters: try MultiPoseParameters.Validated(parameters))
+}
+
+/// ``decodeMultiplePoses(_:parameters:)`` with parameters validated beforehand (a detector's
+/// per-frame path: its settings were checked when they were set).
+func decodeMultiplePoses(_ output: PoseNetOutput, parameters validated: MultiPoseParameters.Validated) -> [Pose] {
+    let parameters = validated.parameters
     guard parameters.maxPoses > 0 else { return [] }
     // A window wider than the grid sees the whole grid; clamping keeps the loop bounds sane.
     let radius = min(parameters.localMaximumRadius, max(output.height, output.width))

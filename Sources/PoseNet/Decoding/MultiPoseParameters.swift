@@ -64,3 +64,17 @@ public struct MultiPoseParameters: Sendable, Equatable {
         guard (0...1).contains(minPoseScore) else { throw fail("minPoseScore must be in 0...1, got \(minPoseScore)") }
     }
 }
+
+extension MultiPoseParameters {
+    /// Parameters that passed ``MultiPoseParameters/validate()``: what the decoder's unchecked
+    /// entry point takes, so that a detector checks its settings once rather than on every frame.
+    struct Validated {
+        let parameters: MultiPoseParameters
+
+        /// Throws ``PoseDecodingError/parameterOutOfRange(_:)`` naming the first invalid setting.
+        init(_ parameters: MultiPoseParameters) throws {
+            try parameters.validate()
+            self.parameters = parameters
+        }
+    }
+}

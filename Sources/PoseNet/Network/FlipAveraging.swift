@@ -40,6 +40,15 @@ enum FlipAveraging {
         return [heatmap, offsets, displacements, displacements]
     }()
 
+    /// ``channelMaps`` laid end to end over the packed heads' 115 channels (``PoseNetOutput/heads``):
+    /// each head's sources shifted to where the head starts.
+    static let packedChannelMap: (sources: [Int], signs: [Float]) = {
+        let heads = [PoseNetOutput.heatmapChannels, PoseNetOutput.offsetChannels,
+                     PoseNetOutput.displacementFwdChannels, PoseNetOutput.displacementBwdChannels]
+        return (zip(channelMaps, heads).flatMap { map, channels in map.sources.map { channels.lowerBound + $0 } },
+                channelMaps.flatMap(\.signs))
+    }()
+
     /// `target = (saved + mirror(flipped)) / 2` for one `[H, W, C]` head, where channel `ch` of
     /// the mirrored head is channel `sources[ch]` of `flipped` at the mirrored column, times `signs[ch]`.
     static func average(_ saved: Tensor, flipped: Tensor, into target: Tensor, sources: [Int], signs: [Float]) {
@@ -65,24 +74,29 @@ enum FlipAveraging {
 
 extension PoseNetModel {
     /// Runs the network on ``input`` and on its mirror image and leaves the averaged heads in
-    /// the head tensors (twice the work of ``run()``; restores ``input``). More accurate on
-    /// people seen from the side and on occluded parts.
-    public func runWithFlipAveraging() throws {
-        let heads = [heatmapScores, offsets, displacementsFwd, displacementsBwd]
-        if flipScratch.isEmpty { flipScratch = try heads.map { try Tensor(zeros: $0.shape) } }
-        try run()
-        for (head, saved) in zip(heads, flipScratch) {
-            saved.withUnsafeMutableBufferPointer { d in head.withUnsafeBufferPointer { s in _ = d.update(fromContentsOf: s) } }
-        }
+    /// ``heads`` (twice the work of ``run(padding:)``; restores ``input``). More accurate on
+    /// people seen from the side and on occluded parts. `padding` is ``input``'s band, as for
+    /// ``run(padding:)``; the mirror image's is mirrored with it.
+    public func runWithFlipAveraging(padding: PaddingBand? = nil) throws {
+        if flipScratch == nil { flipScratch = try Tensor(zeros: heads.shape) }
+        let saved = flipScratch!
+        try run(padding: padding)
+        saved.withUnsafeMutableBufferPointer { d in heads.withUnsafeBufferPointer { s in _ = d.update(fromContentsOf: s) } }
         FlipAveraging.mirrorInPlace(input)
         defer { FlipAveraging.mirrorInPlace(input) }
-        try run()
-        // The head tensors now hold the mirror image's heads: average them, mirrored back, into
-        // the saved ones (not in place: a pixel and its mirror read each other), then copy back.
-        for (index, head) in heads.enumerated() {
-            let map = FlipAveraging.channelMaps[index], saved = flipScratch[index]
-            FlipAveraging.average(saved, flipped: head, into: saved, sources: map.sources, signs: map.signs)
-            head.withUnsafeMutableBufferPointer { d in saved.withUnsafeBufferPointer { s in _ = d.update(fromContentsOf: s) } }
-        }
+        try run(padding: padding.map { $0.mirrored(inputSize: inputSize) })
+        // The heads now hold the mirror image's: average them, mirrored back, into the saved ones
+        // (not in place: a pixel and its mirror read each other), then copy back.
+        let map = FlipAveraging.packedChannelMap
+        FlipAveraging.average(saved, flipped: heads, into: saved, sources: map.sources, signs: map.signs)
+        heads.withUnsafeMutableBufferPointer { d in saved.withUnsafeBufferPointer { s in _ = d.update(fromContentsOf: s) } }
+    }
+}
+
+extension PaddingBand {
+    /// The band of the left-right mirror image of a square input of side `inputSize`: rows stay,
+    /// columns `a..<b` become `inputSize − b..<inputSize − a`.
+    func mirrored(inputSize: Int) -> PaddingBand {
+        axis == .rows ? self : PaddingBand(axis: .columns, range: (inputSize - range.upperBound)..<(inputSize - range.lowerBound))
     }
 }

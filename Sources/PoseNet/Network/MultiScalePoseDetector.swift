@@ -14,8 +14,13 @@ import Tensor
 public final class MultiScalePoseDetector: PoseFinding, FrameInputHolding, @unchecked Sendable {
     /// The networks at the configured sizes, largest input first; all share one output stride.
     public let models: [PoseNetModel]
-    /// Decoding; `flipAveraging` applies to every size.
-    public var decoding: PoseDecoding
+    /// Decoding; `flipAveraging` applies to every size. Its parameters are validated when it is
+    /// set (an invalid set is thrown by the next `detect`), not on every frame.
+    public var decoding: PoseDecoding {
+        get { checkedDecoding.decoding }
+        set { checkedDecoding.decoding = newValue }
+    }
+    private var checkedDecoding: CheckedDecoding
     /// At most this many network-input pixels per frame pixel, or nil for the configured sizes
     /// whatever the frame. A size that would enlarge the frame more is replaced by the largest
     /// `stride · k + 1` size that does not (`1`: never past the frame's native size), so a
@@ -24,8 +29,9 @@ public final class MultiScalePoseDetector: PoseFinding, FrameInputHolding, @unch
     /// Networks at sizes the upscale limit chose, by size (the configured ones included); all on
     /// the configured models' weights.
     private var modelsBySize: [Int: PoseNetModel] = [:]
-    /// The averaged heads and one model's resampled heads, by the output grid they are on.
-    private var mergeBuffers: [Int: (merged: [Tensor], resampled: [Tensor])] = [:]
+    /// The averaged heads and one model's resampled heads (packed like ``PoseNetModel/heads``),
+    /// by the input size of the largest network run, whose grid they are on.
+    private var mergeBuffers: [Int: (merged: Tensor, resampled: Tensor)] = [:]
 
     /// How the one-call methods fit a frame into the largest model's input.
     public let geometry: InputPlacement.Fit
@@ -56,7 +62,7 @@ public final class MultiScalePoseDetector: PoseFinding, FrameInputHolding, @unch
             throw PoseNetError.invalidConfiguration("the largest upscale must be finite and positive, got \(maximumUpscale)")
         }
         self.models = models
-        self.decoding = decoding
+        checkedDecoding = CheckedDecoding(decoding)
         self.geometry = geometry
         self.maximumUpscale = maximumUpscale
         for model in models { modelsBySize[model.inputSize] = model }
@@ -80,35 +86,42 @@ public final class MultiScalePoseDetector: PoseFinding, FrameInputHolding, @unch
     /// The smallest input an upscale limit leads to (two output cells at stride 16).
     public static let smallestInputSize = 33
 
+    /// `padding` is the configured largest input's band (``PoseNetModel/run(padding:)``); each
+    /// other input, resampled from it, gets the rows (columns) whose samples all come from the band.
     public func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)?,
-                       afterNetwork: () -> Void) throws -> [Pose] {
+                       padding: PaddingBand?, afterNetwork: () -> Void) throws -> [Pose] {
+        let parameters = try checkedDecoding.validatedParameters()
         let scales = try inputSizes(imageSize: imageSize).map(model(ofSize:))
         let (merged, resampled) = try buffers(for: scales[0])
+        let configured = models[0].inputSize
         for (index, model) in scales.enumerated() {
-            if model !== models[0] { Self.resampleAlignCorners(models[0].input, into: model.input, scale: 1) }
-            if decoding.flipAveraging { try model.runWithFlipAveraging() } else { try model.run() }
-            let heads = [model.heatmapScores, model.offsets, model.displacementsFwd, model.displacementsBwd]
+            let band: PaddingBand?
+            if model === models[0] {
+                band = padding
+            } else {
+                Self.resampleAlignCorners(models[0].input, into: model.input, scale: 1)
+                band = padding.flatMap { Self.band($0, resampledFrom: configured, to: model.inputSize) }
+            }
+            if decoding.flipAveraging { try model.runWithFlipAveraging(padding: band) } else { try model.run(padding: band) }
             // Heat maps are scores (no unit); offsets and displacements are this model's input pixels.
             let ratio = Float(scales[0].inputSize - 1) / Float(model.inputSize - 1)
-            for (h, head) in heads.enumerated() {
-                let target = index == 0 ? merged[h] : resampled[h]
-                Self.resampleAlignCorners(head, into: target, scale: h == 0 ? 1 : ratio)
-                if index > 0 { Self.accumulate(resampled[h], into: merged[h]) }
-            }
+            let channelScales = PoseNetOutput.heatmapChannels.map { _ in Float(1) }
+                + [Float](repeating: ratio, count: PoseNetOutput.channelCount - PoseNetOutput.heatmapChannels.count)
+            Self.resampleAlignCorners(model.heads, into: index == 0 ? merged : resampled, channelScales: channelScales)
+            if index > 0 { Self.accumulate(resampled, into: merged) }
         }
         afterNetwork()
         if scales.count > 1 {
             let share = 1 / Float(scales.count)
-            for head in merged { head.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] *= share } } }
+            merged.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] *= share } }
         }
-        let heads = try PoseNetOutput(heatmapScores: merged[0], offsets: merged[1], displacementsFwd: merged[2],
-                                      displacementsBwd: merged[3], outputStride: models[0].outputStride)
+        let heads = try PoseNetOutput(heads: merged, outputStride: models[0].outputStride)
         // Poses come in the pixels of the largest size run; the caller's transform takes the
         // configured largest size's pixels (align-corners: the corners are the same pixels).
-        let toConfigured = Double(models[0].inputSize - 1) / Double(scales[0].inputSize - 1)
+        let toConfigured = Double(configured - 1) / Double(scales[0].inputSize - 1)
         let mapping = ImageTransform(scaleX: transform.scaleX * toConfigured, scaleY: transform.scaleY * toConfigured,
                                      offsetX: transform.offsetX, offsetY: transform.offsetY)
-        return try decoding.poses(from: heads, mappingTo: mapping, imageSize: imageSize)
+        return decoding.poses(from: heads, parameters: parameters, mappingTo: mapping, imageSize: imageSize)
     }
 
     public func sharingWeights(threads: Int) throws -> MultiScalePoseDetector {
@@ -134,10 +147,9 @@ public final class MultiScalePoseDetector: PoseFinding, FrameInputHolding, @unch
     /// Networks kept at sizes other than the configured ones.
     private static let extraModelsKept = 4
 
-    private func buffers(for model: PoseNetModel) throws -> (merged: [Tensor], resampled: [Tensor]) {
+    private func buffers(for model: PoseNetModel) throws -> (merged: Tensor, resampled: Tensor) {
         if let buffers = mergeBuffers[model.inputSize] { return buffers }
-        let heads = [model.heatmapScores, model.offsets, model.displacementsFwd, model.displacementsBwd]
-        let buffers = (merged: try heads.map { try Tensor(zeros: $0.shape) }, resampled: try heads.map { try Tensor(zeros: $0.shape) })
+        let buffers = (merged: try Tensor(zeros: model.heads.shape), resampled: try Tensor(zeros: model.heads.shape))
         mergeBuffers[model.inputSize] = buffers
         return buffers
     }
@@ -145,29 +157,54 @@ public final class MultiScalePoseDetector: PoseFinding, FrameInputHolding, @unch
     /// Bilinear resize of `[H, W, C]` into `[h, w, C]` with corners aligned (output pixel `o`
     /// samples input `o · (H − 1) / (h − 1)`), every value times `scale`.
     static func resampleAlignCorners(_ source: Tensor, into target: Tensor, scale: Float) {
+        resampleAlignCorners(source, into: target, channelScales: [Float](repeating: scale, count: source.shape[2]))
+    }
+
+    /// ``resampleAlignCorners(_:into:scale:)`` with channel `ch` times `channelScales[ch]`.
+    static func resampleAlignCorners(_ source: Tensor, into target: Tensor, channelScales scales: [Float]) {
         let (h, w, c) = (source.shape[0], source.shape[1], source.shape[2])
         let (oh, ow) = (target.shape[0], target.shape[1])
-        let ry = oh > 1 ? Float(h - 1) / Float(oh - 1) : 0, rx = ow > 1 ? Float(w - 1) / Float(ow - 1) : 0
         source.withUnsafeBufferPointer { src in
             target.withUnsafeMutableBufferPointer { dst in
                 for oy in 0..<oh {
-                    let sy = Float(oy) * ry
-                    let y0 = min(Int(sy), h - 1), y1 = min(y0 + 1, h - 1), fy = sy - Float(y0)
+                    let (y0, y1, fy) = alignCornersSample(oy, of: oh, from: h)
                     for ox in 0..<ow {
-                        let sx = Float(ox) * rx
-                        let x0 = min(Int(sx), w - 1), x1 = min(x0 + 1, w - 1), fx = sx - Float(x0)
+                        let (x0, x1, fx) = alignCornersSample(ox, of: ow, from: w)
                         let p00 = (y0 * w + x0) * c, p01 = (y0 * w + x1) * c
                         let p10 = (y1 * w + x0) * c, p11 = (y1 * w + x1) * c
                         let out = (oy * ow + ox) * c
                         for ch in 0..<c {
                             let top = src[p00 + ch] + (src[p01 + ch] - src[p00 + ch]) * fx
                             let bottom = src[p10 + ch] + (src[p11 + ch] - src[p10 + ch]) * fx
-                            dst[out + ch] = scale * (top + (bottom - top) * fy)
+                            dst[out + ch] = scales[ch] * (top + (bottom - top) * fy)
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Where output pixel `o` of `outputs` samples `inputs` with corners aligned: between input
+    /// pixels `i0` and `i1 = i0 + 1` (clamped), `fraction` of the way.
+    @inline(__always)
+    static func alignCornersSample(_ o: Int, of outputs: Int, from inputs: Int) -> (i0: Int, i1: Int, fraction: Float) {
+        let ratio = outputs > 1 ? Float(inputs - 1) / Float(outputs - 1) : 0
+        let position = Float(o) * ratio
+        let i0 = min(Int(position), inputs - 1)
+        return (i0, min(i0 + 1, inputs - 1), position - Float(i0))
+    }
+
+    /// The padding band of an input resampled (``resampleAlignCorners(_:into:scale:)``) from a
+    /// `sourceSize` input with band `band` to `targetSize`: the rows (columns) both of whose
+    /// samples lie in the band, whose values are then the band's, bit for bit (`a + (a − a)·f` is
+    /// `a`); nil when there are none.
+    static func band(_ band: PaddingBand, resampledFrom sourceSize: Int, to targetSize: Int) -> PaddingBand? {
+        let inside = (0..<targetSize).filter { o in
+            let (i0, i1, _) = alignCornersSample(o, of: targetSize, from: sourceSize)
+            return band.range.contains(i0) && band.range.contains(i1)
+        }
+        guard let first = inside.first, let last = inside.last else { return nil }
+        return PaddingBand(axis: band.axis, range: first..<(last + 1))
     }
 
     private static func accumulate(_ source: Tensor, into target: Tensor) {

@@ -1,23 +1,26 @@
 import PoseCore
 import Dispatch
 import Tensor
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A PoseNet (MobileNetV1 backbone + four 1×1 heads) planned for one input size and output stride.
 ///
 /// All activation memory is allocated once in `init` (two ping-pong buffers sized for the
-/// largest layer, plus the head outputs), so ``run()`` allocates nothing: write a frame into
-/// ``input`` and call ``run()`` as often as you like. The weights are a ``PoseNetWeights``,
+/// largest layer, plus the heads), so ``run(padding:)`` allocates nothing: write a frame into
+/// ``input`` and call ``run(padding:)`` as often as you like. The weights are a ``PoseNetWeights``,
 /// which any number of models (other sizes, strides, thread counts) can share.
 ///
 /// Layouts: ``input`` is `[inputSize, inputSize, 3]` NHWC RGB scaled by ``inputScaling`` (from the
-/// bundle's manifest; PoseNet: `x·2/255 − 1`, so `[-1, 1]`);
-/// the heads are `[outputHeight, outputWidth, C]` with C = 17 (heatmap, after sigmoid),
-/// 34 (offsets: ch k = dy, k+17 = dx, input pixels), 32 + 32 (displacements: ch e = dy, e+16 = dx).
+/// bundle's manifest; PoseNet: `x·2/255 − 1`, so `[-1, 1]`). The four heads come out of one GEMM
+/// packed per cell in ``heads``, `[outputHeight, outputWidth, 115]`: heatmap (17, after the
+/// sigmoid), offsets (34: ch k = dy, k+17 = dx, input pixels), forward and backward displacements
+/// (32 + 32: ch e = dy, e+16 = dx); ``PoseNetOutput`` has the channel table. The decoders read
+/// them in place (``output``); ``heatmapScores`` and the other three are copies of one head each.
 ///
-/// The model is not thread-safe: one ``run()`` at a time per instance (it uses all `threads` cores).
+///     model.input.withUnsafeMutableBufferPointer { writer.write(frame, into: $0) }
+///     try model.run(padding: writer.paddingBand)
+///     let poses = try decodeMultiplePoses(try model.output)
+///
+/// The model is not thread-safe: one ``run(padding:)`` at a time per instance (it uses all `threads` cores).
 public final class PoseNetModel: @unchecked Sendable {
     /// Side of the square input, in pixels.
     public let inputSize: Int
@@ -30,26 +33,40 @@ public final class PoseNetModel: @unchecked Sendable {
     /// Floating-point operations of one forward pass (2 per multiply-add).
     public let flops: Int
 
-    /// The network input, `[inputSize, inputSize, 3]`, RGB scaled by ``inputScaling``. Fill it, then ``run()``.
+    /// The network input, `[inputSize, inputSize, 3]`, RGB scaled by ``inputScaling``. Fill it, then ``run(padding:)``.
     public let input: Tensor
     /// How 0…255 pixel values become ``input`` values (the manifest's `preprocessing`).
     public let inputScaling: InputScaling
-    /// Heatmap scores after sigmoid, `[H, W, 17]`; rewritten by every ``run()``.
-    public let heatmapScores: Tensor
-    /// Short-range offsets, `[H, W, 34]`.
-    public let offsets: Tensor
-    /// Mid-range displacements parent→child, `[H, W, 32]`.
-    public let displacementsFwd: Tensor
-    /// Mid-range displacements child→parent, `[H, W, 32]`.
-    public let displacementsBwd: Tensor
+    /// The four heads of the last run, packed per cell, `[H, W, 115]` (``PoseNetOutput/heads``
+    /// has the channel table; the heatmap is after the sigmoid); rewritten by every ``run(padding:)``.
+    public let heads: Tensor
+
+    /// ``heads`` ready for the decoders (no copy; valid until the next run).
+    ///
+    /// - Throws: ``PoseDecodingError/nonFiniteValue(_:)`` when a head holds NaN or infinity.
+    public var output: PoseNetOutput {
+        get throws { try PoseNetOutput(heads: heads, outputStride: outputStride) }
+    }
+
+    /// Heatmap scores after sigmoid, `[H, W, 17]`: a copy of ``heads``' channels `0..<17`, made on each access.
+    public var heatmapScores: Tensor { headCopy(PoseNetOutput.heatmapChannels) }
+    /// Short-range offsets, `[H, W, 34]`: a copy of ``heads``' channels `17..<51`.
+    public var offsets: Tensor { headCopy(PoseNetOutput.offsetChannels) }
+    /// Mid-range displacements parent→child, `[H, W, 32]`: a copy of ``heads``' channels `51..<83`.
+    public var displacementsFwd: Tensor { headCopy(PoseNetOutput.displacementFwdChannels) }
+    /// Mid-range displacements child→parent, `[H, W, 32]`: a copy of ``heads``' channels `83..<115`.
+    public var displacementsBwd: Tensor { headCopy(PoseNetOutput.displacementBwdChannels) }
+
+    private func headCopy(_ channels: Range<Int>) -> Tensor {
+        try! heads.channels(channels)  // `heads` is [H, W, 115] and the ranges lie inside it
+    }
 
     /// The weights this model reads; other models may share them (``init(weights:inputSize:outputStride:threads:)``).
     public let weights: PoseNetWeights
     private let architecture: MobileNetArchitecture
     private let layers: [Layer]
-    private let headOutput: Tensor       // [H, W, 115]: heatmap 17 | offsets 34 | fwd 32 | bwd 32 per cell
-    /// Copies of the four heads kept by ``runWithFlipAveraging()``; made on its first call.
-    var flipScratch: [Tensor] = []
+    /// The heads of the first of ``runWithFlipAveraging(padding:)``'s two runs; made on its first call.
+    var flipScratch: Tensor?
     private let workspace = ConvolutionWorkspace()  // im2col rows of block 0, depthwise bands of the separable blocks
 
     /// One step of the forward pass: block 0 (full 3×3 convolution), or a block 1...13 whose
@@ -61,19 +78,6 @@ public final class PoseNetModel: @unchecked Sendable {
         let input: Tensor, output: Tensor  // views into the ping-pong buffers, shaped for this layer
         let geometry: ConvolutionGeometry   // 3×3, SAME
     }
-
-    /// Whether ``run()`` computes only one of the output rows (columns) that see nothing but
-    /// equal input rows (columns), instead of each of them; true by default.
-    ///
-    /// A letterbox leaves such a band: a 640×480 frame letterboxed to 257 has 63 rows of padding
-    /// at the bottom, a 1280×720 one 111, a 720×1280 one 111 columns at the right. This saves part
-    /// of the first blocks' work on most video (a 257 forward pass takes 0.93–0.95× the time at
-    /// 4:3, 0.85–0.87× at 16:9, 0.90–0.93× at 9:16). The input is checked on every ``run()``
-    /// (neighboring rows and columns compared), so any way of filling ``input`` gets it. The heads
-    /// are bit for bit the same either way with PoseKit's GEMM (tuned builds); OpenBLAS's
-    /// (``/Tensor/GEMMKernel/blas``) may round a row's last bit by where it falls in a call. Set it to
-    /// false to time the full network.
-    public var skipsRepeatedBands = true
 
     /// Whether the pointwise layers leave out of each tile's product the input channels that are
     /// zero in all of its pixels (``/Tensor/Convolution/pointwise(_:packed:activation:into:skippingZeroChannels:threads:)``);
@@ -163,11 +167,7 @@ public final class PoseNetModel: @unchecked Sendable {
         let c = shapes[shapes.count - 1][2]
         flopCount += 2 * side * side * c * headTotal
         flops = flopCount
-        headOutput = try Tensor(zeros: [side, side, headTotal])
-        heatmapScores = try Tensor(zeros: [side, side, 17])
-        offsets = try Tensor(zeros: [side, side, 34])
-        displacementsFwd = try Tensor(zeros: [side, side, 32])
-        displacementsBwd = try Tensor(zeros: [side, side, 32])
+        heads = try Tensor(zeros: [side, side, headTotal])
         let first = architecture.blocks[0]
         workspace.reserve(
             for: try ConvolutionGeometry(inputHeight: inputSize, inputWidth: inputSize, kernelHeight: 3, kernelWidth: 3,
@@ -179,12 +179,35 @@ public final class PoseNetModel: @unchecked Sendable {
         }
     }
 
-    /// Runs the network on ``input`` and rewrites the four head tensors.
-    public func run() throws {
-        var repeated = skipsRepeatedBands ? RepeatedBand(input: input) : RepeatedBand()
+    /// Runs the network on ``input`` and rewrites ``heads``.
+    ///
+    /// `padding` is the input's band of rows (columns) that hold only padding, when the caller
+    /// knows it: FrameIO's `NetworkInputWriter.paddingBand` (its letterbox: 63 of 257 rows at the
+    /// bottom for a 640×480 frame, 112 columns at the right for 720×1280). Output rows (columns)
+    /// whose 3×3 windows see only the band are equal, so each layer computes one of them and
+    /// copies it only where a later layer reads it; the band narrows at every layer and is gone by
+    /// the 17×17 blocks. A 257 forward pass then takes 0.93–0.95× the time at 4:3, 0.85–0.87× at
+    /// 16:9, 0.90–0.93× at 9:16 (one thread; README "0.5.0 skips the letterbox"). The heads are
+    /// bit for bit the same as without the band with PoseKit's GEMM (tuned builds); OpenBLAS's
+    /// (``GEMMKernel/blas``) may round a row's last bit by where it falls in a call.
+    ///
+    /// nil (the default) computes every row and column. Nothing looks for a band in the input, so
+    /// a band whose rows (columns) are not all equal (`PaddingBand`'s promise) gives wrong heads.
+    ///
+    /// - Throws: ``PoseNetError/invalidConfiguration(_:)`` for a `padding` outside the input.
+    public func run(padding: PaddingBand? = nil) throws {
+        var repeated = try band(padding)
         for layer in layers { try run(layer, &repeated) }
         repeated.finish(layers[layers.count - 1].output)
         try runHeads()
+    }
+
+    /// The band to follow through the layers; throws for one that does not fit the input.
+    private func band(_ padding: PaddingBand?) throws -> RepeatedBand {
+        if let padding, padding.range.lowerBound < 0 || padding.range.upperBound > inputSize {
+            throw PoseNetError.invalidConfiguration("padding \(padding) lies outside the \(inputSize)x\(inputSize) input")
+        }
+        return RepeatedBand(padding: padding)
     }
 
     /// One layer's share of a forward pass, from ``profile()``.
@@ -195,10 +218,10 @@ public final class PoseNetModel: @unchecked Sendable {
         public let flops: Int
     }
 
-    /// Runs the network once, timing every layer (for `posekit bench model --layers`).
-    public func profile() throws -> [LayerTiming] {
+    /// Runs the network once like ``run(padding:)``, timing every layer (for `posekit bench model --layers`).
+    public func profile(padding: PaddingBand? = nil) throws -> [LayerTiming] {
         var timings: [LayerTiming] = []
-        var repeated = skipsRepeatedBands ? RepeatedBand(input: input) : RepeatedBand()
+        var repeated = try band(padding)
         for (block, layer) in layers.enumerated() {
             let start = DispatchTime.now().uptimeNanoseconds
             try run(layer, &repeated)
@@ -245,33 +268,10 @@ public final class PoseNetModel: @unchecked Sendable {
         repeated.advance(layer.geometry, skipped: skipped)
     }
 
+    /// The four heads as one GEMM into ``heads``, then the sigmoid on the heatmap channels, in place.
     private func runHeads() throws {
         try Convolution.pointwise(layers[layers.count - 1].output, packed: weights.heads, activation: .none,
-                                  into: headOutput, skippingZeroChannels: skipsZeroChannels, threads: threads)
-        splitHeads()
-    }
-
-    /// Copies the packed head GEMM output into the four head tensors, applying the sigmoid to
-    /// the heatmap (small: 33×33×115 floats at 513).
-    private func splitHeads() {
-        let cells = outputHeight * outputWidth
-        let total = MobileNetArchitecture.headChannelTotal
-        headOutput.withUnsafeBufferPointer { packed in
-            heatmapScores.withUnsafeMutableBufferPointer { heat in
-                offsets.withUnsafeMutableBufferPointer { off in
-                    displacementsFwd.withUnsafeMutableBufferPointer { fwd in
-                        displacementsBwd.withUnsafeMutableBufferPointer { bwd in
-                            for cell in 0..<cells {
-                                let row = cell * total
-                                for j in 0..<17 { heat[cell * 17 + j] = 1 / (1 + expf(-packed[row + j])) }
-                                for j in 0..<34 { off[cell * 34 + j] = packed[row + 17 + j] }
-                                for j in 0..<32 { fwd[cell * 32 + j] = packed[row + 51 + j] }
-                                for j in 0..<32 { bwd[cell * 32 + j] = packed[row + 83 + j] }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+                                  into: heads, skippingZeroChannels: skipsZeroChannels, threads: threads)
+        try TensorNonlinearities.sigmoid(channels: PoseNetOutput.heatmapChannels, inPlace: heads)
     }
 }
