@@ -133,7 +133,12 @@ struct SmoothingTests {
             }
             let tracked = tracker.update(poses: poses, time: time)
             #expect(tracked.allSatisfy { $0.box == $0.pose.boundingBox(minimumScore: keypointScore) }, "frame \(frame)")
-            let separately = smoother.smooth(tracked, time: time, liveTrackIDs: tracker.liveTrackIDs)
+            // The stream also names each pose by its track (`Pose.id`).
+            let separately = smoother.smooth(tracked, time: time, liveTrackIDs: tracker.liveTrackIDs).map { person in
+                var identified = person
+                identified.pose.id = person.trackID
+                return identified
+            }
             #expect(stream.process(poses, frameIndex: frame, time: time) == separately, "frame \(frame)")
         }
     }
