@@ -183,10 +183,24 @@ public final class ByteSource {
     /// arrived (fewer only at the end of input).
     ///
     /// Storage that is already large enough (a frame loop reusing its buffer) is filled in place.
+    /// Empty storage for a frame of video size (up to ``directReadLimit``) is allocated once and
+    /// read into directly, uninitialized: a stream of new frame buffers pays no zero fill.
     /// Otherwise it grows only as data arrives, in steps of at most the bytes already read (1 MiB
     /// at first), so a header that claims a huge frame costs memory in proportion to the data
     /// really sent, never to the claim.
     public func readGrowing(into storage: inout [UInt8], count: Int) throws -> Int {
+        if storage.isEmpty && count > 0 && count <= Self.directReadLimit {
+            // Untouched pages cost nothing: a lying header on a short input reserves address space only.
+            var failure: Error?
+            storage = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                do { initialized = try read(into: UnsafeMutableRawBufferPointer(buffer)) } catch {
+                    initialized = 0
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+            return storage.count
+        }
         if storage.count > count { storage.removeLast(storage.count - count) }
         var filled = 0
         while filled < count {
@@ -201,6 +215,10 @@ public final class ByteSource {
         }
         return filled
     }
+
+    /// The largest frame ``readGrowing(into:count:)`` reads straight into new storage (64 MiB:
+    /// 4K video in 4:4:4 at 16 bits); larger claims grow with the data that arrives.
+    public static let directReadLimit = 64 << 20
 
     /// Discards up to `count` bytes; returns how many were discarded.
     public func skip(_ count: Int) throws -> Int {

@@ -85,6 +85,16 @@ import Glibc
         #expect(storage.capacity <= 4 << 20, "claimed 1 GiB, got \(storage.capacity) bytes of storage")
         #expect(storage[0..<3000].allSatisfy { $0 == 5 })
 
+        // A new buffer for a frame of video size is read into directly: exactly the bytes that
+        // arrived, whether the frame is whole or cut short.
+        let video = (0..<460_800).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        var fresh: [UInt8] = []
+        #expect(try ByteSource(bytes: video).readGrowing(into: &fresh, count: video.count) == video.count)
+        #expect(fresh == video)
+        var cut: [UInt8] = []
+        #expect(try ByteSource(bytes: Array(video[0..<1000])).readGrowing(into: &cut, count: video.count) == 1000)
+        #expect(cut == Array(video[0..<1000]))
+
         // A reused buffer of the right size is filled in place.
         var reused = [UInt8](repeating: 0, count: 10)
         let base = reused.withUnsafeBufferPointer { $0.baseAddress }
