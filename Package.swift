@@ -130,7 +130,8 @@ let package = Package(
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         .target(name: "PoseNetImport", dependencies: ["PoseNet", "PoseCore", "Tensor", "Protobuf"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
-        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet"], swiftSettings: optimize),
+        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet", "ActionNet", "CPUFeatures", "COpenBLAS"],
+                swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).
         .target(name: "ActionTraining", dependencies: ["ActionNet", "PoseCore", "Tensor", "COpenBLAS"], swiftSettings: optimize),
         .executableTarget(

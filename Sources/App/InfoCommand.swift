@@ -135,22 +135,3 @@ struct Info: ParsableCommand {
         }
     }
 }
-
-extension CreateMLActionClassifier {
-    /// The Create ML classifier at `nameOrPath`: a path, or a short name found as `NAME.mlmodel`
-    /// where bundles are (``ModelLocator``); any failure is one line naming the path.
-    static func loading(_ nameOrPath: String) throws -> CreateMLActionClassifier {
-        let path = modelPath(nameOrPath) ?? nameOrPath
-        // A regular file only: a FIFO named like a model must not make the command wait.
-        let bytes = try CLIError.reading(path) { [UInt8](try RegularFile.contents(atPath: path)) }
-        return try CLIError.reading(path) { try CreateMLActionClassifier(bytes: bytes, fileName: path) }
-    }
-
-    /// The `.mlmodel` `nameOrPath` names: itself when it ends in `.mlmodel` (found by ``ModelLocator``
-    /// when it is a bare name), `NAME.mlmodel` where bundles are kept, or nil (not a Create ML model).
-    static func modelPath(_ nameOrPath: String) -> String? {
-        let found = try? ModelLocator.resolve(nameOrPath, fileExtension: "mlmodel")
-        if let found, found.pathExtension.lowercased() == "mlmodel" { return found.path }
-        return nameOrPath.lowercased().hasSuffix(".mlmodel") ? nameOrPath : nil
-    }
-}

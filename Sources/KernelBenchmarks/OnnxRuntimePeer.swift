@@ -24,7 +24,7 @@ struct OnnxRuntimePeer {
     /// numpy, onnx and onnxruntime; throws one line saying what is missing.
     init(bundle: WeightBundle, threads: Int) throws {
         guard let root = ModelLocator.packageRoot() else {
-            throw CLIError("--compare-ort: the checkout this posekit was built from is gone (the peer script lives in its ../shared)")
+            throw BenchmarkError("--compare-ort: the checkout this posekit was built from is gone (the peer script lives in its ../shared)")
         }
         let shared = URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("shared")
         peerDirectory = shared.appendingPathComponent("tools/peers").path
@@ -32,20 +32,20 @@ struct OnnxRuntimePeer {
         layerScript = URL(fileURLWithPath: root).appendingPathComponent("scripts/ort-layer-profile.py").path
         forwardScript = URL(fileURLWithPath: root).appendingPathComponent("scripts/ort-forward-server.py").path
         for file in [peerScript, layerScript, forwardScript] where !FileManager.default.fileExists(atPath: file) {
-            throw CLIError("--compare-ort: \(file) not found")
+            throw BenchmarkError("--compare-ort: \(file) not found")
         }
         let fileName = bundle.manifest.source.fileName
         let weightsDirectory = shared.appendingPathComponent("weights")
         let candidates = (try? FileManager.default.contentsOfDirectory(atPath: weightsDirectory.path)) ?? []
         guard let found = candidates.map({ weightsDirectory.appendingPathComponent($0).appendingPathComponent(fileName).path })
             .first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            throw CLIError("--compare-ort: the published weights \(fileName) are not under \(weightsDirectory.path)")
+            throw BenchmarkError("--compare-ort: the published weights \(fileName) are not under \(weightsDirectory.path)")
         }
         weights = found
         self.threads = threads
         let check = try Self.python(["-c", "import numpy, onnx, onnxruntime"])
         guard check.status == 0 else {
-            throw CLIError("--compare-ort needs python3 with numpy, onnx and onnxruntime (python3 -m pip install numpy onnx onnxruntime): \(check.lastLine)")
+            throw BenchmarkError("--compare-ort needs python3 with numpy, onnx and onnxruntime (python3 -m pip install numpy onnx onnxruntime): \(check.lastLine)")
         }
     }
 
@@ -112,12 +112,12 @@ struct OnnxRuntimePeer {
             }
         }
 
-        private func failure(_ what: String) -> CLIError {
-            CLIError("--compare-ort: ort-forward-server.py \(what)")
+        private func failure(_ what: String) -> BenchmarkError {
+            BenchmarkError("--compare-ort: ort-forward-server.py \(what)")
         }
 
         /// The script has gone: says how, with the last line it wrote to standard error.
-        private func ended(_ what: String) -> CLIError {
+        private func ended(_ what: String) -> BenchmarkError {
             process.waitUntilExit()
             let how = process.terminationReason == .uncaughtSignal
                 ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
@@ -156,7 +156,7 @@ struct OnnxRuntimePeer {
             return NodeTiming(name: String(fields[1]), op: String(fields[2]), best: best, median: median)
         }
         guard result.status == 0, !nodes.isEmpty else {
-            throw CLIError("--compare-ort: ort-layer-profile.py failed: \(result.lastLine)")
+            throw BenchmarkError("--compare-ort: ort-layer-profile.py failed: \(result.lastLine)")
         }
         return nodes
     }
