@@ -137,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "App",
             dependencies: [
-                "CPUFeatures", "Tensor", "FrameIO", "PoseCore", "PoseNet", "ActionNet", "PoseKit",
+                "PoseKit", "CPUFeatures",
                 "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

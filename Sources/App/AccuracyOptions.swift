@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import PoseCore
-import PoseNet
-import Tensor
+import PoseKit
 
 /// How the network sees each image, shared by `pose` and `eval`: the accuracy preset
 /// `--accurate`, several input sizes merged (`--input-sizes`), and the upscale limit.

@@ -1,10 +1,6 @@
-import ActionNet
-import PoseKit
 import ArgumentParser
 import Foundation
-import FrameIO
-import PoseCore
-import PoseNet
+import PoseKit
 
 /// `posekit actions`: exercise labels per sliding window, repetitions and a summary as JSON Lines.
 struct ActionsCommand: AsyncParsableCommand {

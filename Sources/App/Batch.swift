@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import FrameIO
+import PoseKit
 
 /// Many inputs in, one JSON Lines file per input out, shareable across processes and machines;
 /// shared by `pose` and `actions`.

@@ -1,6 +1,6 @@
-import ActionNet
 import ArgumentParser
 import KernelBenchmarks
+import PoseKit
 
 /// `posekit bench actions`: time to classify one window, ActionNet against Create ML classifiers.
 struct BenchActions: ParsableCommand {

@@ -1,7 +1,7 @@
-import KernelBenchmarks
 import ArgumentParser
 import Foundation
-import Tensor
+import KernelBenchmarks
+import PoseKit
 
 /// `posekit bench model`: forward-pass time of each bundled PoseNet at several input sizes.
 struct BenchModel: ParsableCommand {

@@ -1,7 +1,7 @@
-import KernelBenchmarks
 import ArgumentParser
 import Foundation
-import Tensor
+import KernelBenchmarks
+import PoseKit
 
 /// `posekit bench pipeline`: end-to-end frames/s of Y4M in → JSON Lines out, plus the parts.
 struct BenchPipeline: AsyncParsableCommand {

@@ -1,7 +1,5 @@
 import Foundation
-import FrameIO
-import PoseCore
-import PoseNet
+import PoseKit
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,8 +1,6 @@
-import FrameIO
-import PoseEvaluation
 import Foundation
-import PoseCore
-import PoseNet
+import PoseEvaluation
+import PoseKit
 
 /// Collects the poses of `posekit pose --format coco` and writes them as one COCO results list
 /// (``CocoResults``), with each image's `image_id` from the ground truth or its file name.

@@ -1,9 +1,7 @@
-import PoseEvaluation
 import ArgumentParser
 import Foundation
-import FrameIO
-import PoseCore
-import PoseNet
+import PoseEvaluation
+import PoseKit
 
 /// `posekit eval`: COCO keypoint AP of the whole pipeline on images with ground truth.
 struct Eval: AsyncParsableCommand {

@@ -1,10 +1,7 @@
-import ActionNet
-import PoseNetImport
 import ArgumentParser
 import Foundation
-import FrameIO
-import PoseCore
-import PoseNet
+import PoseKit
+import PoseNetImport
 
 /// `posekit import SOURCE -o Weights/NAME.pkw`: converts a published PoseNet model, or an
 /// ActionNet weight file of the earlier `PKACTN01` format, into a PoseKit weight bundle.

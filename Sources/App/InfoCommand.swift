@@ -1,11 +1,8 @@
-import ActionNet
 import ArgumentParser
 import CPUFeatures
 import Foundation
-import PoseCore
-import PoseNet
+import PoseKit
 import PoseNetImport
-import Tensor
 
 /// `posekit info MODEL`: describes a weight bundle (after verifying its checksum) and this build:
 /// the CPU it was compiled for, the host's vector features and the GEMM kernel chosen.

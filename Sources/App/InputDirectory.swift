@@ -1,6 +1,5 @@
-import FrameIO
 import Foundation
-import PoseCore
+import PoseKit
 
 /// A directory given as an input means every image or video directly in it: PNM, Y4M and the
 /// formats read through ffmpeg (`MediaFormat`), by extension, in name order; hidden files and

@@ -1,6 +1,5 @@
 import ArgumentParser
-import PoseCore
-import PoseNet
+import PoseKit
 
 /// The accepted range of one numeric option: `validate()` checks it before any output (exit 2)
 /// and `--help` shows it, both from this one value.

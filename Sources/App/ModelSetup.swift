@@ -1,8 +1,5 @@
 import Foundation
-import FrameIO
-import PoseCore
-import PoseNet
-import Tensor
+import PoseKit
 
 extension ModelOptions {
     /// The input size for finding poses: the library's default (``PoseDetector/Configuration``).

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PoseNet
+import PoseKit
 
 /// The library's detector defaults, which the options below take as theirs.
 private enum Defaults {

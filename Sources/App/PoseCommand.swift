@@ -1,7 +1,5 @@
 import ArgumentParser
-import FrameIO
-import PoseCore
-import PoseNet
+import PoseKit
 
 /// `posekit pose`: JSON Lines of every person's pose in each image or frame.
 struct PoseCommand: AsyncParsableCommand {

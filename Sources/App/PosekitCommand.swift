@@ -1,8 +1,6 @@
 import ArgumentParser
 import CPUFeatures
-import FrameIO
-import PoseCore
-import Tensor
+import PoseKit
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+import PoseKit
 #endif
-import PoseCore
 
 /// Progress of a long run on stderr: frames done, frames/s, dropped frames.
 ///

@@ -1,6 +1,5 @@
 import ArgumentParser
-import FrameIO
-import PoseCore
+import PoseKit
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import FrameIO
+import PoseKit
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PoseCore
+import PoseKit
 
 /// How people keep their identities across video frames; shared by `pose` and `actions`, whose
 /// defaults are the library's (``PoseTracker/Configuration``), so both follow the same people.

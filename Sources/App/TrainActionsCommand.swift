@@ -1,9 +1,7 @@
-import ActionNet
 import ActionTraining
 import ArgumentParser
 import Foundation
-import FrameIO
-import PoseCore
+import PoseKit
 
 /// `posekit train-actions`: trains the action classifier and writes its weight file.
 struct TrainActionsCommand: ParsableCommand {

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import FrameIO
-import PoseNet
+import PoseKit
 import PoseNetImport
-import Tensor
 
 /// `posekit weights install|list`: puts the weights where every PoseKit client finds them (the
 /// per-user directory) and shows what is found where.
