@@ -77,7 +77,7 @@ struct ActionsCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Frame rate assumed for inputs without one (PNM sequences, JSON lines without \"time\"; \(Limits.framesPerSecond.text)).", valueName: "fps"))
     var fps: Double = PoseStream.fallbackFrameRate
 
-    @Option(name: .long, help: ArgumentHelp("Also write annotated frames (pose, label, confidence, reps) to this path, or - for stdout (then JSON goes to --json).", valueName: "path|-"))
+    @Option(name: .long, help: ArgumentHelp("Also write annotated frames (pose, label, confidence, reps) to this path: .mp4, .mkv, .webm, .mov or .m4v encoded by ffmpeg; .y4m, a FIFO or - (stdout; then JSON goes to --json) raw Y4M. Other names are refused.", valueName: "path|-"))
     var overlay: String?
 
     @Option(name: .long, help: ArgumentHelp("Write the JSON Lines here instead of stdout.", valueName: "path"))

@@ -75,7 +75,7 @@ struct PoseCommand: AsyncParsableCommand {
     @OptionGroup var decode: DecodeOptions
 
     @Option(name: .long, help: ArgumentHelp(
-        "Also write annotated frames (Y4M for video input, PPM for images) to this path, or - for stdout (then JSON goes to --json).",
+        "Also write annotated frames to this path: .mp4, .mkv, .webm, .mov, .m4v, .png or .jpg are encoded by ffmpeg; .y4m, .ppm, a FIFO or - (stdout; then JSON goes to --json) get raw Y4M for video, PPM for images. Other names are refused.",
         valueName: "path|-"))
     var overlay: String?
 
