@@ -13,7 +13,7 @@ extension CreateMLActionClassifier {
         return try CreateMLActionClassifier(bytes: [UInt8](RegularFile.contents(atPath: path)), fileName: path)
     }
 
-    /// The `.mlmodel` `nameOrPath` names: itself when it ends in `.mlmodel` (found by ``ModelLocator``
+    /// The `.mlmodel` `nameOrPath` names: itself when it ends in `.mlmodel` (found by ``/Tensor/ModelLocator``
     /// when it is a bare name), `NAME.mlmodel` where bundles are kept, or nil (not a Create ML model).
     public static func modelPath(_ nameOrPath: String) -> String? {
         let found = try? ModelLocator.resolve(nameOrPath, fileExtension: "mlmodel")

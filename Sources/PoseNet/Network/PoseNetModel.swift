@@ -189,7 +189,7 @@ public final class PoseNetModel: @unchecked Sendable {
     /// the 17×17 blocks. A 257 forward pass then takes 0.93–0.95× the time at 4:3, 0.85–0.87× at
     /// 16:9, 0.90–0.93× at 9:16 (one thread; README "0.5.0 skips the letterbox"). The heads are
     /// bit for bit the same as without the band with PoseKit's GEMM (tuned builds); OpenBLAS's
-    /// (``GEMMKernel/blas``) may round a row's last bit by where it falls in a call.
+    /// (``/Tensor/GEMMKernel/blas``) may round a row's last bit by where it falls in a call.
     ///
     /// nil (the default) computes every row and column. Nothing looks for a band in the input, so
     /// a band whose rows (columns) are not all equal (`PaddingBand`'s promise) gives wrong heads.
@@ -210,7 +210,7 @@ public final class PoseNetModel: @unchecked Sendable {
         return RepeatedBand(padding: padding)
     }
 
-    /// One layer's share of a forward pass, from ``profile()``.
+    /// One layer's share of a forward pass, from ``PoseNetModel/profile(padding:)``.
     public struct LayerTiming: Sendable {
         /// e.g. `"conv0 3x3 s2 3->24 257x257"`, `"dw+pw3 s1 d1 96->96 129x129"`, `"heads 384->115 33x33"`.
         public let name: String
