@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FrameIO
 
 /// The async frame sequence: same frames as the synchronous reader, errors in order, and
@@ -109,22 +110,9 @@ struct MediaFramesTests {
     @Test func aSlowConsumerHoldsTheProducerBack() async throws {
         let frameCount = 12
         let bytes = try Self.makeY4M(width: 1280, height: 720, count: frameCount)   // 1.4 MB per frame
-        let header = bytes.firstIndex(of: 0x0A)! + 1
-        let frameBytes = (bytes.count - header) / frameCount
-        let pipe = Pipe()
-        let written = FramesWritten()
-        let writer = Thread {
-            let handle = pipe.fileHandleForWriting
-            handle.write(Data(bytes[0..<header]))
-            for k in 0..<frameCount {
-                handle.write(Data(bytes[(header + k * frameBytes)..<(header + (k + 1) * frameBytes)]))
-                written.increment()
-            }
-            try? handle.close()
-        }
-        writer.start()
+        let written = Y4MPipeWriter(bytes, frameCount: frameCount)
 
-        var iterator = MediaFrames(fileHandle: pipe.fileHandleForReading).makeAsyncIterator()
+        var iterator = MediaFrames(fileHandle: written.pipe.fileHandleForReading).makeAsyncIterator()
         var taken = 0
         for _ in 0..<2 { if try await iterator.next() != nil { taken += 1 } }
         try await Task.sleep(for: .milliseconds(300))   // a slow consumer
@@ -134,14 +122,6 @@ struct MediaFramesTests {
         #expect(taken == frameCount)
         #expect(written.count == frameCount)
     }
-}
-
-/// A counter shared with the writer thread.
-final class FramesWritten: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() { lock.lock(); value += 1; lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
 }
 
 extension VideoFrame {

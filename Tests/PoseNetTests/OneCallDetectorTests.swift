@@ -2,6 +2,7 @@ import PoseCore
 import Foundation
 import FrameIO
 import Testing
+import TestSupport
 import Tensor
 @testable import PoseNet
 
@@ -184,24 +185,11 @@ struct OneCallDetectorTests {
             try writerY4M.write(image)
         }
         try sink.flush()
-        let bytes = sink.bytes
-        let header = bytes.firstIndex(of: 0x0A)! + 1
-        let frameBytes = (bytes.count - header) / frameCount
-        let pipe = Pipe()
-        let written = WrittenFrames()
-        Thread {
-            let handle = pipe.fileHandleForWriting
-            handle.write(Data(bytes[0..<header]))
-            for k in 0..<frameCount {
-                handle.write(Data(bytes[(header + k * frameBytes)..<(header + (k + 1) * frameBytes)]))
-                written.increment()
-            }
-            try? handle.close()
-        }.start()
+        let written = Y4MPipeWriter(sink.bytes, frameCount: frameCount)
 
         let detector = try PoseDetector(model: .mobilenet050, configuration: PoseDetector.Configuration(inputSize: 129, threads: 2))
         // Two frames in flight: at most one frame read ahead of the consumer, one in the pipe.
-        var results = detector.poses(from: MediaFrames(fileHandle: pipe.fileHandleForReading), framesInFlight: 2)
+        var results = detector.poses(from: MediaFrames(fileHandle: written.pipe.fileHandleForReading), framesInFlight: 2)
             .makeAsyncIterator()
         var taken = 0
         if try await results.next() != nil { taken += 1 }
@@ -236,17 +224,11 @@ extension OneCallDetectorTests {
     @Test func lateFramesAreDroppedAndCounted() async throws {
         let frameCount = 24
         let bytes = try Self.makeClip(frames: frameCount)
-        let pipe = Pipe()
-        let written = WrittenFrames()
-        Thread {
-            pipe.fileHandleForWriting.write(Data(bytes))
-            written.increment()
-            try? pipe.fileHandleForWriting.close()
-        }.start()
+        let written = Y4MPipeWriter(bytes, frameCount: frameCount, frameByFrame: false)
         let detector = try PoseDetector(model: .mobilenet050, configuration: PoseDetector.Configuration(inputSize: 129, threads: 1))
         var indices: [Int] = []
         var dropped = 0
-        for try await detected in detector.poses(from: MediaFrames(fileHandle: pipe.fileHandleForReading), dropsLateFrames: true) {
+        for try await detected in detector.poses(from: MediaFrames(fileHandle: written.pipe.fileHandleForReading), dropsLateFrames: true) {
             if indices.isEmpty {
                 // Busy with the first frame: the reader goes on, so the writer finishes meanwhile.
                 let start = ContinuousClock.now
@@ -261,12 +243,4 @@ extension OneCallDetectorTests {
         #expect(indices.last == frameCount - 1, "the newest frame is delivered")
         #expect(dropped > 0 && indices.count + dropped == frameCount, "\(indices) + \(dropped) dropped")
     }
-}
-
-/// A counter shared with a writer thread.
-final class WrittenFrames: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() { lock.lock(); value += 1; lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
 }

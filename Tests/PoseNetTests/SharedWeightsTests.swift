@@ -68,7 +68,7 @@ import FrameIO
         configuration.inputSize = 257
         configuration.threads = 2
         let detector = try PoseDetector(model: .mobilenet075, configuration: configuration)
-        let worker = try #require(try detector.sharingWeights(threads: 1) as? PoseDetector)
+        let worker: PoseDetector = try detector.sharingWeights(threads: 1)   // a detector, not `any PoseFinding`
         #expect(worker.model.weights === detector.model.weights)
         #expect(worker.model !== detector.model && worker.model.threads == 1)
         #expect(worker.model.inputSize == 257 && worker.decoding == detector.decoding && worker.geometry == detector.geometry)
