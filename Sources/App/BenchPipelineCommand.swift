@@ -9,9 +9,10 @@ struct BenchPipeline: AsyncParsableCommand {
         commandName: "pipeline",
         abstract: "End-to-end frames/s: 640x480 Y4M stream -> poses -> JSON Lines.",
         discussion: """
-            Feeds an in-memory 640x480 4:2:0 Y4M stream (frames of a real clip from ../shared when \
-            ffmpeg and the clip are there, else a synthetic pattern) through the same loop as \
-            `posekit pose`: Y4M parsing, fused YUV->RGB + resize into the network input, forward \
+            Reads a 640x480 4:2:0 Y4M file (frames of a real clip from ../shared when ffmpeg and \
+            the clip are there, else a synthetic pattern; written to the temporary directory, so \
+            read from the page cache) through the same loop as `posekit pose clip.y4m`: reading, \
+            Y4M parsing, fused YUV->RGB + resize into the network input, forward \
             pass, multi-person decoding, JSON Lines. Also times the parts on their own: frame \
             conversion (one core) and decoding a 33x33 grid with 10 people.
 
