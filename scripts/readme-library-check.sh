@@ -4,7 +4,8 @@
 # of a fresh client package beside this checkout (`../posekit`, a path dependency), built with no
 # PoseKit environment variables. PoseDemo runs on a shared image: its first pose's nose must lie
 # within 2 px of `posekit pose`'s. PoseVideo runs on a short MP4: its ids and noses must be
-# `posekit pose`'s. Sources/PoseKit/PoseKit.docc/GettingStarted.md must show the same manifest,
+# `posekit pose`'s. PoseDemo's error lines are posekit's for a missing file, a corrupt JPEG and no
+# ffmpeg on PATH. Sources/PoseKit/PoseKit.docc/GettingStarted.md must show the same manifest,
 # image and video code (its first three `swift` blocks); its exercises example (fourth block) is
 # built beside them and run on the same video.
 #   scripts/readme-library-check.sh [SHARED_DIR]
@@ -68,6 +69,21 @@ env -u POSEKIT_TARGET_CPU -u POSEKIT_GEMM swift build -c release --package-path 
 # As a user runs it: from the client's own directory.
 (cd "$work/PoseDemo" && .build/release/PoseDemo "$image") > "$work/library.txt"
 "$posekit" pose "$image" > "$work/cli.jsonl"
+
+# Bad input through the library: the example's `error: ...` line is posekit's `posekit: error: ...`
+# for a missing file, a corrupt JPEG and (PATH without ffmpeg) a JPEG that needs ffmpeg.
+mkdir "$work/no-ffmpeg"
+printf '\xff\xd8\xff\xe0 not really a JPEG' > "$work/broken.jpg"
+jpeg=$shared/media/images/coco_000000000785.jpg
+for case in "missing:$work/missing.jpg:$PATH" "corrupt:$work/broken.jpg:$PATH" "no ffmpeg:$jpeg:$work/no-ffmpeg"; do
+  IFS=: read -r what input search <<<"$case"
+  library=$(cd "$work/PoseDemo" && PATH=$search .build/release/PoseDemo "$input" 2>&1) && status=0 || status=$?
+  command=$(PATH=$search "$posekit" pose "$input" 2>&1 >/dev/null) || true
+  if [ "$status" != 1 ] || [ "posekit: $library" != "$command" ]; then
+    echo "readme-library-check: $what: the library printed '$library' (exit $status), posekit '$command'" >&2; exit 1
+  fi
+  echo "readme-library-check: $what: the library's error is posekit's: $library"
+done
 
 # The video example on a short MP4: the same frames, ids and noses (to the pixel) as `posekit pose`.
 ffmpeg -nostdin -loglevel error -i "$shared/media/videos/yuyoujiang_test_video__squat.mp4" -t 1 -vf scale=320:-2 -c:v libx264 "$work/clip.mp4"

@@ -158,7 +158,7 @@ final class FFmpegProcess {
         let text = String(decoding: bytes[..<count], as: UTF8.self)
         let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
             .map { line in displayNames.reduce(PrintableText.make(String(line))) { $0.replacingOccurrences(of: $1.ffmpeg, with: $1.user) } }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { FFmpeg.withoutAddresses($0.trimmingCharacters(in: .whitespaces)) }
             .filter { !$0.isEmpty }
         return FFmpeg.mostInformative(lines, naming: displayNames.first?.user ?? "")
     }
@@ -191,6 +191,21 @@ enum FFmpeg {
     /// Arguments every run starts with: no reading of the terminal, errors only, and only local
     /// files and pipes (a container pointing to a URL, an HLS playlist or a `concat` list is refused).
     static let commonArguments = ["-nostdin", "-loglevel", "error", "-protocol_whitelist", "file,pipe"]
+
+    /// `line` with ffmpeg's context prefixes (`[mjpeg @ 0x55bbeb2c2640] `: the component and its
+    /// address in memory) written as the component alone (`mjpeg: `). The address changes on every
+    /// run and means nothing to a user; without it one input gives one message.
+    static func withoutAddresses(_ line: String) -> String {
+        var rest = Substring(line)
+        var components: [Substring] = []
+        while rest.hasPrefix("["), let close = rest.firstIndex(of: "]"),
+              let at = rest[..<close].range(of: " @ 0x"),
+              rest[at.upperBound..<close].allSatisfy(\.isHexDigit) {
+            components.append(rest[rest.index(after: rest.startIndex)..<at.lowerBound])
+            rest = rest[rest.index(after: close)...].drop { $0 == " " }
+        }
+        return components.isEmpty ? line : (components + [rest]).joined(separator: ": ")
+    }
 
     /// ffmpeg often ends with a consequence ("Error marking filters as finished", "Conversion
     /// failed!") after the cause. The cause is the first line that says what is wrong with the
