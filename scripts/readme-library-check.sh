@@ -4,7 +4,7 @@
 # of a fresh client package beside this checkout (`../posekit`, a path dependency), built with no
 # PoseKit environment variables. PoseDemo runs on a shared image: its first pose's nose must lie
 # within 2 px of `posekit pose`'s. PoseVideo runs on a short MP4: its ids and noses must be
-# `posekit pose`'s. PoseDemo's error lines are posekit's for a missing file, a corrupt JPEG and no
+# `posekit pose`'s. Both examples' error lines are posekit's for a missing file, a corrupt JPEG and no
 # ffmpeg on PATH. Sources/PoseKit/PoseKit.docc/GettingStarted.md must show the same manifest,
 # image and video code (its first three `swift` blocks); its exercises example (fourth block) is
 # built beside them and run on the same video.
@@ -77,11 +77,13 @@ printf '\xff\xd8\xff\xe0 not really a JPEG' > "$work/broken.jpg"
 jpeg=$shared/media/images/coco_000000000785.jpg
 for case in "missing:$work/missing.jpg:$PATH" "corrupt:$work/broken.jpg:$PATH" "no ffmpeg:$jpeg:$work/no-ffmpeg"; do
   IFS=: read -r what input search <<<"$case"
-  library=$(cd "$work/PoseDemo" && PATH=$search .build/release/PoseDemo "$input" 2>&1) && status=0 || status=$?
   command=$(PATH=$search "$posekit" pose "$input" 2>&1 >/dev/null) || true
-  if [ "$status" != 1 ] || [ "posekit: $library" != "$command" ]; then
-    echo "readme-library-check: $what: the library printed '$library' (exit $status), posekit '$command'" >&2; exit 1
-  fi
+  for example in PoseDemo PoseVideo; do
+    library=$(cd "$work/PoseDemo" && PATH=$search .build/release/$example "$input" 2>&1) && status=0 || status=$?
+    if [ "$status" != 1 ] || [ "posekit: $library" != "$command" ]; then
+      echo "readme-library-check: $what: $example printed '$library' (exit $status), posekit '$command'" >&2; exit 1
+    fi
+  done
   echo "readme-library-check: $what: the library's error is posekit's: $library"
 done
 
