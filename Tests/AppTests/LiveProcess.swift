@@ -91,6 +91,17 @@ final class LiveProcess: @unchecked Sendable {
         return received.count >= count
     }
 
+    /// Waits until the test has closed its end of stdout (`closeOutputAfter`); false after `timeout` seconds.
+    @discardableResult
+    func waitUntilOutputClosed(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock(); defer { condition.unlock() }
+        while !outputClosed {
+            if !condition.wait(until: deadline) { break }
+        }
+        return outputClosed
+    }
+
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Waits for the exit (killing the child after `timeout` seconds); returns its exit status,

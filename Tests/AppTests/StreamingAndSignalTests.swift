@@ -94,11 +94,15 @@ import Glibc
     }
 
     /// `posekit actions - | head -1` with an input that never ends: posekit must notice the
-    /// reader has gone at the next frame and exit 141 instead of reading on.
+    /// reader has gone at the next frame and exit 141 instead of reading on. (Like any Unix
+    /// filter it notices when it next writes a record: frames are sent after the reader has
+    /// gone, since posekit may have finished every frame sent before.)
     @Test func closedOutputStopsTheInputAtOnce() throws {
         let child = try LiveProcess(["actions"] + Self.fast + ["-"], closeOutputAfter: 1)
         child.send(SyntheticY4M.stream(frames: 70))  // the first window ends at frame 59
         #expect(child.waitForLines(1, timeout: 60), "stderr: \(child.stderr)")
+        #expect(child.waitUntilOutputClosed(timeout: 10))
+        for index in 70..<80 { child.send(SyntheticY4M.frame(index)) }   // 46 KB: fits in the pipe, never blocks
         let start = LiveProcess.now()
         while child.process.isRunning && LiveProcess.now() - start < 5 { Thread.sleep(forTimeInterval: 0.01) }
         #expect(!child.process.isRunning, "posekit kept reading after its output closed")

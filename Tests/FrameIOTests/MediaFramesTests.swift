@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestSupport
 @testable import FrameIO
@@ -121,6 +124,21 @@ struct MediaFramesTests {
         while try await iterator.next() != nil { taken += 1 }
         #expect(taken == frameCount)
         #expect(written.count == frameCount)
+    }
+
+    /// ffmpeg keeps only its standard streams: a pipe this process opened without close-on-exec
+    /// (as `Pipe()` does) reads as ended once this process closes its writing end, while ffmpeg
+    /// still runs (a decoded frame is waiting to be taken).
+    @Test func ffmpegInheritsNoOtherDescriptor() async throws {
+        let pipe = Pipe()
+        var iterator = MediaFrames(path: testClip).makeAsyncIterator()
+        #expect(try await iterator.next() != nil)   // ffmpeg runs, blocked on the frames not taken
+        try pipe.fileHandleForWriting.close()
+        var entry = pollfd(fd: pipe.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&entry, 1, 2000)
+        var byte: UInt8 = 0
+        #expect(ready == 1 && read(entry.fd, &byte, 1) == 0, "the pipe's writing end is still open somewhere (ffmpeg?)")
+        #expect(try await iterator.next() != nil)   // ffmpeg was still there
     }
 }
 

@@ -55,6 +55,7 @@ final class FFmpegProcess {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_adddup2(&actions, fileno(log), 2)
+        FFmpeg.closeInheritedDescriptors(&actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -177,6 +178,25 @@ enum FFmpeg {
             }
         }
         return nil
+    }
+
+    /// Adds to `actions` the closing of every descriptor from 3 up, after the standard streams are
+    /// set: ffmpeg keeps only those. A descriptor the host program opened without close-on-exec
+    /// (its sockets, a pipe to another child) would otherwise stay open in ffmpeg for as long as
+    /// it runs, and the process at that descriptor's other end would see no end of file, or no
+    /// closed reader, until ffmpeg ended.
+    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        // glibc 2.34 and later (not in the Glibc module's headers, so looked up by name).
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np"),
+           unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3) == 0 {
+            return
+        }
+        // Older ones: the descriptors open now (a close glibc finds already done is ignored).
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
     }
 
     /// `path` made absolute against the working directory (unchanged when it already is).

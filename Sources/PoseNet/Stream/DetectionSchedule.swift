@@ -5,14 +5,18 @@ import PoseCore
 /// The frames of a stream in flight between the task that reads them and the consumer that
 /// takes their poses, in order.
 ///
-/// The reading task ``submit(_:)``s each frame as it is read. A frame starts on the next worker
-/// as soon as fewer than `workers.count` frames are in flight: frame `n` runs on worker
-/// `n % count`, which is free because frame `n − count` has been taken already (a frame stays in
-/// flight until ``take()`` has handed over its poses). Then:
-/// - **in order** (`dropsLateFrames` false): `submit` waits while every worker is busy, so the
-///   reader stays one frame ahead and memory stays bounded however fast the input is;
-/// - **late frames dropped** (a live source): `submit` never waits; a frame read while every
-///   worker is busy waits in one slot, and a newer one replaces it, counting a drop (as
+/// The reading task ``submit(_:)``s each frame as it is read. Frame `n` runs on worker
+/// `n % count` (always the same worker for the same frame, so a build whose workers differ in
+/// threads gives the same bytes on every run). It starts as soon as that worker has finished frame
+/// `n − count`, whether or not the consumer has taken that frame yet (a worker never waits for
+/// the consumer to be scheduled), while fewer than `count + 1` frames are untaken (started, and
+/// not yet handed over by ``take()``): one more than the workers, so a worker goes on while the
+/// consumer has yet to take its last frame, and no more, so a slow consumer holds the work back.
+/// Then:
+/// - **in order** (`dropsLateFrames` false): `submit` waits while the next frame cannot start,
+///   so the reader stays one frame ahead and memory stays bounded however fast the input is;
+/// - **late frames dropped** (a live source): `submit` never waits; a frame read while the next
+///   frame cannot start waits in one slot, and a newer one replaces it, counting a drop (as
 ///   AVFoundation's `alwaysDiscardsLateVideoFrames`).
 ///
 /// All state is touched under `lock`; continuations are resumed outside it.
@@ -22,8 +26,10 @@ final class DetectionSchedule: @unchecked Sendable {
     private let lock = NSLock()
     /// Started, in frame order, not yet taken.
     private var started: [PendingDetection] = []
-    /// Started and not yet fully taken (its worker is busy until then).
-    private var inFlight = 0
+    /// Started and not yet fully taken.
+    private var untaken = 0
+    /// Workers running a detection.
+    private var busy: [Bool]
     private var nextWorker = 0
     /// Late frames: the newest frame read while every worker was busy.
     private var waitingFrame: VideoFrame?
@@ -38,6 +44,7 @@ final class DetectionSchedule: @unchecked Sendable {
         precondition(!workers.isEmpty, "a schedule needs a worker")
         self.workers = workers
         self.dropsLateFrames = dropsLateFrames
+        busy = workers.map { _ in false }
     }
 
     // MARK: The reading task
@@ -58,7 +65,7 @@ final class DetectionSchedule: @unchecked Sendable {
     private func offer(_ frame: VideoFrame) -> Offer {
         lock.lock()
         if cancelled { lock.unlock(); return .refused }
-        if inFlight < workers.count {
+        if canStart {
             let wake = start(frame)
             lock.unlock()
             wake?.resume()
@@ -79,7 +86,7 @@ final class DetectionSchedule: @unchecked Sendable {
         if cancelled {
             lock.unlock()
             continuation.resume(returning: false)
-        } else if inFlight < workers.count {
+        } else if canStart {
             let wake = start(frame)
             lock.unlock()
             wake?.resume()
@@ -172,27 +179,44 @@ final class DetectionSchedule: @unchecked Sendable {
     /// The input has ended and no frame is left to start.
     private var hasEnded: Bool { end != nil && waitingFrame == nil }
 
+    /// Whether the next frame can start now: its worker is free and at most `workers.count`
+    /// frames are untaken.
+    private var canStart: Bool { untaken <= workers.count && !busy[nextWorker % workers.count] }
+
     /// Starts `frame` on the next worker; returns the consumer to wake, if one waits.
     private func start(_ frame: VideoFrame) -> CheckedContinuation<Void, Never>? {
-        let worker = workers[nextWorker % workers.count]
+        let index = nextWorker % workers.count
         nextWorker += 1
-        inFlight += 1
-        started.append(PendingDetection(frame: frame, finder: worker))
+        untaken += 1
+        busy[index] = true
+        started.append(PendingDetection(frame: frame, finder: workers[index]) { [self] in finished(worker: index) })
         let wake = consumer
         consumer = nil
         return wake
     }
 
-    /// A taken frame's worker is free: the frame waiting for it starts (a waiting in-order
-    /// reader goes on).
+    /// A frame was taken (``take()``): fewer are untaken.
     private func release() {
         lock.lock()
-        inFlight -= 1
+        untaken -= 1
+        startWaitingFrame()
+    }
+
+    /// `worker` has finished its detection and is free.
+    private func finished(worker: Int) {
+        lock.lock()
+        busy[worker] = false
+        startWaitingFrame()
+    }
+
+    /// Called with the lock held; unlocks. Starts the frame waiting to start, if it can now (a
+    /// waiting in-order reader goes on).
+    private func startWaitingFrame() {
         var wakeConsumer: CheckedContinuation<Void, Never>?
         var wakeReader: CheckedContinuation<Bool, Never>?
-        if !cancelled, let frame = waitingFrame {
+        if !cancelled, waitingFrame != nil, canStart {
+            wakeConsumer = start(waitingFrame!)
             waitingFrame = nil
-            wakeConsumer = start(frame)
             wakeReader = reader
             reader = nil
         }

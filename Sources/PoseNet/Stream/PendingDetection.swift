@@ -11,11 +11,13 @@ final class PendingDetection: @unchecked Sendable {
     private var result: Result<[Pose], Error>?
     private var waiter: CheckedContinuation<Result<[Pose], Error>, Never>?
 
-    /// Starts `finder.poses(in: frame)`.
-    init(frame: VideoFrame, finder: any PoseFinding) {
+    /// Starts `finder.poses(in: frame)`; `finished` runs on the detection's thread once its poses
+    /// are there (its worker is free again).
+    init(frame: VideoFrame, finder: any PoseFinding, finished: @escaping @Sendable () -> Void) {
         self.frame = frame
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             complete(Result { try finder.poses(in: frame) })
+            finished()
         }
     }
 

@@ -47,8 +47,10 @@ extension PoseFinding {
     /// a time gives; the default build's OpenBLAS GEMM may round the last bits differently when a
     /// pass runs on fewer threads.
     ///
-    /// **Reading.** A task reads `frames` one frame ahead of the detections (never more), so a slow
-    /// consumer slows the reading down and memory stays bounded on an endless stream. With
+    /// **Reading.** A task reads `frames` one frame ahead of the detections (never more). A worker
+    /// that has finished a frame starts its next one without waiting for you to take the last,
+    /// but at most one frame more than the workers waits to be taken, so a slow consumer slows
+    /// the reading down and memory stays bounded on an endless stream. With
     /// `dropsLateFrames` (a live camera) the reading never waits: frames that arrive while every
     /// worker is busy are dropped but for the newest (``DetectedFrame/droppedBefore`` counts them),
     /// and one frame is in flight at a time.
