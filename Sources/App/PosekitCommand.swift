@@ -68,18 +68,24 @@ struct PosekitCommand: AsyncParsableCommand {
                 var runnable = command
                 try runnable.run()
             }
+            MediaReader.endChildProcesses()
             exitIfStopped()
             StandardOutput.flushOrExit()
         } catch let exit as ExitCode {
+            MediaReader.endChildProcesses()
             exitIfStopped()
             StandardOutput.flushOrExit()
             Glibc.exit(exit.rawValue)
         } catch FrameIOError.brokenPipe {
+            MediaReader.endChildProcesses()
             exitIfStopped()
             Glibc.exit(141)  // the reader of our output went away: stop quietly, as SIGPIPE would
         } catch FrameIOError.interrupted(let signal) {
+            MediaReader.endChildProcesses()
             exitStopped(by: signal)
         } catch {
+            // An ffmpeg still decoding for a reading task this exit does not wait for ends first.
+            MediaReader.endChildProcesses()
             let code = exitCode(for: error)
             if code == .success {
                 print(fullMessage(for: error))   // `posekit help CMD` arrives here

@@ -80,6 +80,7 @@ final class FFmpegProcess {
             throw FrameIOError.system(operation: "start \(program)", errno: status)
         }
         processID = child
+        FFmpegChildren.add(child)
         errorLog = log
         pipeDescriptor = parentEnd
         self.displayNames = displayNames
@@ -119,10 +120,10 @@ final class FFmpegProcess {
         reaped = true
         var status: Int32 = 0
         if waitUntilExit(seconds: graceSeconds, status: &status) { return status }
-        kill(processID, SIGTERM)
+        FFmpegChildren.signal(processID, SIGTERM)
         if waitUntilExit(seconds: 0.25, status: &status) { return nil }
-        kill(processID, SIGKILL)
-        while waitpid(processID, &status, 0) < 0 && errno == EINTR {}
+        FFmpegChildren.signal(processID, SIGKILL)
+        _ = FFmpegChildren.wait(processID, &status, options: 0)
         return nil
     }
 
@@ -130,8 +131,7 @@ final class FFmpegProcess {
     private func waitUntilExit(seconds: Double, status: inout Int32) -> Bool {
         var waited = 0.0
         while true {
-            let result = waitpid(processID, &status, WNOHANG)
-            if result == processID || (result < 0 && errno == ECHILD) { return true }
+            if FFmpegChildren.wait(processID, &status, options: WNOHANG) { return true }
             if waited >= seconds { return false }
             usleep(10_000)
             waited += 0.01
