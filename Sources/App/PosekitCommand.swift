@@ -62,30 +62,19 @@ struct PosekitCommand: AsyncParsableCommand {
         // A stop signal recorded while the run ended anyway (its input ended at that moment, or it
         // failed) still decides the exit status: a signal is never lost.
         do {
-            if var asynchronous = command as? AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                var runnable = command
-                try runnable.run()
-            }
-            MediaReader.endChildProcesses()
+            try await run(command)
             exitIfStopped()
             StandardOutput.flushOrExit()
         } catch let exit as ExitCode {
-            MediaReader.endChildProcesses()
             exitIfStopped()
             StandardOutput.flushOrExit()
             Glibc.exit(exit.rawValue)
         } catch FrameIOError.brokenPipe {
-            MediaReader.endChildProcesses()
             exitIfStopped()
             Glibc.exit(141)  // the reader of our output went away: stop quietly, as SIGPIPE would
         } catch FrameIOError.interrupted(let signal) {
-            MediaReader.endChildProcesses()
             exitStopped(by: signal)
         } catch {
-            // An ffmpeg still decoding for a reading task this exit does not wait for ends first.
-            MediaReader.endChildProcesses()
             let code = exitCode(for: error)
             if code == .success {
                 print(fullMessage(for: error))   // `posekit help CMD` arrives here
@@ -101,6 +90,18 @@ struct PosekitCommand: AsyncParsableCommand {
             Glibc.exit(1)
         }
         Glibc.exit(0)
+    }
+
+    /// Runs `command`; then, however it ended, every ffmpeg child still decoding for a reading
+    /// task that the exit which follows does not wait for is ended and reaped.
+    private static func run(_ command: ParsableCommand) async throws {
+        defer { MediaReader.endChildProcesses() }
+        if var asynchronous = command as? AsyncParsableCommand {
+            try await asynchronous.run()
+        } else {
+            var runnable = command
+            try runnable.run()
+        }
     }
 
     /// The arguments as given: a name that is not UTF-8 keeps its bytes (`FileName`), where

@@ -31,7 +31,7 @@ final class DetectionSchedule: @unchecked Sendable {
     /// Workers running a detection.
     private var busy: [Bool]
     private var nextWorker = 0
-    /// Late frames: the newest frame read while every worker was busy.
+    /// The frame read while the next frame could not start (late frames: the newest of them).
     private var waitingFrame: VideoFrame?
     private var droppedSinceTake = 0
     /// Set when the input ended (nil) or failed.
