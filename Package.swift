@@ -119,6 +119,8 @@ let package = Package(
         .target(name: "CCPUID"),
         .target(name: "CPUFeatures", dependencies: ["CCPUID"], swiftSettings: guardSettings),
         .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: kernelSettings),
+        // A network as a DAG of operations (format-independent; the TFLite importer builds it, the graph runner runs it).
+        .target(name: "ModelGraph", dependencies: ["Tensor"], swiftSettings: optimize),
         .target(name: "PoseCore", swiftSettings: optimize),
         .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: kernelSettings),
         .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO"], swiftSettings: optimize),
