@@ -156,9 +156,15 @@ public final class ActionEngine {
         guard !finished else { return [] }
         if imageWidth > 0 && imageHeight > 0 { (self.imageWidth, self.imageHeight) = (imageWidth, imageHeight) }
         framesConsumed += 1
-        let (prominent, slots) = frontEnd.push(frameIndex: frameIndex, time: time, poses: poses)
+        // Windows and counters read COCO-17 on the image: each body pose through its set's
+        // COCO-17 map, clamped into the frame when its size is known (keypoints may lie outside);
+        // a pose without a body (a hand) is not a person here.
+        let found = poses.filter { $0.keypointSet.coversCOCO17 }
+        let bodies = found.map { $0.cocoSeventeen!.clamped(width: self.imageWidth, height: self.imageHeight) }
+        let (prominent, slots) = frontEnd.push(frameIndex: frameIndex, time: time, poses: bodies)
         status.trackID = prominent?.trackID
-        status.pose = prominent?.pose
+        // The status shows the pose as given (an overlay finds it among the frame's poses).
+        status.pose = prominent.flatMap { p in zip(bodies, found).first { $0.0 == p.pose }?.1 }
         var events: [ActionEvent] = []
         for slot in slots {
             events += consume(slot)

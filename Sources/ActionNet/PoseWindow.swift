@@ -24,7 +24,8 @@ public struct PoseWindow: Sendable {
     /// Keypoints scoring lower are treated as not found (all three channels 0).
     public static let keypointGate = 0.2
 
-    /// Channels per frame: 17 keypoints × (x, y, found).
+    /// Channels per frame: 17 keypoints × (x, y, found). A window's poses are read through their
+    /// set's COCO-17 map (``/PoseCore/Pose/subscript(_:)``): any body set, never a hand.
     public static let channels = BodyPart.count * 3
 
     /// The classifier input, layout **TC** (`[length, 51]`, channel fastest; channel `3k` = x,
@@ -49,7 +50,7 @@ public struct PoseWindow: Sendable {
         for (t, f) in frames.enumerated() {
             guard let pose = f.pose else { continue }
             for part in BodyPart.allCases {
-                let kp = pose.keypoints[part.rawValue]
+                let kp = pose[part]   // through the pose's COCO-17 map
                 // Scores are gated, not passed on: PoseNet's score levels differ from video to
                 // video (and from the synthetic data), whether a part was found does not.
                 guard kp.score >= Self.keypointGate else { continue }

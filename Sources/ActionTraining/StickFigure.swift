@@ -163,7 +163,7 @@ struct StickFigure {
                 score = rng.uniform(0.02...0.3)
                 x += rng.gaussian() * height * 0.15; y += rng.gaussian() * height * 0.15
             }
-            kps.append(Keypoint(part: part, position: Point(x: x, y: y), score: score))
+            kps.append(Keypoint(position: Point(x: x, y: y), score: score))
         }
         if abs(p.rootPitch) > 0.8 && (p.elbow.0 + p.elbow.1) / 2 > 0.6 && rng.chance(lowBodyLoss) {
             let kept = 4 + Int(rng.uniform() * 4)

@@ -125,15 +125,8 @@ enum TrainingData {
                         p.x += jitter * rng.gaussian(); p.y += jitter * rng.gaussian()
                         kps[k].position = p
                     }
-                    if mirror {
-                        let swapped = kps.map { kp -> Keypoint in
-                            var m = kp
-                            m.part = kp.part.mirrored
-                            return m
-                        }
-                        kps = swapped.sorted { $0.part.rawValue < $1.part.rawValue }
-                    }
-                    return Pose(keypoints: kps, score: pose.score)
+                    if mirror { kps = pose.keypointSet.mirrored.map { kps[$0] } }   // left ↔ right
+                    return Pose(keypoints: kps, score: pose.score, keypointSet: pose.keypointSet)
                 }
                 frames.append(g)
             }

@@ -32,10 +32,11 @@ struct CocoExport {
         return matched.map(\.input)
     }
 
-    /// Adds one image's poses.
-    mutating func add(_ poses: [Pose], input: String) throws {
+    /// Adds one image's poses, clamped into its `width × height` pixels (COCO's labels lie on the
+    /// image; `eval` scores what it detects the same way).
+    mutating func add(_ poses: [Pose], input: String, width: Int, height: Int) throws {
         let id = try imageIDOfInput[input] ?? imageID(of: input)
-        results += poses.map { (id, $0) }
+        results += poses.map { (id, $0.clamped(width: width, height: height)) }
     }
 
     func encoded() -> String { CocoResults.encode(results) }

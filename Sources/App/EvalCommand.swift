@@ -108,7 +108,7 @@ struct Eval: AsyncParsableCommand {
                 }
                 lineOfImage[id] = (lineNumber, name)
                 evaluated.insert(id)
-                detections += frame.poses.map { KeypointDetection(imageID: id, pose: $0) }
+                detections += frame.poses.compactMap { KeypointDetection(imageID: id, pose: $0, imageWidth: frame.width, imageHeight: frame.height) }
             }
         } else {
             // Every image is matched before the network runs, so a missing or repeated one costs nothing.
@@ -123,7 +123,7 @@ struct Eval: AsyncParsableCommand {
                 do {
                     for try await detected in finder.poses(inMediaAt: path, framesInFlight: 1) {
                         guard detected.index == 0 else { throw CLIError("holds more than one frame; eval scores one image per input") }
-                        detections += detected.poses.map { KeypointDetection(imageID: id, pose: $0) }
+                        detections += detected.poses.compactMap { KeypointDetection(imageID: id, pose: $0, imageWidth: detected.width, imageHeight: detected.height) }
                     }
                 } catch where !endsTheRun(error) {
                     throw CLIError(CLIError.describe(error, input: path))

@@ -18,8 +18,12 @@ struct PoseCommand: AsyncParsableCommand {
            "keypoints": [{"part": "nose", "x": 312.4, "y": 88.1,
                           "score": 0.98}, ...]}]}
 
-        Coordinates are pixels of the original frame; "time" (seconds) is present for video only; \
-        the 17 keypoints are in COCO order (nose, leftEye, rightEye, ..., rightAnkle).
+        Coordinates are pixels of the original frame, where the network puts them (a point just \
+        outside the frame has x or y below 0 or past the size); "time" (seconds) is present for video only; \
+        the 17 keypoints are in COCO order (nose, leftEye, rightEye, ..., rightAnkle). \
+        --coordinates normalized writes x/width and y/height (MediaPipe's landmarks), --coordinates vision \
+        x/width and 1 - y/height (Apple's Vision, origin lower left); such lines say "coordinates", and \
+        actions --poses reads them back.
 
         On video each pose also has "id": the person's identity, 1, 2, 3, ... in order of first \
         appearance, kept while they stay in view (and through gaps up to 1 s, --max-track-age), never reused \
@@ -96,6 +100,11 @@ struct PoseCommand: AsyncParsableCommand {
         valueName: "jsonl|coco"))
     var format: PoseOutputFormat = .jsonl
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Keypoints and boxes in JSON Lines: pixels (top-left origin), normalized (0...1 of the frame, top-left origin, as MediaPipe) or vision (0...1, lower-left origin, as Apple's Vision).",
+        valueName: "pixels|normalized|vision"))
+    var coordinates: KeypointCoordinates = .pixels
+
     @Option(name: .long, help: ArgumentHelp("With --format coco: COCO ground truth whose image ids to use (matched by file name).", valueName: "path"))
     var groundTruth: String?
 
@@ -118,6 +127,7 @@ struct PoseCommand: AsyncParsableCommand {
             throw Self.smoothingNeedsVideo(image)
         }
         if groundTruth != nil && format != .coco { throw ValidationError("--ground-truth is for --format coco (image ids)") }
+        if coordinates != .pixels && format == .coco { throw ValidationError("--format coco writes pixels, as COCO results are; --coordinates is for JSON Lines") }
         if batch.outputDir != nil && (json != nil || overlay != nil) {
             throw ValidationError("--output-dir writes one JSON Lines file per input; it does not combine with --json or --overlay")
         }
@@ -189,11 +199,11 @@ struct PoseCommand: AsyncParsableCommand {
             if smooth == true && detected.frame.isStillImage { throw Self.smoothingNeedsVideo(input) }
             if coco != nil {
                 guard detected.frame.isStillImage else { throw CLIError("--format coco is for images; use JSON Lines for video") }
-                try coco!.add(detected.poses, input: input)
+                try coco!.add(detected.poses, input: input, width: detected.width, height: detected.height)
             } else {
                 text.reset()
                 PoseJSONLinesEncoder.append(source: input, frame: detected.index, width: detected.width, height: detected.height,
-                                            time: detected.time, poses: detected.poses, to: &text)
+                                            time: detected.time, poses: detected.poses, coordinates: coordinates, to: &text)
                 try text.bytes.withUnsafeBytes { try json.write($0) }
                 try json.endRecord()
             }

@@ -15,8 +15,11 @@ public enum CocoResults {
     /// The person category of COCO keypoint annotations.
     public static let personCategory = 1
 
-    /// One result object per pose, as a JSON list (one object per line, for diffable files).
-    public static func encode(_ results: [(imageID: Int, pose: Pose)]) -> String {
+    /// One result object per pose, as a JSON list (one object per line, for diffable files):
+    /// each pose's COCO-17 keypoints (through its set's map; a pose without them, a hand, is
+    /// left out), positions as given (clamp them first for points on the image).
+    public static func encode(_ given: [(imageID: Int, pose: Pose)]) -> String {
+        let results = given.compactMap { result in result.pose.cocoSeventeen.map { (imageID: result.imageID, pose: $0) } }
         var json = JSONText(capacity: 64 + 700 * results.count)
         json.raw("[")
         for (index, result) in results.enumerated() {

@@ -13,9 +13,13 @@ public struct KeypointDetection: Sendable, Equatable {
         self.imageID = imageID; self.keypoints = keypoints; self.score = score
     }
 
-    /// A pose already mapped to original image pixels (see ``Pose/mapped(by:)``).
-    public init(imageID: Int, pose: Pose) {
-        self.init(imageID: imageID, keypoints: pose.keypoints.map(\.position), score: pose.score)
+    /// A pose already mapped to original image pixels (see ``Pose/mapped(by:)``), as its COCO-17
+    /// keypoints (through its set's map; nil for a set without them, a hand), clamped into the
+    /// `imageWidth × imageHeight` image when its size is given: COCO's labels lie on the image,
+    /// and a point moved onto the image never gets farther from one.
+    public init?(imageID: Int, pose: Pose, imageWidth: Int = 0, imageHeight: Int = 0) {
+        guard let coco = pose.cocoSeventeen?.clamped(width: imageWidth, height: imageHeight) else { return nil }
+        self.init(imageID: imageID, keypoints: coco.keypoints.map(\.position), score: coco.score)
     }
 
     /// Area of the keypoints' bounding box, as pycocotools `loadRes` computes it for keypoint

@@ -83,9 +83,10 @@ public final class PoseDetector: PoseFinding, FrameInputHolding, @unchecked Send
     /// Runs the network on ``PoseNetModel/input`` and decodes; `transform` maps network-input
     /// pixels to the caller's image pixels. Poses are sorted by score, best first.
     ///
-    /// With `imageSize`, keypoints are clamped into the image (`0...width-1`, `0...height-1`):
-    /// offsets can point a little past the border, and into the letterbox padding, where no
-    /// pixel of the image is. `padding` is the input's letterbox band, if known
+    /// Keypoints are where the network puts them, also outside the image (offsets can point
+    /// past the border: a head cut off by the top edge); consumers that need points on the image
+    /// clamp them (`Pose.clamped(width:height:)`). `imageSize` is not used by this detector (the
+    /// multi-scale detector chooses its input sizes by it). `padding` is the input's letterbox band, if known
     /// (``PoseNetModel/run(padding:)``).
     ///
     /// - Throws: ``PoseDecodingError`` for invalid ``decoding`` parameters or heads holding NaN
@@ -95,7 +96,7 @@ public final class PoseDetector: PoseFinding, FrameInputHolding, @unchecked Send
         let parameters = try checkedDecoding.validatedParameters()
         if decoding.flipAveraging { try model.runWithFlipAveraging(padding: padding) } else { try model.run(padding: padding) }
         afterNetwork()
-        return decoding.poses(from: try model.output, parameters: parameters, mappingTo: transform, imageSize: imageSize)
+        return decoding.poses(from: try model.output, parameters: parameters, mappingTo: transform)
     }
 
     /// A detector with the same model settings and decoding on `threads` cores, reading this
@@ -108,18 +109,17 @@ public final class PoseDetector: PoseFinding, FrameInputHolding, @unchecked Send
 }
 
 extension PoseDecoding {
-    /// Decodes heads into poses, best first, mapped by `transform` to image pixels and, with
-    /// `imageSize`, clamped into the image.
+    /// Decodes heads into poses, best first, mapped by `transform` to image pixels, where the
+    /// network puts them (also outside the image: nothing is clamped).
     ///
     /// - Throws: ``PoseDecodingError/parameterOutOfRange(_:)`` for invalid ``parameters``.
-    public func poses(from heads: PoseNetOutput, mappingTo transform: ImageTransform,
-                      imageSize: (width: Int, height: Int)?) throws -> [Pose] {
-        poses(from: heads, parameters: try MultiPoseParameters.Validated(parameters), mappingTo: transform, imageSize: imageSize)
+    public func poses(from heads: PoseNetOutput, mappingTo transform: ImageTransform) throws -> [Pose] {
+        poses(from: heads, parameters: try MultiPoseParameters.Validated(parameters), mappingTo: transform)
     }
 
-    /// ``poses(from:mappingTo:imageSize:)`` with ``parameters`` validated beforehand (`validated`).
+    /// ``poses(from:mappingTo:)`` with ``parameters`` validated beforehand (`validated`).
     func poses(from heads: PoseNetOutput, parameters validated: MultiPoseParameters.Validated,
-               mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)?) -> [Pose] {
+               mappingTo transform: ImageTransform) -> [Pose] {
         var poses: [Pose]
         switch mode {
         case .single:
@@ -129,16 +129,6 @@ extension PoseDecoding {
             poses = decodeMultiplePoses(heads, parameters: validated)
         }
         poses.sort { $0.score > $1.score }
-        return poses.map { pose in
-            var mapped = pose.mapped(by: transform)
-            if let imageSize {
-                let maxX = Double(max(imageSize.width - 1, 0)), maxY = Double(max(imageSize.height - 1, 0))
-                for i in mapped.keypoints.indices {
-                    mapped.keypoints[i].position.x = min(max(mapped.keypoints[i].position.x, 0), maxX)
-                    mapped.keypoints[i].position.y = min(max(mapped.keypoints[i].position.y, 0), maxY)
-                }
-            }
-            return mapped
-        }
+        return poses.map { $0.mapped(by: transform) }
     }
 }

@@ -18,8 +18,9 @@ public protocol PoseFinding: AnyObject, Sendable {
     var geometry: InputPlacement.Fit { get }
     /// Cores one detection uses.
     var threads: Int { get }
-    /// Runs on ``input`` and decodes; `transform` maps input pixels to the caller's image pixels;
-    /// with `imageSize`, keypoints are clamped into the image. Poses are sorted best first.
+    /// Runs on ``input`` and decodes; `transform` maps input pixels to the caller's image pixels,
+    /// `imageSize` is the image's size when known. Keypoints are where the network puts them, also
+    /// outside the image (never clamped). Poses are sorted best first.
     ///
     /// `padding` is the band of ``input`` rows (columns) that hold only padding, if the caller
     /// knows it (FrameIO's `NetworkInputWriter.paddingBand`): the network computes one of the

@@ -14,14 +14,14 @@ enum Fixtures {
             (0.2, 0), (-0.2, 0), (0.2, 0.85), (-0.2, 0.85), (0.2, 1.7), (-0.2, 1.7),      // hips, legs
         ]
         let kps = offsets.enumerated().map { i, o in
-            Keypoint(part: BodyPart(rawValue: i)!, position: Point(x: cx + o.0 * t, y: cy + o.1 * t), score: score)
+            Keypoint(position: Point(x: cx + o.0 * t, y: cy + o.1 * t), score: score)
         }
         return Pose(keypoints: kps, score: score)
     }
 
     /// A pose whose keypoints are moved by `transform`.
     static func mapped(_ pose: Pose, _ transform: (Point) -> Point) -> Pose {
-        Pose(keypoints: pose.keypoints.map { Keypoint(part: $0.part, position: transform($0.position), score: $0.score) }, score: pose.score)
+        Pose(keypoints: pose.keypoints.map { Keypoint(position: transform($0.position), score: $0.score) }, score: pose.score)
     }
 
     /// A small untrained classifier with the default window length.

@@ -61,14 +61,14 @@ struct IdentityTrackingTests {
             (0.2 + 0.3 * spread, 0.85), (-0.2 - 0.3 * spread, 0.85), (0.2 + 0.6 * spread, 1.7), (-0.2 - 0.6 * spread, 1.7),
         ]
         return Pose(keypoints: offsets.enumerated().map { i, o in
-            Keypoint(part: BodyPart(rawValue: i)!, position: Point(x: cx + o.0 * t, y: cy + o.1 * t), score: score)
+            Keypoint(position: Point(x: cx + o.0 * t, y: cy + o.1 * t), score: score)
         }, score: score)
     }
 
     /// `pose` with every keypoint moved by (dx, dy) and the given score.
     static func moved(_ pose: Pose, dx: Double = 0, dy: Double = 0, score: Double? = nil) -> Pose {
         Pose(keypoints: pose.keypoints.map {
-            Keypoint(part: $0.part, position: Point(x: $0.position.x + dx, y: $0.position.y + dy), score: $0.score)
+            Keypoint(position: Point(x: $0.position.x + dx, y: $0.position.y + dy), score: $0.score)
         }, score: score ?? pose.score)
     }
 
@@ -212,7 +212,7 @@ struct GivenIdentityTests {
     }
 
     static func keypointsJSON(_ pose: Pose) -> String {
-        "[" + pose.keypoints.map { "{\"part\": \"\($0.part.name)\", \"x\": \($0.position.x), \"y\": \($0.position.y), \"score\": \($0.score)}" }
+        "[" + zip(pose.keypointSet.names, pose.keypoints).map { "{\"part\": \"\($0)\", \"x\": \($1.position.x), \"y\": \($1.position.y), \"score\": \($1.score)}" }
             .joined(separator: ", ") + "]"
     }
 }

@@ -8,7 +8,7 @@ import PoseCore
 struct StreamTests {
     func line(frame: Int, time: Double? = nil, poses: [Pose]) -> String {
         let ps = poses.map { p in
-            let kps = p.keypoints.map { "{\"part\": \"\($0.part.name)\", \"x\": \($0.position.x), \"y\": \($0.position.y), \"score\": \($0.score)}" }
+            let kps = zip(p.keypointSet.names, p.keypoints).map { "{\"part\": \"\($0)\", \"x\": \($1.position.x), \"y\": \($1.position.y), \"score\": \($1.score)}" }
             return "{\"score\": \(p.score), \"box\": [0, 0, 1, 1], \"keypoints\": [\(kps.joined(separator: ", "))]}"
         }
         let t = time.map { ", \"time\": \($0)" } ?? ""

@@ -102,7 +102,7 @@ struct WindowingTests {
             g.pose = f.pose.map { pose in
                 let kps = (0..<BodyPart.count).map { k -> Keypoint in
                     let src = pose.keypoints[BodyPart(rawValue: k)!.mirrored.rawValue]
-                    return Keypoint(part: BodyPart(rawValue: k)!, position: Point(x: 640 - src.position.x, y: src.position.y), score: src.score)
+                    return Keypoint(position: Point(x: 640 - src.position.x, y: src.position.y), score: src.score)
                 }
                 return Pose(keypoints: kps, score: pose.score)
             }

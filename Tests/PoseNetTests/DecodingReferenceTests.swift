@@ -42,8 +42,9 @@ func loadCase(_ name: String) throws -> (PoseNetOutput, ReferenceDecodes) {
 /// Positions within 1e-3 px, scores within 1e-5, parts in BodyPart order.
 func expectMatches(_ pose: Pose, _ keypoints: [ReferenceDecodes.Keypoint], _ label: String) {
     #expect(keypoints.count == 17, "\(label): reference has \(keypoints.count) keypoints")
-    for (k, ref) in zip(pose.keypoints, keypoints) {
-        #expect(k.part.name == ref.part, "\(label): part \(k.part.name) vs \(ref.part)")
+    #expect(pose.keypointSet == .coco17)
+    for (i, (k, ref)) in zip(pose.keypoints, keypoints).enumerated() {
+        #expect(pose.keypointSet.names[i] == ref.part, "\(label): part \(pose.keypointSet.names[i]) vs \(ref.part)")
         #expect(abs(k.position.x - ref.x) <= 1e-3 && abs(k.position.y - ref.y) <= 1e-3,
                 "\(label) \(ref.part): (\(k.position.x), \(k.position.y)) vs (\(ref.x), \(ref.y))")
         #expect(abs(k.score - ref.score) <= 1e-5, "\(label) \(ref.part): score \(k.score) vs \(ref.score)")

@@ -72,7 +72,7 @@ struct MultiScaleTests {
         // back to the photo would put them tens of pixels away.
         for pose in expected.prefix(2) {
             let twin = try #require(found.min { $0[.nose].position.squaredDistance(to: pose[.nose].position) < $1[.nose].position.squaredDistance(to: pose[.nose].position) })
-            let distances = pose.keypoints.filter { $0.score > 0.5 }.map { twin[$0.part].position.squaredDistance(to: $0.position).squareRoot() }
+            let distances = zip(pose.keypoints, twin.keypoints).filter { $0.0.score > 0.5 }.map { $0.1.position.squaredDistance(to: $0.0.position).squareRoot() }
             #expect(distances.count >= 8 && distances.reduce(0, +) / Double(distances.count) < 1.5 && distances.max()! < 5, "\(distances)")
             #expect(abs(twin.score - pose.score) < 0.05, "pose score \(twin.score) against \(pose.score)")
         }

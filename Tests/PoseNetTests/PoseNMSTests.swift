@@ -71,7 +71,7 @@ import TestSupport
                 continue
             }
             found.insert(person)
-            for k in pose.keypoints { #expect(k.position.squaredDistance(to: people[person][k.part.rawValue]) < 1e-6) }
+            for (i, k) in pose.keypoints.enumerated() { #expect(k.position.squaredDistance(to: people[person][i]) < 1e-6) }
         }
         #expect(found.count == 100)
     }

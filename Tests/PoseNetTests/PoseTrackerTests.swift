@@ -6,7 +6,7 @@ import PoseCore
 /// corner at (x, y): enough shape for box IoU and keypoint similarity.
 func gridPerson(x: Double, y: Double, width: Double = 60, score: Double = 0.9) -> Pose {
     let keypoints = (0..<BodyPart.count).map { i in
-        Keypoint(part: BodyPart(rawValue: i)!,
+        Keypoint(
                  position: Point(x: x + Double(i % 3) * width / 2, y: y + Double(i / 3) * width / 2.5), score: score)
     }
     return Pose(keypoints: keypoints, score: score)

@@ -69,11 +69,11 @@ struct SmoothingTests {
         var noise = NoiseSource(state: 7)
         let small = stillFrames(count: 40, diagonal: 100, noise: &noise).enumerated().map { i, frame in
             (frame.0, Pose(keypoints: frame.1.keypoints.map {
-                Keypoint(part: $0.part, position: Point(x: $0.position.x + 40 * sin(Double(i) / 5), y: $0.position.y), score: $0.score)
+                Keypoint(position: Point(x: $0.position.x + 40 * sin(Double(i) / 5), y: $0.position.y), score: $0.score)
             }, score: frame.1.score))
         }
         let large = small.map { t, pose in
-            (t, Pose(keypoints: pose.keypoints.map { Keypoint(part: $0.part, position: Point(x: 3 * $0.position.x, y: 3 * $0.position.y), score: $0.score) }, score: pose.score))
+            (t, Pose(keypoints: pose.keypoints.map { Keypoint(position: Point(x: 3 * $0.position.x, y: 3 * $0.position.y), score: $0.score) }, score: pose.score))
         }
         for (a, b) in zip(smoothed(small), smoothed(large)) {
             for (p, q) in zip(a.keypoints, b.keypoints) {

@@ -109,6 +109,8 @@ public struct JSONText: Sendable {
     public enum Decimals {
         /// Image coordinates and boxes, in pixels: 1/100 pixel.
         public static let pixels = 2
+        /// Normalized image coordinates (`--coordinates normalized|vision`): 10⁻⁶ of the image.
+        public static let normalizedCoordinates = 6
         /// Times and durations, in seconds: 1 ms.
         public static let seconds = 3
         /// Scores, confidences and probabilities in 0...1 (also COCO AP and AR).

@@ -8,7 +8,11 @@ import Foundation
 ///             "keypoints": [{"part": "nose", "x": 320.5, "y": 101.2, "score": 0.97}, ...]}]}
 /// ```
 ///
-/// Keypoints are matched by `part` name (any order; all 17 must be present). `box` and `source`
+/// Keypoints are matched by `part` name, in any order, to the smallest known ``KeypointSet``
+/// holding every name given (COCO-17, BlazePose-33, Hand-21, Vision-18); all of the set's points
+/// must be present. A keypoint's `visibility` is kept when present. Lines written in another
+/// coordinate system (`"coordinates": "normalized"` or `"vision"`, which need `width` and
+/// `height`) are converted back to image pixels. `box` and `source`
 /// are optional; `id` (the person's identity, on video) is kept when every pose of the frame
 /// has one, and must then be a positive integer, different for each pose; a missing `time` becomes `frame / defaultFPS`; a missing `frame` becomes the
 /// line's index among frames. Blank lines are skipped. Anything else malformed throws
@@ -67,6 +71,7 @@ public struct PoseJSONLinesDecoder {
         }
         let width = Self.number(dict["width"] ?? 0).map { Int(max(0, min($0, 1e9))) } ?? 0
         let height = Self.number(dict["height"] ?? 0).map { Int(max(0, min($0, 1e9))) } ?? 0
+        let coordinates = try Self.coordinates(of: dict, width: width, height: height, fail: fail)
         guard let rawPoses = dict["poses"] else { throw fail("missing \"poses\"") }
         guard let poseList = rawPoses as? [Any] else { throw fail("\"poses\" must be an array") }
         guard poseList.count <= Self.maximumPosesPerFrame else {
@@ -88,26 +93,10 @@ public struct PoseJSONLinesDecoder {
                 unidentified += 1
             }
             guard let kps = pd["keypoints"] as? [Any] else { throw fail("pose \(p) has no \"keypoints\" array") }
-            var slots = [Keypoint?](repeating: nil, count: BodyPart.count)
-            for raw in kps {
-                guard let kd = raw as? [String: Any], let name = kd["part"] as? String else {
-                    throw fail("pose \(p): keypoint without a \"part\" name")
-                }
-                guard let part = BodyPart(name: name) else { throw fail("pose \(p): unknown part \"\(name)\"") }
-                guard let x = Self.number(kd["x"]), let y = Self.number(kd["y"]), x.isFinite, y.isFinite else {
-                    throw fail("pose \(p): \(name) needs finite numeric \"x\" and \"y\"")
-                }
-                guard abs(x) <= 1e7, abs(y) <= 1e7 else { throw fail("pose \(p): \(name) lies more than 1e7 pixels away") }
-                guard let s = Self.number(kd["score"]), s.isFinite else { throw fail("pose \(p): \(name) needs a numeric \"score\"") }
-                slots[part.rawValue] = Keypoint(part: part, position: Point(x: x, y: y), score: min(max(s, 0), 1))
-            }
-            let missing = slots.indices.filter { slots[$0] == nil }
-            guard missing.isEmpty else {
-                throw fail("pose \(p) lacks \(missing.count) of 17 keypoints (first: \(BodyPart(rawValue: missing[0])!.name))")
-            }
+            let (set, keypoints) = try Self.keypoints(of: kps, pose: p, in: coordinates, width: width, height: height, fail: fail)
             let score = Self.number(pd["score"]).flatMap { $0.isFinite ? $0 : nil }
-                ?? slots.reduce(0) { $0 + $1!.score } / Double(BodyPart.count)
-            poses.append(Pose(keypoints: slots.map { $0! }, score: score, id: id))
+                ?? keypoints.reduce(0) { $0 + $1.score } / Double(keypoints.count)
+            poses.append(Pose(keypoints: keypoints, score: score, id: id, keypointSet: set))
         }
         guard ids.isEmpty || unidentified == 0 else { throw fail("some poses of the frame have an \"id\" and some do not") }
         framesRead += 1

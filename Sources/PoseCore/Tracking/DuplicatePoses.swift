@@ -41,6 +41,7 @@ public enum DuplicatePoses {
 
     /// How many of `a`'s keypoints lie within `radius` pixels of the same keypoint of `b`.
     static func sharedKeypoints(_ a: Pose, _ b: Pose, within radius: Double) -> Int {
+        guard a.keypointSet == b.keypointSet else { return 0 }
         let squared = radius * radius
         var shared = 0
         for (p, q) in zip(a.keypoints, b.keypoints) where p.position.squaredDistance(to: q.position) <= squared { shared += 1 }

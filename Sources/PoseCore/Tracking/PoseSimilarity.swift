@@ -12,11 +12,12 @@ import Foundation
 ///   happens to coincide is weak evidence, and a track that shares one keypoint with a pose must
 ///   not outscore one that shares five. Poses sharing no confident stable keypoint are compared
 ///   on all their keypoints the same way.
-/// - **Half the overlap (IoU) of the boxes around all 17 keypoints.** A person seen badly (lying
+/// - **Half the overlap (IoU) of the boxes around all keypoints.** A person seen badly (lying
 ///   on the floor, blurred) gets keypoints that jump between frames, while the body they are
 ///   spread over stays put.
 public enum PoseSimilarity {
-    /// The parts that arm and leg motion does not move.
+    /// The parts that arm and leg motion does not move (COCO-17; a set without them, a hand,
+    /// is compared on all its keypoints).
     static let stableParts: [BodyPart] = [.nose, .leftEye, .rightEye, .leftEar, .rightEar,
                                            .leftShoulder, .rightShoulder, .leftHip, .rightHip]
     /// σ as a fraction of ``bodyScale(_:keypointScore:)``.
@@ -37,26 +38,43 @@ public enum PoseSimilarity {
                    to: pose, box: pose.boundingBox(minimumScore: 0), keypointScore: keypointScore)
     }
 
-    /// ``similarity(of:shiftedBy:scale:unseen:to:keypointScore:)`` with the boxes around all 17
+    /// ``similarity(of:shiftedBy:scale:unseen:to:keypointScore:)`` with the boxes around all
     /// keypoints of `tracked` and `pose` computed once by the caller (the tracker compares every
     /// track with every pose).
     static func similarity(of tracked: Pose, box trackedBox: BoundingBox, shiftedBy shift: Point, scale: Double, unseen: Double,
                            to pose: Pose, box poseBox: BoundingBox, keypointScore: Double) -> Double {
         let sigma = (tolerance + toleranceGrowth * max(unseen, 0)) * max(scale, 1)
-        func mean(over parts: [BodyPart]) -> Double? {
+        guard tracked.keypointSet == pose.keypointSet else { return 0 }   // a hand is never a body
+        func mean(stableOnly: Bool) -> Double? {
             var total = 0.0, shared = 0
-            for part in parts where pose[part].score >= keypointScore && tracked[part].score >= keypointScore {
-                let a = tracked[part].position, b = pose[part].position
+            forEachSharedKeypoint(of: tracked, pose, stableOnly: stableOnly, keypointScore: keypointScore) { a, b in
                 let dx = a.x + shift.x - b.x, dy = a.y + shift.y - b.y
                 total += exp(-(dx * dx + dy * dy) / (2 * sigma * sigma))
                 shared += 1
             }
             return shared > 0 ? total / Double(max(shared, minimumEvidence)) : nil
         }
-        let keypoints = mean(over: stableParts) ?? mean(over: BodyPart.allCases) ?? 0
+        let keypoints = mean(stableOnly: true) ?? mean(stableOnly: false) ?? 0
         var box = trackedBox
         box.minX += shift.x; box.maxX += shift.x; box.minY += shift.y; box.maxY += shift.y
         return max(keypoints, boxWeight * intersectionOverUnion(box, poseBox))
+    }
+
+    /// Calls `body` with the positions in `a` and `b` of each keypoint confident in both: the
+    /// ``stableParts`` the set has (through its COCO-17 map), or every keypoint. The poses share
+    /// one set.
+    @inline(__always)
+    static func forEachSharedKeypoint(of a: Pose, _ b: Pose, stableOnly: Bool, keypointScore: Double,
+                                      _ body: (Point, Point) -> Void) {
+        func visit(_ k: Int) {
+            let p = a.keypoints[k], q = b.keypoints[k]
+            if p.score >= keypointScore && q.score >= keypointScore { body(p.position, q.position) }
+        }
+        if stableOnly {
+            for part in stableParts { if let k = a.keypointSet.index(of: part) { visit(k) } }
+        } else {
+            for k in a.keypoints.indices { visit(k) }
+        }
     }
 
     /// Box intersection over union, 0 for empty or disjoint boxes.
@@ -71,21 +89,24 @@ public enum PoseSimilarity {
 
     /// The person's size in pixels: the distance from the shoulders' midpoint to the hips'
     /// midpoint (or one side's shoulder-to-hip), or 1.5 × the shoulder width, but at least a
-    /// quarter of the diagonal of the box around all 17 keypoints. The torso is what limb motion
+    /// quarter of the diagonal of the box around all keypoints. The torso is what limb motion
     /// does not change; the floor keeps the size sane for a body seen end-on or lying down, whose
     /// torso is foreshortened, and for a pose with one or two confident keypoints.
     public static func bodyScale(_ pose: Pose, keypointScore: Double) -> Double {
         bodyScale(pose, box: pose.boundingBox(minimumScore: 0), keypointScore: keypointScore)
     }
 
-    /// ``bodyScale(_:keypointScore:)`` with the box around all 17 keypoints computed by the caller.
+    /// ``bodyScale(_:keypointScore:)`` with the box around all keypoints computed by the caller.
     static func bodyScale(_ pose: Pose, box: BoundingBox, keypointScore: Double) -> Double {
         max(torsoLength(pose, keypointScore: keypointScore) ?? 0, (box.width * box.width + box.height * box.height).squareRoot() / 4, 1)
     }
 
     /// Shoulders to hips, or 1.5 × the shoulder width; nil without such confident keypoints.
     static func torsoLength(_ pose: Pose, keypointScore: Double) -> Double? {
-        func at(_ part: BodyPart) -> Point? { pose[part].score >= keypointScore ? pose[part].position : nil }
+        func at(_ part: BodyPart) -> Point? {
+            guard let k = pose.keypoint(part), k.score >= keypointScore else { return nil }
+            return k.position
+        }
         func distance(_ a: Point, _ b: Point) -> Double { a.squaredDistance(to: b).squareRoot() }
         func midpoint(_ a: Point?, _ b: Point?) -> Point? {
             switch (a, b) {
@@ -105,15 +126,16 @@ public enum PoseSimilarity {
     /// nil when they share none. Each keypoint is compared with itself, so a hip that appears or
     /// vanishes between the frames does not read as motion.
     public static func displacement(from old: Pose, to new: Pose, keypointScore: Double) -> Point? {
-        func mean(over parts: [BodyPart]) -> Point? {
+        guard old.keypointSet == new.keypointSet else { return nil }
+        func mean(stableOnly: Bool) -> Point? {
             var x = 0.0, y = 0.0, count = 0.0
-            for part in parts where old[part].score >= keypointScore && new[part].score >= keypointScore {
-                x += new[part].position.x - old[part].position.x
-                y += new[part].position.y - old[part].position.y
+            forEachSharedKeypoint(of: old, new, stableOnly: stableOnly, keypointScore: keypointScore) { a, b in
+                x += b.x - a.x
+                y += b.y - a.y
                 count += 1
             }
             return count > 0 ? Point(x: x / count, y: y / count) : nil
         }
-        return mean(over: stableParts) ?? mean(over: BodyPart.allCases)
+        return mean(stableOnly: true) ?? mean(stableOnly: false)
     }
 }

@@ -1,4 +1,5 @@
-/// Smooths tracked poses over time: a ``OneEuroFilter`` per identity, keypoint and axis.
+/// Smooths tracked poses over time: a ``OneEuroFilter`` per identity, keypoint and axis, for
+/// poses of any ``KeypointSet`` (a track whose set changes starts its filters again).
 ///
 /// The speed coefficient is scaled to the person's size: speeds are measured in box diagonals
 /// per second (the diagonal of the box around the confident keypoints, itself smoothed), so a
@@ -45,9 +46,10 @@ public struct PoseSmoother: Sendable {
     public mutating func smooth(_ tracked: TrackedPose, time: Double) -> TrackedPose {
         let box = trackedBoxKeypointScore == sizeKeypointScore ? tracked.box : tracked.pose.boundingBox(minimumScore: sizeKeypointScore)
         let diagonal = max((box.width * box.width + box.height * box.height).squareRoot(), 1)
-        var person = people[tracked.trackID] ?? PersonFilters(
-            x: Array(repeating: filter(), count: BodyPart.count),
-            y: Array(repeating: filter(), count: BodyPart.count),
+        let count = tracked.pose.keypoints.count
+        var person = people[tracked.trackID].flatMap { $0.x.count == count ? $0 : nil } ?? PersonFilters(
+            x: Array(repeating: filter(), count: count),
+            y: Array(repeating: filter(), count: count),
             diagonal: diagonal, lastTime: time)
         // The size changes slowly; a one-frame box jump (a missed ankle) must not swing the
         // speed scale, so it follows the measured diagonal with the still-keypoint cutoff.
@@ -58,7 +60,7 @@ public struct PoseSmoother: Sendable {
         person.lastTime = time
         let coefficient = speedCoefficient / person.diagonal
         var result = tracked
-        for k in 0..<BodyPart.count {
+        for k in 0..<count {
             person.x[k].speedCoefficient = coefficient
             person.y[k].speedCoefficient = coefficient
             let p = tracked.pose.keypoints[k].position

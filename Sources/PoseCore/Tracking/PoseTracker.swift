@@ -89,7 +89,7 @@ public struct PoseTracker: Sendable {
     struct Track {
         var id: Int
         var pose: Pose
-        /// The box around all 17 keypoints of ``pose`` (``PoseSimilarity``'s box term), kept with it.
+        /// The box around all keypoints of ``pose`` (``PoseSimilarity``'s box term), kept with it.
         var box: BoundingBox
         /// Size of the person's torso (``PoseSimilarity/bodyScale(_:keypointScore:)``), smoothed.
         var scale: Double
@@ -161,7 +161,10 @@ public struct PoseTracker: Sendable {
         }
         // Best first, so a fragment is compared with the people already placed in this frame.
         for p in confident where trackOfPose[p] == nil && confidentKeypoints(poses[p]) >= configuration.minimumKeypoints {
-            let isFragment = idOfPose.keys.contains { other in Self.fractionInside(boxes[p]!, boxes[other]!) >= Self.fragmentOverlap }
+            // Only a pose of the same set can be a piece of another: a hand in front of a body is a hand.
+            let isFragment = idOfPose.keys.contains { other in
+                poses[other].keypointSet == poses[p].keypointSet && Self.fractionInside(boxes[p]!, boxes[other]!) >= Self.fragmentOverlap
+            }
             if !isFragment { idOfPose[p] = startTrack(poses[p], box: fullBoxes[p]!, time: time) }
         }
         return poses.indices.compactMap { p in

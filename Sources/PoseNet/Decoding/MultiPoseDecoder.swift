@@ -50,10 +50,10 @@ func decodeMultiplePoses(_ output: PoseNetOutput, parameters validated: MultiPos
 }
 
 extension Pose {
-    /// A public pose from the decoder's working representation.
+    /// A public COCO-17 pose from the decoder's working representation.
     init(decoded: DecodedKeypoints, score: Double) {
         self.init(keypoints: BodyPart.allCases.map {
-            Keypoint(part: $0, position: decoded.positions[$0.rawValue], score: Double(decoded.scores[$0.rawValue]))
-        }, score: score)
+            Keypoint(position: decoded.positions[$0.rawValue], score: Double(decoded.scores[$0.rawValue]))
+        }, score: score, keypointSet: .coco17)
     }
 }

@@ -121,7 +121,7 @@ public final class MultiScalePoseDetector: PoseFinding, FrameInputHolding, @unch
         let toConfigured = Double(configured - 1) / Double(scales[0].inputSize - 1)
         let mapping = ImageTransform(scaleX: transform.scaleX * toConfigured, scaleY: transform.scaleY * toConfigured,
                                      offsetX: transform.offsetX, offsetY: transform.offsetY)
-        return decoding.poses(from: heads, parameters: parameters, mappingTo: mapping, imageSize: imageSize)
+        return decoding.poses(from: heads, parameters: parameters, mappingTo: mapping)
     }
 
     public func sharingWeights(threads: Int) throws -> MultiScalePoseDetector {

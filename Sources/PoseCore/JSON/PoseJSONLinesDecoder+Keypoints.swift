@@ -1,0 +1,64 @@
+/// A pose line's keypoints and its coordinate system: which ``KeypointSet`` the points' names
+/// say, each point back in image pixels.
+extension PoseJSONLinesDecoder {
+    /// Farthest a keypoint may lie from the image origin, in pixels: far beyond any model's
+    /// reach outside its frame, near enough that the arithmetic on it stays exact.
+    static let maximumPixelDistance = 1e7
+
+    /// The line's `"coordinates"` (absent: pixels); a normalized system needs a known size.
+    static func coordinates(of line: [String: Any], width: Int, height: Int,
+                            fail: (String) -> PoseDataError) throws -> KeypointCoordinates {
+        guard let raw = line["coordinates"] else { return .pixels }
+        guard let name = raw as? String, let coordinates = KeypointCoordinates(rawValue: name) else {
+            throw fail("\"coordinates\" must be one of \(KeypointCoordinates.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard coordinates == .pixels || (width > 0 && height > 0) else {
+            throw fail("\"coordinates\": \"\(name)\" needs a positive \"width\" and \"height\" to give pixels")
+        }
+        return coordinates
+    }
+
+    /// The keypoints of pose `p` (its `"keypoints"` array) in the order of the set their names
+    /// name, positions in image pixels.
+    static func keypoints(of list: [Any], pose p: Int, in coordinates: KeypointCoordinates, width: Int, height: Int,
+                          fail: (String) -> PoseDataError) throws -> (KeypointSet, [Keypoint]) {
+        var names: [String] = []
+        names.reserveCapacity(list.count)
+        for raw in list {
+            guard let kd = raw as? [String: Any], let name = kd["part"] as? String else {
+                throw fail("pose \(p): keypoint without a \"part\" name")
+            }
+            names.append(name)
+        }
+        guard let set = KeypointSet.smallestKnown(holding: names) else {
+            if let unknown = names.first(where: { name in !KeypointSet.known.contains { $0.index(of: name) != nil } }) {
+                throw fail("pose \(p): unknown part \"\(unknown)\"")
+            }
+            throw fail("pose \(p): no known keypoint set (\(KeypointSet.known.map(\.identifier).joined(separator: ", "))) has all of its parts")
+        }
+        var slots = [Keypoint?](repeating: nil, count: set.count)
+        for (raw, name) in zip(list, names) {
+            let kd = raw as! [String: Any]
+            guard let x = number(kd["x"]), let y = number(kd["y"]), x.isFinite, y.isFinite else {
+                throw fail("pose \(p): \(name) needs finite numeric \"x\" and \"y\"")
+            }
+            let position = coordinates == .pixels ? Point(x: x, y: y)
+                : coordinates.toPixels(Point(x: x, y: y), width: width, height: height)
+            guard abs(position.x) <= maximumPixelDistance, abs(position.y) <= maximumPixelDistance else {
+                throw fail("pose \(p): \(name) lies more than 1e7 pixels away")
+            }
+            guard let s = number(kd["score"]), s.isFinite else { throw fail("pose \(p): \(name) needs a numeric \"score\"") }
+            var visibility: Double?
+            if let v = kd["visibility"] {
+                guard let value = number(v), value.isFinite else { throw fail("pose \(p): \(name) has a non-numeric \"visibility\"") }
+                visibility = min(max(value, 0), 1)
+            }
+            slots[set.index(of: name)!] = Keypoint(position: position, score: min(max(s, 0), 1), visibility: visibility)
+        }
+        let missing = slots.indices.filter { slots[$0] == nil }
+        guard missing.isEmpty else {
+            throw fail("pose \(p) lacks \(missing.count) of \(set.count) keypoints (first: \(set.names[missing[0]]))")
+        }
+        return (set, slots.map { $0! })
+    }
+}
