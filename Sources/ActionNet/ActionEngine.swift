@@ -163,8 +163,14 @@ public final class ActionEngine {
         let bodies = found.map { $0.cocoSeventeen!.clamped(width: self.imageWidth, height: self.imageHeight) }
         let (prominent, slots) = frontEnd.push(frameIndex: frameIndex, time: time, poses: bodies)
         status.trackID = prominent?.trackID
-        // The status shows the pose as given (an overlay finds it among the frame's poses).
-        status.pose = prominent.flatMap { p in zip(bodies, found).first { $0.0 == p.pose }?.1 }
+        // The status shows the pose as given, with its identity (an overlay finds it among the frame's poses).
+        status.pose = prominent.flatMap { p in
+            bodies.indices.first { bodies[$0].keypoints == p.pose.keypoints && bodies[$0].score == p.pose.score }.map {
+                var given = found[$0]
+                given.id = p.pose.id
+                return given
+            }
+        }
         var events: [ActionEvent] = []
         for slot in slots {
             events += consume(slot)

@@ -12,7 +12,7 @@ public struct KeypointEdge: Hashable, Sendable {
 /// smoothing, JSON Lines, overlays, action windows and evaluation read the set, never a fixed
 /// count: a BlazePose pose (33 points) or a hand (21) goes through them as a PoseNet pose (17)
 /// does. The known sets are ``coco17`` (PoseNet), ``blazePose33``, ``hand21`` and ``vision18``
-/// (Vision's body joints, a Create ML action classifier's input rows); ``known`` lists them.
+/// (Vision's body joints, a Create ML action classifier's input rows); `KeypointSet.known` lists them.
 ///
 /// Names are the ones JSON Lines writes (`"part"`), camelCase: `leftShoulder`, `thumbTip`.
 /// Sides come from the names: a point whose name starts with `left` or `right` is on that side
