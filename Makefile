@@ -101,7 +101,8 @@ demo: weights
 	@echo "demo: wrote $(abspath demo/poses.jsonl) ($$(wc -l < demo/poses.jsonl) frames), $(abspath demo/overlay.mp4)"
 	@echo "demo: and $(abspath demo/actions.jsonl), whose summary is: $$(tail -n 1 demo/actions.jsonl)"
 
-# libFuzzer runs of the PNM and Y4M parsers (separate package in Fuzz/, seeds generated from ../shared).
+# libFuzzer runs of the parsers of untrusted files: PNM, Y4M, Core ML models, window files, pose JSON Lines,
+# .npy (separate package in Fuzz/, seeds generated from ../shared and Fuzz/make_seeds.py).
 fuzz:
 	POSEKIT_SHARED=$(SHARED) Fuzz/run.sh 600
 

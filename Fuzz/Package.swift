@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 //
-// libFuzzer harnesses for PoseKit's stream parsers. A separate package so that `swift build` and
+// libFuzzer harnesses for PoseKit's parsers of untrusted files. A separate package so that `swift build` and
 // `swift test` of the main package never see them. Build and run via `make fuzz` / `make fuzz-smoke`
 // (which call Fuzz/run.sh); by hand:
 //
@@ -14,5 +14,10 @@ let package = Package(
     targets: [
         .executableTarget(name: "FuzzPNM", dependencies: [.product(name: "FrameIO", package: "PoseKit")]),
         .executableTarget(name: "FuzzY4M", dependencies: [.product(name: "FrameIO", package: "PoseKit")]),
+        // The Core ML reader (protobuf wire format, layers, integers), window files, pose JSON Lines, .npy.
+        .executableTarget(name: "FuzzCoreML", dependencies: [.product(name: "ActionNet", package: "PoseKit")]),
+        .executableTarget(name: "FuzzWindow", dependencies: [.product(name: "ActionNet", package: "PoseKit")]),
+        .executableTarget(name: "FuzzPoseLines", dependencies: [.product(name: "PoseCore", package: "PoseKit")]),
+        .executableTarget(name: "FuzzNumPy", dependencies: [.product(name: "Tensor", package: "PoseKit")]),
     ]
 )

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses and runs each for SECONDS (default 600) at low priority.
-#   Fuzz/run.sh [SECONDS]    (make fuzz: 600 s each; make fuzz-smoke: 20 s each; PARALLEL=1 runs both at once)
-# Seeds are generated here from ../shared/media with ffmpeg (never committed) plus hand-made
-# edge cases; libFuzzer grows corpus-pnm/ and corpus-y4m/ across runs. Crashes land in artifacts/.
+#   Fuzz/run.sh [SECONDS] [TARGET...]   (make fuzz: 600 s each; make fuzz-smoke: 20 s each; JOBS=N builds with -j N;
+#                                        PARALLEL=1 runs two at a time; default: every target)
+# Targets: FuzzPNM, FuzzY4M (frame readers), FuzzCoreML (protobuf / Core ML model reader),
+# FuzzWindow (window files, .npy and JSON), FuzzPoseLines (pose JSON Lines), FuzzNumPy (.npy).
+# Seeds are generated here from ../shared (never committed) plus hand-made edge cases
+# (make_seeds.py); libFuzzer grows corpus-NAME/ across runs. Crashes land in artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_EACH=${1:-600}
+shift || true
 SHARED=${POSEKIT_SHARED:-$(cd .. && cd .. && pwd)/shared}
-mkdir -p seeds-pnm seeds-y4m corpus-pnm corpus-y4m artifacts logs
+KINDS="pnm y4m coreml window poselines numpy"
+for kind in $KINDS; do mkdir -p seeds-$kind corpus-$kind; done
+mkdir -p artifacts logs
 
-swift build -c release --sanitize=fuzzer >logs/build.log 2>&1 || { cat logs/build.log; exit 1; }
+swift build -c release --sanitize=fuzzer ${JOBS:+-j $JOBS} >logs/build.log 2>&1 || { cat logs/build.log; exit 1; }
 
 # Hand-made seeds: the header variants the parsers must handle.
 printf 'P6\n2 1\n255\n\xff\x00\x00\x00\xff\x00' > seeds-pnm/p6.ppm
@@ -32,6 +38,12 @@ if [ -n "$clip" ] && command -v ffmpeg >/dev/null; then
   ffmpeg -v error -y -i "$clip" -frames:v 1 -vf scale=16:12 -pix_fmt gray16be -f image2pipe -c:v pgm seeds-pnm/real-gray16.pgm
 fi
 
+# The Core ML, window, pose-line and .npy seeds: hand-made, then real windows from ../shared.
+python3 make_seeds.py .
+for npy in "$SHARED"/reference/createml/*/zeros.npy "$SHARED"/reference/createml/ExerciseClassifier/lunges_02__s0160.npy; do
+  [ -f "$npy" ] && cp "$npy" "seeds-window/$(basename "$(dirname "$npy")")-$(basename "$npy")" && cp "$npy" seeds-numpy/ || true
+done
+
 run() {  # name corpus seeds
   echo "== $1 for ${SECONDS_EACH}s"
   local status=0
@@ -41,9 +53,19 @@ run() {  # name corpus seeds
   [ $status = 0 ] || echo "$1 FAILED (exit $status): see Fuzz/logs/$1.log and Fuzz/artifacts/"
   return $status
 }
-if [ "${PARALLEL:-0}" = 1 ]; then
-  run FuzzPNM pnm & a=$!; run FuzzY4M y4m & b=$!; wait $a; wait $b
+declare -A KIND=([FuzzPNM]=pnm [FuzzY4M]=y4m [FuzzCoreML]=coreml [FuzzWindow]=window [FuzzPoseLines]=poselines [FuzzNumPy]=numpy)
+TARGETS=("$@")
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(FuzzPNM FuzzY4M FuzzCoreML FuzzWindow FuzzPoseLines FuzzNumPy)
+failed=0
+if [ "${PARALLEL:-0}" = 1 ]; then   # two at a time
+  for ((i = 0; i < ${#TARGETS[@]}; i += 2)); do
+    run "${TARGETS[i]}" "${KIND[${TARGETS[i]}]}" & a=$!
+    b=""
+    if [ $((i + 1)) -lt ${#TARGETS[@]} ]; then run "${TARGETS[i+1]}" "${KIND[${TARGETS[i+1]}]}" & b=$!; fi
+    wait $a || failed=1
+    [ -z "$b" ] || wait $b || failed=1
+  done
 else
-  run FuzzPNM pnm
-  run FuzzY4M y4m
+  for target in "${TARGETS[@]}"; do run "$target" "${KIND[$target]}" || failed=1; done
 fi
+exit $failed

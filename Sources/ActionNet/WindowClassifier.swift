@@ -38,7 +38,9 @@ enum WindowClassifier {
         case .actionNet(let net):
             return net.probabilities(features: window.features())
         case .createML(let model):
-            // A checked model on a window of its own length with finite coordinates cannot fail.
+            // A model checked at load on a window of its own length with finite coordinates fails
+            // only when its values overflow float32 inside: then no class has any probability
+            // (a low-confidence window), never NaN probabilities.
             let input = window.visionInput(width: imageWidth, height: imageHeight)
             guard let prediction = try? model.classify(input) else { return [Double](repeating: 0, count: model.labels.count) }
             return prediction.probabilities.map(Double.init)

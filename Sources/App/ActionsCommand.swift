@@ -225,6 +225,7 @@ struct ActionsCommand: AsyncParsableCommand {
     /// was trained on them), and annotated frames into `overlay` when given.
     private func recognize(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
                            overlay: MediaWriter?, _ reporter: ProgressReporter) async throws {
+        try InputDirectory.requireFound(input)
         let outputs = [sink, overlay?.output.sink].compactMap { $0 }
         var frames = detector.poses(inMediaAt: input, smoothing: false, tracking: tracking.configuration).makeAsyncIterator()
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).

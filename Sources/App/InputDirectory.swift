@@ -14,6 +14,17 @@ enum InputDirectory {
         }
     }
 
+    /// Throws the error opening `input` would (`PATH: open: No such file or directory`) when it
+    /// cannot even be found, before the frame pipeline is built for it: that pipeline's workers
+    /// (one network's activations per frame in flight) cost milliseconds and megabytes per input,
+    /// which a long list of missing paths would otherwise pay for each.
+    static func requireFound(_ input: String) throws {
+        var info = stat()
+        guard input == "-" || FileName.status(input, &info) else {
+            throw FrameIOError.naming(input, FrameIOError.system(operation: "open \(input)", errno: errno))
+        }
+    }
+
     /// The media files directly in `directory`, sorted by name (byte order); names that are not
     /// UTF-8 are kept byte for byte (`FileName`).
     static func files(in directory: String) throws -> [String] {

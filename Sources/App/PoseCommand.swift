@@ -177,11 +177,13 @@ struct PoseCommand: AsyncParsableCommand {
                 try Array(coco.encoded().utf8).withUnsafeBytes { try jsonFile.sink.write($0) }
                 try jsonFile.sink.endRecord()
             }
+            if realtime && progressReporter.dropped > 0 {
+                printToStandardError("posekit: dropped \(progressReporter.dropped) late frame(s) of \(progressReporter.frames + progressReporter.dropped) (--realtime)")
+            }
+            // A failed run, as far as the outputs are concerned: each output that got something
+            // keeps it, one that got nothing (the only input was missing) leaves its old file.
+            if failures > 0 { throw ExitCode(1) }
         }
-        if realtime && progressReporter.dropped > 0 {
-            printToStandardError("posekit: dropped \(progressReporter.dropped) late frame(s) of \(progressReporter.frames + progressReporter.dropped) (--realtime)")
-        }
-        if failures > 0 { throw ExitCode(1) }
     }
 
     /// Poses of every frame of `input` (the library's pipeline: ``PoseFinding/poses(inMediaAt:)``)
@@ -189,6 +191,7 @@ struct PoseCommand: AsyncParsableCommand {
     /// given. With `coco`, the poses of images are collected there instead.
     private func findPoses(in input: String, _ finder: any PoseFinding, json: ByteSink, overlay: MediaWriter?,
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) async throws {
+        try InputDirectory.requireFound(input)
         let outputs = [json, overlay?.output.sink].compactMap { $0 }
         var frames = finder.poses(inMediaAt: input, smoothing: smooth ?? true, tracking: tracking.configuration,
                                   dropsLateFrames: realtime).makeAsyncIterator()

@@ -63,15 +63,12 @@ struct PosekitCommand: AsyncParsableCommand {
         // failed) still decides the exit status: a signal is never lost.
         do {
             try await run(command)
-            exitIfStopped()
             StandardOutput.flushOrExit()
         } catch let exit as ExitCode {
-            exitIfStopped()
             StandardOutput.flushOrExit()
-            Glibc.exit(exit.rawValue)
+            SignalHandling.exit(exit.rawValue)
         } catch FrameIOError.brokenPipe {
-            exitIfStopped()
-            Glibc.exit(141)  // the reader of our output went away: stop quietly, as SIGPIPE would
+            SignalHandling.exit(141)  // the reader of our output went away: stop quietly, as SIGPIPE would
         } catch FrameIOError.interrupted(let signal) {
             exitStopped(by: signal)
         } catch {
@@ -86,10 +83,9 @@ struct PosekitCommand: AsyncParsableCommand {
                 Glibc.exit(2)
             }
             printToStandardError("posekit: error: \(CLIError.describe(error))")
-            exitIfStopped()
-            Glibc.exit(1)
+            SignalHandling.exit(1)
         }
-        Glibc.exit(0)
+        SignalHandling.exit(0)
     }
 
     /// Runs `command`; then, however it ended, every ffmpeg child still decoding for a reading
@@ -110,14 +106,11 @@ struct PosekitCommand: AsyncParsableCommand {
         (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileName.decode(cString: $0) } }
     }
 
-    /// Exits 128 + N with the stop message when signal N was recorded; returns otherwise.
-    private static func exitIfStopped() {
-        if let signal = InputCancellation.signal { exitStopped(by: signal) }
-    }
-
+    /// Exits 128 + N with the stop message (signal N was recorded: ``SignalHandling/exit(_:)``
+    /// finds it).
     private static func exitStopped(by signal: Int32) -> Never {
         StandardOutput.flushOrExit()
-        printToStandardError("posekit: stopped by \(SignalHandling.name(of: signal)); every finished frame was written")
-        Glibc.exit(SignalHandling.exitStatus(for: signal))
+        if InputCancellation.signal == nil { InputCancellation.cancel(signal: signal) }
+        SignalHandling.exit(SignalHandling.exitStatus(for: signal))
     }
 }

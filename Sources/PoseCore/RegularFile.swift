@@ -20,6 +20,16 @@ public enum RegularFile {
     /// - Throws: ``RegularFileError`` naming the path: cannot be opened, or not a regular file
     ///   (saying what it is instead).
     public static func contents(atPath path: String) throws -> Data {
+        try contents(atPath: path, maximumBytes: nil)
+    }
+
+    /// The bytes of the regular file at `path`, refused before it is read when it holds more than
+    /// `maximumBytes` (and never more than `maximumBytes + 1` read, should it grow meanwhile), so
+    /// memory stays bounded by what the file may be, not by what it is.
+    ///
+    /// - Throws: ``RegularFileError`` naming the path, as ``contents(atPath:)``, and
+    ///   `N bytes, more than the M this file may hold` past the limit.
+    public static func contents(atPath path: String, maximumBytes: Int?) throws -> Data {
         let fd = FileName.withPath(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { throw RegularFileError(path: path, problem: String(cString: strerror(errno))) }
         defer { close(fd) }
@@ -29,9 +39,21 @@ public enum RegularFile {
             throw RegularFileError(path: path, problem: "not a regular file (\(kind(of: info.st_mode)))")
         }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
-        do { return try handle.readToEnd() ?? Data() } catch {
+        guard let maximumBytes else {
+            do { return try handle.readToEnd() ?? Data() } catch {
+                throw RegularFileError(path: path, problem: "cannot read: \(error.localizedDescription)")
+            }
+        }
+        func tooLarge(_ size: Int) -> RegularFileError {
+            RegularFileError(path: path, problem: "\(size) bytes, more than the \(maximumBytes) this file may hold")
+        }
+        guard info.st_size <= maximumBytes else { throw tooLarge(Int(info.st_size)) }
+        let data: Data
+        do { data = try handle.read(upToCount: maximumBytes + 1) ?? Data() } catch {
             throw RegularFileError(path: path, problem: "cannot read: \(error.localizedDescription)")
         }
+        guard data.count <= maximumBytes else { throw tooLarge(data.count) }
+        return data
     }
 
     /// True when `path` names a regular file (following symbolic links); never opens it.

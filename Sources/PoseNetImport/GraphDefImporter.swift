@@ -76,8 +76,11 @@ enum GraphDefImporter {
         var shape: [Int] = []
         if let s = try t.message(tensorShape) {
             for dim in try s.messages(shapeDim) {
-                let size = Int(truncatingIfNeeded: try dim.uint(dimSize))
-                guard size > 0, size < 1 << 28 else { throw ImportError.badTensor(file: file, name: name, detail: "has dimension \(size)") }
+                let raw = try dim.uint(dimSize)
+                guard let size = ProtobufFields.checked(raw, in: 1...(1 << 28) - 1) else {
+                    // A negative int64 dimension (-1: unknown) reads as its two's complement.
+                    throw ImportError.badTensor(file: file, name: name, detail: "has dimension \(Int64(bitPattern: raw))")
+                }
                 shape.append(size)
             }
         }

@@ -109,11 +109,15 @@ public enum ProtobufValue: Sendable {
 public enum ProtobufError: Error, CustomStringConvertible {
     case truncated(String)
     case malformed(String)
+    /// An integer field whose value lies outside what its reader accepts (``ProtobufFields/uint(_:in:)``).
+    case outOfRange(field: Int, value: UInt64, allowed: ClosedRange<Int>)
 
     public var description: String {
         switch self {
         case .truncated(let what): return "truncated protobuf: \(what)"
         case .malformed(let what): return "malformed protobuf: \(what)"
+        case .outOfRange(let field, let value, let allowed):
+            return "field \(field) holds \(value), outside \(allowed.lowerBound)...\(allowed.upperBound)"
         }
     }
 }
@@ -143,6 +147,35 @@ public struct ProtobufFields: Sendable {
     }
 
     public func bool(_ number: Int) throws -> Bool { try uint(number) != 0 }
+
+    /// The last varint in `number` (absent: `0`) as an `Int`, when it lies in `allowed`; otherwise
+    /// ``ProtobufError/outOfRange(field:value:allowed:)``. A varint read from a file may be
+    /// anything up to 2^64 − 1: convert through here (or ``checked(_:in:)``), never `Int(value)`,
+    /// which traps at 2^63 (or wraps in an unchecked build).
+    public func uint(_ number: Int, in allowed: ClosedRange<Int>) throws -> Int {
+        let value = try uint(number)
+        guard let result = Self.checked(value, in: allowed) else {
+            throw ProtobufError.outOfRange(field: number, value: value, allowed: allowed)
+        }
+        return result
+    }
+
+    /// Every integer in repeated field `number` (packed or not) as `Int`s, each in `allowed`.
+    public func uints(_ number: Int, in allowed: ClosedRange<Int>) throws -> [Int] {
+        try uints(number).map { value in
+            guard let result = Self.checked(value, in: allowed) else {
+                throw ProtobufError.outOfRange(field: number, value: value, allowed: allowed)
+            }
+            return result
+        }
+    }
+
+    /// `value` as an `Int` when it lies in `allowed`, else `nil` (no trap, no wrap).
+    public static func checked(_ value: UInt64, in allowed: ClosedRange<Int>) -> Int? {
+        guard value <= UInt64(Int.max) else { return nil }
+        let result = Int(value)
+        return allowed.contains(result) ? result : nil
+    }
 
     /// The last varint in `number` read as a signed `int64` (two's complement, as proto3 stores
     /// negative `int64` values: ten bytes), or `0` when absent.

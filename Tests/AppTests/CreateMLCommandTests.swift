@@ -136,7 +136,7 @@ struct CreateMLCommandTests {
         try Data(nan).write(to: nanURL)
         let cases: [(String, [String])] = [
             (player, ["[45, 3, 18]", "[64, 3, 18]"]),
-            (try write("joints.json", "[[[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]]"), ["[1, 3, 2]"]),
+            (try write("joints.json", "[[[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]]"), ["row 0 has 2 values", "[T, 3, 18]"]),
             (try write("ragged.json", "[" + frame + ", [[1]]]"), ["ragged"]),
             (try write("text.json", "{\"poses\": 1}"), ["nested arrays"]),
             (nanURL.path, ["nan", "[1, 2, 10]"]),

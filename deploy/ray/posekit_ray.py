@@ -19,6 +19,11 @@ by every worker), that the list still has the checksum the driver read (a list t
 between tasks would split differently), and that the posekit executable is there (`--posekit`,
 default `posekit` on the worker's PATH). An option posekit rejects (its exit 2) is not retried either.
 
+The driver and each task read the list with posekit's own limits (a regular file; at most
+1,000,000 entries, 4096 bytes a line, 256 MiB of paths, no NUL byte), in 1 MiB chunks, so a wrong
+--inputs-from (/dev/urandom, a huge file) is refused at once with one line. Ray is imported only
+once the command line and the list are checked: `--help` and those errors need no Ray installed.
+
 Each attempt reports its posekit process while it runs, in the driver's run directory (removed at
 the end): DIR/.posekit-ray-RUN/shard-I.attempt-K.pid holds "PID HOST". At the end the driver
 removes the temporary files of posekit processes that were killed in this run, prints one line
@@ -37,11 +42,20 @@ import signal
 import socket
 import subprocess
 import sys
+import stat
 import time
 
-import ray
+ray = None  # imported in main(), so --help and list errors need no Ray (see import_ray)
 
 PROG = "posekit-ray"
+
+# posekit's own limits for --inputs-from (Sources/App/Limits.swift), applied while the list is read.
+LIST_ENTRIES = 1_000_000
+LIST_LINE_BYTES = 4096
+LIST_PATH_BYTES = 256 << 20
+# The whole file: the paths, a newline per entry and as much again of blank lines and spaces.
+LIST_FILE_BYTES = 2 * (LIST_PATH_BYTES + LIST_ENTRIES)
+LIST_CHUNK = 1 << 20
 TOKEN = "token"  # the marker file in the run directory: tasks check they see it
 
 
@@ -61,6 +75,60 @@ class ShardFailed(Exception):
 
 class SetupError(Exception):
     """The worker cannot run the shard as asked; a retry would not help, so none is made."""
+
+
+class ListError(Exception):
+    """The input list breaks one of posekit's limits, or is not a regular file."""
+
+
+def read_input_list(path):
+    """The bytes of the input list at `path` and its number of entries, read in 1 MiB chunks and
+    refused as soon as it breaks posekit's limits (a NUL byte, a line longer than 4096 bytes, more
+    than 1,000,000 entries or 256 MiB of paths): `/dev/urandom` or a huge file is refused after
+    at most one chunk past the limit, never read whole. Only a regular file: every worker reads it too."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # never waits for a FIFO's writer
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ListError(f"{path}: not a regular file (the workers read the list too; write it to a shared file)")
+        chunks, size, entries, path_bytes, line_number, partial = [], 0, 0, 0, 0, b""
+        while True:
+            chunk = f.read(LIST_CHUNK)
+            size += len(chunk)
+            if size > LIST_FILE_BYTES:
+                raise ListError(f"{path}: more than {LIST_FILE_BYTES >> 20} MiB; split the list")
+            chunks.append(chunk)
+            lines = (partial + chunk).split(b"\n")
+            partial = lines.pop() if chunk else b""
+            for line in lines + ([partial] if not chunk and partial else []):
+                line_number += 1
+                if b"\0" in line:
+                    raise ListError(f"{path}: line {line_number} holds a NUL byte; give one path per line "
+                                    f"(not find -print0 output)")
+                if len(line) > LIST_LINE_BYTES:
+                    raise ListError(f"{path}: line {line_number} is longer than {LIST_LINE_BYTES} bytes")
+                entry = line.strip(b" \t\r")
+                if entry:
+                    entries += 1
+                    path_bytes += len(entry)
+                    if entries > LIST_ENTRIES or path_bytes > LIST_PATH_BYTES:
+                        raise ListError(f"{path}: more than {LIST_ENTRIES} inputs or {LIST_PATH_BYTES >> 20} MiB "
+                                        f"of paths; split the list")
+            if len(partial) > LIST_LINE_BYTES:
+                raise ListError(f"{path}: line {line_number + 1} is longer than {LIST_LINE_BYTES} bytes")
+            if not chunk:
+                return b"".join(chunks), entries
+
+
+def import_ray():
+    """Imports Ray (the driver's one dependency) into the module's `ray`; exits 2 with one line if it is missing."""
+    global ray
+    try:
+        import ray as ray_module
+    except ImportError:
+        print(f"{PROG}: error: Ray is not installed here (pip install -r deploy/ray/requirements.txt)", file=sys.stderr)
+        sys.exit(2)
+    ray = ray_module
 
 
 def sha256(data):
@@ -110,7 +178,6 @@ def failure(returncode, stderr, pid, node):
     return ShardFailed(f"posekit exited {returncode} on {node}: {last}")
 
 
-@ray.remote
 def run_shard(shard, job):
     """Ray task: checks this worker can run share `shard` of the job, then runs posekit on it."""
     node = socket.gethostname()
@@ -125,10 +192,11 @@ def run_shard(shard, job):
             f"the output directory {job['output_dir']} is not shared with {node}: the driver's marker "
             f"{run_dir}/{TOKEN} is not there (every worker must see the same directory, e.g. a shared volume)")
     try:
-        with open(job["list"], "rb") as f:
-            data = f.read()
+        data, _ = read_input_list(job["list"])
     except OSError as error:
         raise SetupError(f"cannot read the input list {job['list']} on {node}: {error.strerror}") from None
+    except ListError as error:
+        raise SetupError(f"on {node}: {error}") from None
     if sha256(data) != job["list_sha256"]:
         raise SetupError(
             f"the input list {job['list']} changed after the driver read it (sha256 {job['list_sha256'][:12]}... "
@@ -195,13 +263,14 @@ def main(argv=None):
     list_path = os.path.abspath(args.inputs_from)
     output_dir = os.path.abspath(args.output_dir)
     try:
-        with open(list_path, "rb") as f:
-            data = f.read()
+        data, inputs = read_input_list(list_path)
     except OSError as error:
-        sys.exit(f"{PROG}: error: {error.filename}: {error.strerror}")
-    inputs = sum(1 for line in data.decode(errors="replace").splitlines() if line.strip())
+        sys.exit(f"{PROG}: error: {list_path}: {error.strerror}")
+    except ListError as error:
+        sys.exit(f"{PROG}: error: {error}")
     if inputs == 0:
         sys.exit(f"{PROG}: error: {list_path} lists no input")
+    import_ray()
     posekit_args = list(args.posekit_args)
     if "--threads" not in posekit_args:
         posekit_args += ["--threads", str(args.cpus_per_task)]
@@ -231,7 +300,7 @@ def main(argv=None):
     job = {"command": args.command, "posekit": args.posekit, "posekit_args": posekit_args, "cwd": cwd,
            "list": list_path, "list_sha256": sha256(data), "output_dir": output_dir, "shards": args.shards,
            "run_dir": run_dir, "token": token}
-    task = run_shard.options(num_cpus=args.cpus_per_task, max_retries=args.max_retries,
+    task = ray.remote(run_shard).options(num_cpus=args.cpus_per_task, max_retries=args.max_retries,
                              retry_exceptions=[ShardFailed])
     print(f"{PROG}: posekit {args.command} over {inputs} input(s) of {list_path} in {args.shards} shard(s), "
           f"{args.cpus_per_task} CPU(s) each, up to {args.max_retries} retries; outputs in {output_dir}",

@@ -19,6 +19,19 @@ struct CoreMLArray: Sendable, Equatable {
 
     init(zeros shape: [Int]) { self.init(shape: shape, values: [Float](repeating: 0, count: shape.reduce(1, *))) }
 
+    /// How many values `shape` holds, or nil when a size is negative or the product overflows
+    /// (shapes read from a file or computed by a layer are checked here before any allocation).
+    static func checkedCount(_ shape: [Int]) -> Int? {
+        var count = 1
+        for size in shape {
+            guard size >= 0 else { return nil }
+            let (product, overflow) = count.multipliedReportingOverflow(by: size)
+            guard !overflow else { return nil }
+            count = product
+        }
+        return count
+    }
+
     var rank: Int { shape.count }
     var count: Int { values.count }
 

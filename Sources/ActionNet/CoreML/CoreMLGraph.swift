@@ -70,10 +70,12 @@ struct CoreMLGraph: Sendable {
         case .expandDims(let axes): return [try CoreMLLayoutOps.expandDims(x[0], axes: axes, layer: name)]
         case .reshapeStatic(let shape): return [try CoreMLLayoutOps.reshape(x[0], to: shape, layer: name)]
         case .reshapeDynamic:
-            guard x[1].values.allSatisfy({ $0.isFinite && $0 == $0.rounded() }) else {
+            // Int(exactly:): a finite 1e30 is no size either, and must not trap the conversion.
+            let target = x[1].values.compactMap { Int(exactly: $0) }
+            guard target.count == x[1].count else {
                 throw CoreMLModelError.layerFailed(layer: name, detail: "target shape \(x[1].values) is not integers")
             }
-            return [try CoreMLLayoutOps.reshape(x[0], to: x[1].values.map { Int($0) }, layer: name)]
+            return [try CoreMLLayoutOps.reshape(x[0], to: target, layer: name)]
         }
     }
 }

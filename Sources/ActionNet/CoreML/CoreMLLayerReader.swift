@@ -55,16 +55,19 @@ struct CoreMLLayerReader {
             return .softmax
         case .softmaxND:
             try inputCount(1...1)
-            return .softmaxND(axis: try p.int(F.ndAxis))
+            return .softmaxND(axis: try axis(p, F.ndAxis, "softmaxND axis", unsupported))
         case .padding:
             try inputCount(1...1)
             guard !p.has(F.paddingReflection), !p.has(F.paddingReplication) else { throw unsupported("reflection / replication padding is not supported (constant only)") }
             let value = try p.message(F.paddingConstant)?.float(F.paddingConstantValue) ?? 0
+            guard value.isFinite else { throw unsupported("padding value \(value) is not finite") }
             let (top, bottom, left, right) = try borders(p.message(F.paddingAmounts), unsupported)
             return .padding(top: top, bottom: bottom, left: left, right: right, value: value)
         case .add:
             try inputCount(1...16)
-            return .add(alpha: try p.float(F.addAlpha))
+            let alpha = try p.float(F.addAlpha)
+            guard alpha.isFinite else { throw unsupported("add alpha \(alpha) is not finite") }
+            return .add(alpha: alpha)
         case .concat:
             try inputCount(1...64)
             guard try !p.bool(F.concatSequence) else { throw unsupported("sequence concat is not supported") }
@@ -74,42 +77,46 @@ struct CoreMLLayerReader {
             return .addBroadcastable
         case .gather:
             try inputCount(2...2)
-            return .gather(axis: try p.int(F.ndAxis))
+            return .gather(axis: try axis(p, F.ndAxis, "gather axis", unsupported))
         case .splitND:
             try inputCount(1...1)
-            let sizes = try p.uints(F.splitSizes).map { Int($0) }
-            let count = Int(try p.uint(F.splitNumSplits))
+            let sizes = try integers(p, F.splitSizes, in: 1...Self.maxAxisSize, "splitND size", unsupported)
+            let count = try integer(p, F.splitNumSplits, in: 0...Self.maxAxisSize, "splitND numSplits", unsupported)
             guard outputs.count == (sizes.isEmpty ? count : sizes.count), !outputs.isEmpty else {
                 throw unsupported("splitND into \(sizes.isEmpty ? count : sizes.count) parts writes \(outputs.count) outputs")
             }
-            return .splitND(axis: try p.int(F.ndAxis), count: outputs.count, sizes: sizes)
+            return .splitND(axis: try axis(p, F.ndAxis, "splitND axis", unsupported), count: outputs.count, sizes: sizes)
         case .concatND:
             try inputCount(1...64)
             guard p.all.allSatisfy({ $0.number == F.ndAxis }) else { throw unsupported("concatND interleave is not supported") }
-            return .concatND(axis: try p.int(F.ndAxis))
+            return .concatND(axis: try axis(p, F.ndAxis, "concatND axis", unsupported))
         case .transpose:
             try inputCount(1...1)
-            return .transpose(axes: try p.uints(F.ndAxis).map { Int($0) })
+            return .transpose(axes: try integers(p, F.ndAxis, in: 0...Self.maxRank - 1, "transpose axis", unsupported))
         case .getShape:
             try inputCount(1...1)
             return .getShape
         case .loadConstantND:
             try inputCount(0...0)
-            let shape = try p.uints(F.constantShape).map { Int($0) }
+            let shape = try integers(p, F.constantShape, in: 1...Self.maxAxisSize, "loadConstantND shape size", unsupported)
             let values = try weights(p.message(F.constantData), unsupported, what: "constant")
-            guard !shape.contains(0), shape.reduce(1, *) == values.count else {
-                throw unsupported("loadConstantND shape \(shape) holds \(shape.reduce(1, *)) values, data has \(values.count)")
+            guard shape.count <= Self.maxRank, CoreMLArray.checkedCount(shape) == values.count else {
+                throw unsupported("loadConstantND shape \(shape) does not hold the \(values.count) values of its data")
             }
             return .loadConstant(CoreMLArray(shape: shape, values: values))
         case .squeeze:
             try inputCount(1...1)
-            return .squeeze(axes: try p.ints(F.ndAxis), all: try p.bool(F.squeezeAll))
+            return .squeeze(axes: try axes(p, F.ndAxis, "squeeze axes", unsupported), all: try p.bool(F.squeezeAll))
         case .expandDims:
             try inputCount(1...1)
-            return .expandDims(axes: try p.ints(F.ndAxis))
+            return .expandDims(axes: try axes(p, F.ndAxis, "expandDims axes", unsupported))
         case .reshapeStatic:
             try inputCount(1...1)
-            return .reshapeStatic(shape: try p.ints(F.ndAxis))
+            let shape = try p.ints(F.ndAxis)
+            guard shape.count <= Self.maxRank, shape.allSatisfy({ (-1...Self.maxAxisSize).contains($0) }) else {
+                throw unsupported("reshapeStatic target shape \(shape) is not at most \(Self.maxRank) sizes in -1...\(Self.maxAxisSize)")
+            }
+            return .reshapeStatic(shape: shape)
         case .reshapeDynamic:
             try inputCount(2...2)
             return .reshapeDynamic
@@ -117,8 +124,10 @@ struct CoreMLLayerReader {
     }
 
     private func convolution(_ p: ProtobufFields, _ unsupported: (String) -> CoreMLModelError) throws -> CoreMLConvolution {
-        let cout = Int(try p.uint(F.convOutputChannels)), cin = Int(try p.uint(F.convKernelChannels))
-        let groups = max(Int(try p.uint(F.convGroups)), 1)
+        let cout = try integer(p, F.convOutputChannels, in: 1...Self.maxChannels, "convolution outputChannels", unsupported)
+        let cin = try integer(p, F.convKernelChannels, in: 1...Self.maxChannels, "convolution kernelChannels", unsupported)
+        // nGroups 0 is proto3's "absent": one group.
+        let groups = max(try integer(p, F.convGroups, in: 0...Self.maxChannels, "convolution nGroups", unsupported), 1)
         guard groups == 1 else { throw unsupported("grouped convolution (groups \(groups)) is not supported") }
         guard try !p.bool(F.convIsDeconvolution) else { throw unsupported("deconvolution is not supported") }
         guard !p.has(F.convSamePadding) else { throw unsupported("SAME convolution padding is not supported (valid with explicit amounts only)") }
@@ -126,7 +135,6 @@ struct CoreMLLayerReader {
         let stride = try pair(p.uints(F.convStride), default: 1, "stride", unsupported)
         let dilation = try pair(p.uints(F.convDilation), default: 1, "dilationFactor", unsupported)
         guard dilation == (1, 1) else { throw unsupported("dilated convolution (\(dilation.0)x\(dilation.1)) is not supported") }
-        guard (1...65536).contains(cout), (1...65536).contains(cin) else { throw unsupported("convolution with \(cin) → \(cout) channels") }
         let padding = try borders(p.message(F.convValidPadding)?.message(F.validPaddingAmounts), unsupported)
         let weights = try self.weights(p.message(F.convWeights), unsupported, what: "convolution weights")
         guard weights.count == cout * cin * kernel.0 * kernel.1 else {
@@ -161,13 +169,17 @@ struct CoreMLLayerReader {
         guard try !p.bool(F.bnComputeMeanVar), try !p.bool(F.bnInstanceNormalization) else {
             throw unsupported("batchnorm computing its own mean and variance (instance normalization) is not supported")
         }
-        let channels = Int(try p.uint(F.bnChannels))
+        let channels = try integer(p, F.bnChannels, in: 1...Self.maxChannels, "batchnorm channels", unsupported)
         let epsilon = try p.float(F.bnEpsilon)
         var columns: [[Float]] = []
         for (field, what) in [(F.bnGamma, "gamma"), (F.bnBeta, "beta"), (F.bnMean, "mean"), (F.bnVariance, "variance")] {
             let values = try weights(p.message(field), unsupported, what: "batchnorm \(what)")
             guard values.count == channels else { throw unsupported("batchnorm \(what) holds \(values.count) values for \(channels) channels") }
             columns.append(values)
+        }
+        guard epsilon.isFinite, epsilon >= 0 else { throw unsupported("batchnorm epsilon \(epsilon) is not a finite value ≥ 0") }
+        if let bad = columns[3].indices.first(where: { columns[3][$0] < 0 || Double(columns[3][$0]) + Double(epsilon) <= 0 }) {
+            throw unsupported("batchnorm variance \(columns[3][bad]) of channel \(bad) (epsilon \(epsilon)) gives no positive σ² + ε")
         }
         // Folded in double so the float32 result is as close as one rounding to γ(x − μ)/√(σ² + ε) + β.
         var scale = [Float](), shift = [Float]()
@@ -176,7 +188,57 @@ struct CoreMLLayerReader {
             scale.append(Float(s))
             shift.append(Float(Double(columns[1][c]) - Double(columns[2][c]) * s))
         }
+        if let bad = scale.indices.first(where: { !scale[$0].isFinite || !shift[$0].isFinite }) {
+            throw unsupported("batchnorm channel \(bad) folds to scale \(scale[bad]), shift \(shift[bad]): not finite in float32")
+        }
         return .batchnorm(scale: scale, shift: shift)
+    }
+
+    /// Channel counts a layer may declare (as the PoseNet importer's limit).
+    static let maxChannels = 1 << 16
+    /// Any one axis of a constant or a split.
+    static let maxAxisSize = 1 << 28
+    /// Blob ranks: Core ML's N-D layers go to rank 5; a little room beyond.
+    static let maxRank = 8
+
+    /// The varint in `field` as an `Int` in `allowed` (absent: 0), or the layer's one-line error
+    /// naming `what`: every integer read from the file passes here, never through `Int(_:)`.
+    private func integer(_ p: ProtobufFields, _ field: Int, in allowed: ClosedRange<Int>, _ what: String,
+                         _ unsupported: (String) -> CoreMLModelError) throws -> Int {
+        let value = try p.uint(field)
+        guard let result = ProtobufFields.checked(value, in: allowed) else {
+            throw unsupported("\(what) \(value) is outside \(allowed.lowerBound)...\(allowed.upperBound)")
+        }
+        return result
+    }
+
+    /// Every integer of repeated `field`, each in `allowed` (as ``integer(_:_:in:_:_:)``).
+    private func integers(_ p: ProtobufFields, _ field: Int, in allowed: ClosedRange<Int>, _ what: String,
+                          _ unsupported: (String) -> CoreMLModelError) throws -> [Int] {
+        try p.uints(field).map { value in
+            guard let result = ProtobufFields.checked(value, in: allowed) else {
+                throw unsupported("\(what) \(value) is outside \(allowed.lowerBound)...\(allowed.upperBound)")
+            }
+            return result
+        }
+    }
+
+    /// A signed `int64` axis list (negative counts from the end), each within ±`maxRank`.
+    private func axes(_ p: ProtobufFields, _ field: Int, _ what: String, _ unsupported: (String) -> CoreMLModelError) throws -> [Int] {
+        let values = try p.ints(field)
+        guard values.allSatisfy({ (-Self.maxRank...Self.maxRank).contains($0) }) else {
+            throw unsupported("\(what) \(values) outside -\(Self.maxRank)...\(Self.maxRank)")
+        }
+        return values
+    }
+
+    /// A signed `int64` axis (negative counts from the end) within ±`maxRank`.
+    private func axis(_ p: ProtobufFields, _ field: Int, _ what: String, _ unsupported: (String) -> CoreMLModelError) throws -> Int {
+        let value = try p.int(field)
+        guard (-Self.maxRank...Self.maxRank).contains(value) else {
+            throw unsupported("\(what) \(value) is outside -\(Self.maxRank)...\(Self.maxRank)")
+        }
+        return value
     }
 
     /// A `repeated uint64` [H, W] pair (absent: `default` for both).
@@ -204,6 +266,12 @@ struct CoreMLLayerReader {
         where message.has(field) {
             throw unsupported("\(what) stored as \(kind) values are not supported (float32 only)")
         }
-        return try message.floats(F.weightFloat)
+        let values = try message.floats(F.weightFloat)
+        // As a .pkw bundle's tensors are checked when it is loaded: one NaN or infinity would make
+        // every probability NaN for every window, reported as a label with null probabilities.
+        if let bad = values.firstIndex(where: { !$0.isFinite }) {
+            throw unsupported("\(what) hold a value that is not finite (\(values[bad]) at index \(bad))")
+        }
+        return values
     }
 }

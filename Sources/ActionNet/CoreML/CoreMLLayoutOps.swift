@@ -35,7 +35,7 @@ enum CoreMLLayoutOps {
     /// Row-major reshape to `target`, where one −1 takes the remaining size.
     static func reshape(_ x: CoreMLArray, to target: [Int], layer: String) throws -> CoreMLArray {
         let inferred = target.filter { $0 == -1 }.count
-        let known = target.filter { $0 != -1 }.reduce(1, *)
+        let known = CoreMLArray.checkedCount(target.filter { $0 != -1 }) ?? 0
         guard inferred <= 1, target.allSatisfy({ $0 >= 1 || $0 == -1 }), known > 0, x.count % known == 0,
               inferred == 1 || known == x.count else {
             throw fail(layer, "cannot reshape \(x.shape) (\(x.count) values) to \(target)")
@@ -134,10 +134,11 @@ enum CoreMLLayoutOps {
         let (outer, size, inner) = data.split(around: a)
         var picks: [Int] = []
         for value in indices.values {
-            let index = Int(value.rounded())
-            let resolved = index < 0 ? index + size : index
-            guard value.isFinite, (0..<size).contains(resolved) else { throw fail(layer, "gather index \(value) outside axis of size \(size)") }
-            picks.append(resolved)
+            // Int(exactly:) first: a NaN, infinite or huge index must be an error, not a trap.
+            guard let index = Int(exactly: value.rounded()), (-size..<size).contains(index) else {
+                throw fail(layer, "gather index \(value) outside axis of size \(size)")
+            }
+            picks.append(index < 0 ? index + size : index)
         }
         var values = [Float]()
         values.reserveCapacity(outer * picks.count * inner)

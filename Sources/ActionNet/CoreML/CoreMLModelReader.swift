@@ -31,7 +31,11 @@ struct CoreMLModelReader {
     }
 
     private func contents(_ model: ProtobufFields) throws -> CoreMLModelContents {
-        let version = Int(try model.uint(F.specificationVersion))
+        let rawVersion = try model.uint(F.specificationVersion)
+        guard rawVersion <= Int32.max else {
+            throw CoreMLModelError.malformed(file: file, detail: "specification version \(rawVersion) is not an int32")
+        }
+        let version = Int(rawVersion)
         guard let description = try model.message(F.description), version > 0 else {
             throw CoreMLModelError.malformed(file: file, detail: "no specification version or model description")
         }

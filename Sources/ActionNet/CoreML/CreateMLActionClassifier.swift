@@ -76,8 +76,13 @@ public final class CreateMLActionClassifier: Sendable {
         metadata = contents.metadata
         specificationVersion = contents.specificationVersion
         graph = contents.graph
-        let declared = contents.metadata.userDefined.first { Self.isFrameRateKey($0.key) }.flatMap { Double($0.value.trimmingCharacters(in: .whitespaces)) }
-        if let declared, declared.isFinite, declared > 0 {
+        if let entry = contents.metadata.userDefined.first(where: { Self.isFrameRateKey($0.key) }) {
+            // A rate the model declares but that is no rate is refused, not replaced by the
+            // fallback: windows sampled at another rate than the model's give wrong labels.
+            guard let declared = Double(entry.value.trimmingCharacters(in: .whitespaces)), declared.isFinite,
+                  declared > 0, declared <= Self.maximumFrameRate else {
+                throw CoreMLModelError.unsupportedInput(file: fileName, detail: "metadata '\(PrintableText.make(entry.key))' is '\(PrintableText.make(String(entry.value.prefix(64))))', not a frame rate above 0 and at most \(Int(Self.maximumFrameRate)) frames/s")
+            }
             (frameRate, frameRateIsFromMetadata) = (declared, true)
         } else {
             (frameRate, frameRateIsFromMetadata) = (PoseStream.fallbackFrameRate, false)
@@ -100,6 +105,9 @@ public final class CreateMLActionClassifier: Sendable {
         }
     }
 
+    /// The highest `Target Frame Rate` accepted (frames per second).
+    static let maximumFrameRate = 1000.0
+
     /// `Target Frame Rate`, however spaced or cased.
     static func isFrameRateKey(_ key: String) -> Bool {
         key.lowercased().filter { $0.isLetter } == "targetframerate"
@@ -110,7 +118,8 @@ public final class CreateMLActionClassifier: Sendable {
 
     /// Classifies one window: `windowLength · 3 · 18` floats, row-major `[T, 3, 18]`
     /// (``VisionPoseRow/values(for:width:height:)`` per frame, oldest first).
-    /// - Throws: ``CoreMLModelError/badWindow(_:)`` for a wrong count or a non-finite value.
+    /// - Throws: ``CoreMLModelError/badWindow(_:)`` for a wrong count or a non-finite value, and
+    ///   when the network's output is not finite (values that overflow float32 on the way).
     public func classify(_ window: [Float]) throws -> CreateMLPrediction {
         let expected = windowLength * VisionPoseRow.count
         guard window.count == expected else {
@@ -121,6 +130,11 @@ public final class CreateMLActionClassifier: Sendable {
             throw CoreMLModelError.badWindow("value \(window[bad]) at [\(row), \(within / 18), \(within % 18)]")
         }
         let output = try graph.run(CoreMLArray(shape: inputShape, values: window), threads: threads)
+        // Finite inputs and weights can still overflow float32 inside the network (values near
+        // 3e38): that is an error, never a label with NaN probabilities.
+        guard output.values.allSatisfy({ $0.isFinite }) else {
+            throw CoreMLModelError.badWindow("the model's output is not finite for this window (its values overflow float32 inside the network)")
+        }
         return CreateMLPrediction(labels: labels, probabilities: output.values)
     }
 }

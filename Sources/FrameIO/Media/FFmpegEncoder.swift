@@ -12,7 +12,10 @@ final class FFmpegEncoder {
     /// The ffmpeg arguments: read `media` (Y4M or PPM) from standard input, write `format` to `file`.
     static func arguments(format: MediaWriter.EncodedFormat, file: String) -> [String] {
         let input = format.isImage ? ["-f", "image2pipe", "-c:v", "ppm", "-i", "-"] : ["-f", "yuv4mpegpipe", "-i", "-"]
-        return FFmpeg.commonArguments + input + format.codecArguments + ["-f", format.muxer, "-y", "file:" + FFmpeg.absolutePath(file)]
+        // -xerror: a failed write of the output (a full disk) ends ffmpeg with a failure status;
+        // without it some muxers (Matroska) log the error and exit 0 with a cut file.
+        return FFmpeg.commonArguments + ["-xerror"] + input + format.codecArguments
+            + ["-f", format.muxer, "-y", "file:" + FFmpeg.absolutePath(file)]
     }
 
     /// Starts ffmpeg writing `file` as `format`; `name` is the output as the user named it.
@@ -24,7 +27,8 @@ final class FFmpegEncoder {
     }
 
     /// After the last frame: ends ffmpeg's input and waits until it has written the file; throws
-    /// ``FrameIOError/ffmpegFailed(_:)`` when it failed. A write to ffmpeg that failed because it
+    /// ``FrameIOError/ffmpegFailed(_:)`` when it failed, by its exit status or by an error line
+    /// about writing the file (then the ``OutputFile`` is discarded and the old file stays). A write to ffmpeg that failed because it
     /// exited first is reported as ffmpeg's own error.
     func finish() throws {
         do {
@@ -33,7 +37,7 @@ final class FFmpegEncoder {
         } catch {
             throw process.explain(error)
         }
-        try process.finish(graceSeconds: 120)
+        try process.finish(graceSeconds: 120, writeErrorsFail: true)
     }
 
     /// After a failed write: ffmpeg's own error, if it failed.

@@ -93,10 +93,17 @@ final class FFmpegProcess {
 
     /// At the normal end: waits for ffmpeg to exit (up to `graceSeconds`); throws
     /// ``FrameIOError/ffmpegFailed(_:)`` with its most informative stderr line when it failed.
-    func finish(graceSeconds: Double = 10) throws {
+    ///
+    /// With `writeErrorsFail`, an exit status of 0 is not enough: ffmpeg 5 exits 0 from some
+    /// muxers (Matroska) after "No space left on device" on its output, so any error line about
+    /// writing its output fails it too.
+    func finish(graceSeconds: Double = 10, writeErrorsFail: Bool = false) throws {
         guard !reaped else { return }
         let status = reap(graceSeconds: graceSeconds)
         if let failure = failure(status: status) { throw failure }
+        if writeErrorsFail, status != nil, let line = errorLines().first(where: FFmpeg.reportsAWriteError) {
+            throw FrameIOError.ffmpegFailed(line)
+        }
     }
 
     /// After an input or output error: ffmpeg's own failure explains it better (a file ffmpeg
@@ -149,19 +156,23 @@ final class FFmpegProcess {
 
     /// The line of ffmpeg's standard error (its last 16 KiB) that best says what went wrong.
     private func informativeErrorLine() -> String? {
+        FFmpeg.mostInformative(errorLines(), naming: displayNames.first?.user ?? "")
+    }
+
+    /// ffmpeg's standard error (its last 16 KiB) as printable lines, paths as the user named them.
+    private func errorLines() -> [String] {
         let descriptor = fileno(errorLog)
         let size = lseek(descriptor, 0, SEEK_END)
-        guard size > 0 else { return nil }
+        guard size > 0 else { return [] }
         let start = max(0, size - 16384)
         var bytes = [UInt8](repeating: 0, count: Int(size - start))
         let count = pread(descriptor, &bytes, bytes.count, start)
-        guard count > 0 else { return nil }
+        guard count > 0 else { return [] }
         let text = String(decoding: bytes[..<count], as: UTF8.self)
-        let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" })
             .map { line in displayNames.reduce(PrintableText.make(String(line))) { $0.replacingOccurrences(of: $1.ffmpeg, with: $1.user) } }
             .map { FFmpeg.withoutAddresses($0.trimmingCharacters(in: .whitespaces)) }
             .filter { !$0.isEmpty }
-        return FFmpeg.mostInformative(lines, naming: displayNames.first?.user ?? "")
     }
 }
 
@@ -232,6 +243,13 @@ enum FFmpeg {
     /// input, the most telling kind first ("Invalid data found when processing input", "No such
     /// file", "No video stream found", then a demuxer's "moov atom not found", ...), else the
     /// first line naming the input, else the last line.
+    /// Whether an ffmpeg error line says its output was not written whole: a failed write of a
+    /// packet, the trailer or the close (`No space left on device`, `File too large`, `I/O error`).
+    static func reportsAWriteError(_ line: String) -> Bool {
+        ["Error writing trailer", "Error closing file", "av_interleaved_write_frame()", "No space left on device",
+         "File too large", "Disk quota exceeded", "Input/output error"].contains(where: line.contains)
+    }
+
     static func mostInformative(_ lines: [String], naming input: String) -> String? {
         let causes: [(String) -> Bool] = [
             { $0.contains("Invalid") },

@@ -29,6 +29,11 @@ public struct PoseJSONLinesDecoder {
     /// square of its poses; a line with more is refused before any pose is built.
     public static let maximumPosesPerFrame = 1000
 
+    /// Most JSON values (objects, arrays, members and elements) one line may hold: 400 per pose
+    /// of a full frame (a 17-keypoint pose takes about 90, a 33-keypoint one with extra fields
+    /// about 250). Checked in the same pass as ``maximumPosesPerFrame``, before decoding.
+    public static let maximumValuesPerLine = maximumPosesPerFrame * 400
+
     /// Frame rate used to derive `time` when a line has none.
     public var defaultFPS: Double
     private var lineNumber = 0
@@ -39,15 +44,22 @@ public struct PoseJSONLinesDecoder {
     /// Decodes one line; returns `nil` for a blank line.
     public mutating func decode(line: some StringProtocol) throws -> PoseFrame? {
         lineNumber += 1
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { return nil }
+        // JSON's whitespace trimmed on the bytes (Foundation's trimming walks a 16 MB line by
+        // characters, for seconds).
+        let utf8 = Array(line.utf8)
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        guard let start = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else { return nil }
         let n = lineNumber
         func fail(_ reason: String) -> PoseDataError { .malformedPoses(line: n, reason: reason) }
+        let bytes = Data(utf8[start...last])
+        // Counted before the line is decoded: a line of a million poses must be refused in one pass
+        // over its bytes, not after a JSON object tree of gigabytes is built for it.
+        if let reason = bytes.withUnsafeBytes({ Self.sizeProblem(in: $0) }) { throw fail(reason) }
         let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed])
+            object = try JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed])
         } catch {
-            throw fail(Self.outOfRangeNumber(in: trimmed).map { "the number \($0) is out of range (a JSON number must fit a double, at most about 1.8e308)" }
+            throw fail(Self.outOfRangeNumber(in: String(decoding: bytes, as: UTF8.self)).map { "the number \($0) is out of range (a JSON number must fit a double, at most about 1.8e308)" }
                        ?? "not valid JSON")
         }
         guard let dict = object as? [String: Any] else { throw fail("expected a JSON object") }
@@ -102,6 +114,66 @@ public struct PoseJSONLinesDecoder {
         framesRead += 1
         return PoseFrame(frame: frame, time: time, width: width, height: height, poses: poses,
                          source: dict["source"] as? String)
+    }
+
+    /// Why the line in `bytes` is too large to decode, or nil: more poses in its top-level
+    /// `"poses"` array than ``maximumPosesPerFrame``, or more values than ``maximumValuesPerLine``.
+    /// One pass, no allocation, strings skipped (escapes included); stops at the first excess.
+    /// Malformed JSON is left to the decoder that follows.
+    static func sizeProblem(in bytes: UnsafeRawBufferPointer) -> String? {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var depth = 0, values = 0
+        var posesDepth: Int?, poses = 0        // the depth inside the top-level "poses" array, its elements
+        var posesCounted = false, lastKeyIsPoses = false, sawElement = false
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            switch byte {
+            case quote:
+                let start = i + 1
+                i += 1
+                while i < bytes.count, bytes[i] != quote { i += bytes[i] == backslash ? 2 : 1 }
+                // A key of the top-level object (depth 1) named "poses".
+                lastKeyIsPoses = depth == 1 && i - start == 5 && i <= bytes.count
+                    && bytes[start..<i].elementsEqual("poses".utf8)
+                if depth == posesDepth { sawElement = true }
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                if depth == posesDepth { sawElement = true }
+                depth += 1
+                values += 1
+                if byte == UInt8(ascii: "["), depth == 2, lastKeyIsPoses, !posesCounted, posesDepth == nil {
+                    posesDepth = depth
+                    sawElement = false
+                }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if depth == posesDepth {
+                    if sawElement { poses += 1 }
+                    posesDepth = nil   // counted; a second "poses" key is the decoder's to judge
+                    posesCounted = true
+                    if poses > maximumPosesPerFrame {
+                        return "the frame has \(poses) poses, more than the \(maximumPosesPerFrame) accepted per frame"
+                    }
+                }
+                depth -= 1
+            case UInt8(ascii: ","):
+                values += 1
+                if depth == posesDepth {
+                    poses += 1
+                    sawElement = false
+                }
+            case UInt8(ascii: ":"):
+                break
+            default:
+                if depth == posesDepth, byte > 0x20 { sawElement = true }
+            }
+            // Past the pose limit the poses are still counted to the list's end (for the message),
+            // without memory; the value limit then waits for that.
+            if values > maximumValuesPerLine && poses <= maximumPosesPerFrame {
+                return "the line holds more than \(maximumValuesPerLine) JSON values, more than a frame of \(maximumPosesPerFrame) poses needs"
+            }
+            i += 1
+        }
+        return poses > maximumPosesPerFrame ? "the frame has at least \(poses) poses, more than the \(maximumPosesPerFrame) accepted per frame" : nil
     }
 
     /// The first number literal in `text` whose exponent no double can hold (`1e400`), which
