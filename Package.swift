@@ -13,11 +13,14 @@
 //   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector and
 //               its async streams (reads frames through FrameIO)
 //   Protobuf    the protocol-buffers wire-format reader (no schema; Core ML and TensorFlow files)
+//   FlatBuffers the FlatBuffers binary-format reader (bounds-checked; TFLite files)
+//   ModelGraph  a network as a DAG of operations, its checks and its .pkw storage
 //   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet and Tensor (one import)
 //   ActionNet   sliding windows, temporal-convolution action classifier, Create ML action classifiers
 //               (Core ML layer graphs), repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
 //   PoseNetImport     Core ML / TensorFlow weight importers
+//   TFLite            the TFLite schema subset and mapper to a ModelGraph graph (fp16/sparse weights folded)
 //   PoseEvaluation    COCO keypoint evaluation and results
 //   KernelBenchmarks  naive reference kernels, timing helpers, synthetic heads, benchmarks
 //   ActionTraining    the action classifier's training: synthetic motion, real clips, backward pass, Adam
@@ -101,6 +104,9 @@ let package = Package(
         .library(name: "PoseCore", targets: ["PoseCore"]),
         .library(name: "PoseNet", targets: ["PoseNet"]),
         .library(name: "ActionNet", targets: ["ActionNet"]),
+        // Imported networks: the graph IR and its .pkw storage, and the TFLite importer that builds it.
+        .library(name: "ModelGraph", targets: ["ModelGraph"]),
+        .library(name: "TFLite", targets: ["TFLite"]),
         // The one import for clients: all of the above.
         .library(name: "PoseKit", targets: ["PoseKit"]),
         .executable(name: "posekit", targets: ["App"]),
@@ -121,6 +127,8 @@ let package = Package(
         .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: kernelSettings),
         // A network as a DAG of operations (format-independent; the TFLite importer builds it, the graph runner runs it).
         .target(name: "ModelGraph", dependencies: ["Tensor"], swiftSettings: optimize),
+        // The FlatBuffers binary-format reader (bounds-checked; TFLite files).
+        .target(name: "FlatBuffers", swiftSettings: optimize),
         .target(name: "PoseCore", swiftSettings: optimize),
         .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: kernelSettings),
         .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO"], swiftSettings: optimize),
@@ -131,6 +139,8 @@ let package = Package(
         .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Tensor"]),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         .target(name: "PoseNetImport", dependencies: ["PoseNet", "PoseCore", "Tensor", "Protobuf"], swiftSettings: optimize),
+        // The TFLite schema subset and its family mapper: a .tflite file becomes a ModelGraph.Graph.
+        .target(name: "TFLite", dependencies: ["FlatBuffers", "ModelGraph", "Tensor"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
         .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet", "ActionNet", "CPUFeatures", "COpenBLAS"],
                 swiftSettings: optimize),
@@ -140,7 +150,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "PoseKit", "CPUFeatures",
-                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining",
+                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining", "ModelGraph", "TFLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimize
@@ -154,6 +164,7 @@ let package = Package(
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
+        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf"]),
     ]
 )

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 //
-// libFuzzer harnesses for PoseKit's parsers of untrusted files. A separate package so that `swift build` and
+// libFuzzer harnesses for PoseKit's parsers of untrusted files and model readers. A separate package so that `swift build` and
 // `swift test` of the main package never see them. Build and run via `make fuzz` / `make fuzz-smoke`
 // (which call Fuzz/run.sh); by hand:
 //
@@ -19,5 +19,7 @@ let package = Package(
         .executableTarget(name: "FuzzWindow", dependencies: [.product(name: "ActionNet", package: "PoseKit")]),
         .executableTarget(name: "FuzzPoseLines", dependencies: [.product(name: "PoseCore", package: "PoseKit")]),
         .executableTarget(name: "FuzzNumPy", dependencies: [.product(name: "Tensor", package: "PoseKit")]),
+        .executableTarget(name: "FuzzTFLite", dependencies: [.product(name: "TFLite", package: "PoseKit"), .product(name: "ModelGraph", package: "PoseKit"),
+                                                             .product(name: "Tensor", package: "PoseKit")]),
     ]
 )
