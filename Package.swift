@@ -132,14 +132,14 @@ let package = Package(
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         .target(name: "PoseNetImport", dependencies: ["PoseNet", "PoseCore", "Tensor", "Protobuf"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
-        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet", "ActionNet", "CPUFeatures", "COpenBLAS"],
+        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "ModelGraph", "FrameIO", "PoseCore", "PoseNet", "ActionNet", "CPUFeatures", "COpenBLAS"],
                 swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).
         .target(name: "ActionTraining", dependencies: ["ActionNet", "PoseCore", "Tensor", "COpenBLAS"], swiftSettings: optimize),
         .executableTarget(
             name: "App",
             dependencies: [
-                "PoseKit", "CPUFeatures",
+                "PoseKit", "CPUFeatures", "ModelGraph",
                 "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -148,6 +148,7 @@ let package = Package(
         // What several test targets share (a seeded generator, a NaN-aware error); no product uses it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
+        .testTarget(name: "ModelGraphTests", dependencies: ["ModelGraph", "Tensor", "TestSupport"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks", "TestSupport"]),
         .testTarget(name: "PoseCoreTests", dependencies: ["PoseCore"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore", "TestSupport"]),
