@@ -13,11 +13,14 @@
 //   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector and
 //               its async streams (reads frames through FrameIO)
 //   Protobuf    the protocol-buffers wire-format reader (no schema; Core ML and TensorFlow files)
+//   FlatBuffers the FlatBuffers binary-format reader (bounds-checked; TFLite files)
+//   ModelGraph  a network as a DAG of operations, its checks and its .pkw storage
 //   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet and Tensor (one import)
 //   ActionNet   sliding windows, temporal-convolution action classifier, Create ML action classifiers
 //               (Core ML layer graphs), repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
 //   PoseNetImport     Core ML / TensorFlow weight importers
+//   TFLite            the TFLite schema subset and mapper to a ModelGraph graph (fp16/sparse weights folded)
 //   PoseEvaluation    COCO keypoint evaluation and results
 //   KernelBenchmarks  naive reference kernels, timing helpers, synthetic heads, benchmarks
 //   ActionTraining    the action classifier's training: synthetic motion, real clips, backward pass, Adam
@@ -121,6 +124,8 @@ let package = Package(
         .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: kernelSettings),
         // A network as a DAG of operations (format-independent; the TFLite importer builds it, the graph runner runs it).
         .target(name: "ModelGraph", dependencies: ["Tensor"], swiftSettings: optimize),
+        // The FlatBuffers binary-format reader (bounds-checked; TFLite files).
+        .target(name: "FlatBuffers", swiftSettings: optimize),
         .target(name: "PoseCore", swiftSettings: optimize),
         .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: kernelSettings),
         .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO"], swiftSettings: optimize),
@@ -131,6 +136,8 @@ let package = Package(
         .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Tensor"]),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         .target(name: "PoseNetImport", dependencies: ["PoseNet", "PoseCore", "Tensor", "Protobuf"], swiftSettings: optimize),
+        // The TFLite schema subset and its family mapper: a .tflite file becomes a ModelGraph.Graph.
+        .target(name: "TFLite", dependencies: ["FlatBuffers", "ModelGraph", "Tensor"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
         .target(name: "KernelBenchmarks", dependencies: ["Tensor", "ModelGraph", "FrameIO", "PoseCore", "PoseNet", "ActionNet", "CPUFeatures", "COpenBLAS"],
                 swiftSettings: optimize),
@@ -139,8 +146,8 @@ let package = Package(
         .executableTarget(
             name: "App",
             dependencies: [
-                "PoseKit", "CPUFeatures", "ModelGraph",
-                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining",
+                "PoseKit", "CPUFeatures",
+                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining", "ModelGraph", "TFLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimize
@@ -148,13 +155,14 @@ let package = Package(
         // What several test targets share (a seeded generator, a NaN-aware error); no product uses it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
-        .testTarget(name: "ModelGraphTests", dependencies: ["ModelGraph", "Tensor", "TestSupport"]),
+        .testTarget(name: "ModelGraphTests", dependencies: ["ModelGraph", "TFLite", "Tensor", "TestSupport"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks", "TestSupport"]),
         .testTarget(name: "PoseCoreTests", dependencies: ["PoseCore"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore", "TestSupport"]),
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
+        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf"]),
     ]
 )
