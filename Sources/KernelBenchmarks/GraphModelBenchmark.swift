@@ -82,10 +82,10 @@ public struct GraphModelBenchmark {
                 log(line)
                 if layers {
                     var kinds: [[String: Any]] = []
-                    let profile = try runner.profile([input])
+                    let profile = try runner.profile([input], runs: 10)
                     let total = profile.reduce(0) { $0 + $1.seconds }
                     for entry in profile {
-                        log(String(format: "    %-22@ %3d steps  %7.2f ms  %5.1f%%", entry.kind as NSString, entry.steps,
+                        log(String(format: "    %-30@ %3d steps  %7.2f ms  %5.1f%%", entry.kind as NSString, entry.steps,
                                    entry.seconds * 1e3, 100 * entry.seconds / max(total, 1e-12)))
                         kinds.append(["kind": entry.kind, "steps": entry.steps, "ms": entry.seconds * 1e3])
                     }

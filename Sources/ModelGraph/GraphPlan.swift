@@ -116,8 +116,14 @@ struct GraphPlan {
                 guard window.strideHeight == window.strideWidth, window.dilationHeight == 1, window.dilationWidth == 1 else {
                     throw fail("strides \(window.strideHeight)x\(window.strideWidth), dilation \(window.dilationHeight)x\(window.dilationWidth) (equal strides and no dilation are supported)")
                 }
+                let pointwise = kh == 1 && kw == 1 && window.strideHeight == 1 && window.padding == .zero
+                if !pointwise && cout <= Self.fewChannelsLimit && window.padding.top < kh && window.padding.left < kw {
+                    step(.fewChannels(weightsOHWI: try Self.ohwi(weights), bias: bias, stride: window.strideHeight,
+                                      padTop: window.padding.top, padLeft: window.padding.left, activation), [x])
+                    return
+                }
                 let packed = try PackedPointwiseWeights(weights: weights.reshaped([kh * kw * cin, cout]), bias: bias)
-                if kh == 1 && kw == 1 && window.strideHeight == 1 && window.padding == .zero {
+                if pointwise {
                     step(.pointwise(packed, activation), [x])
                     return
                 }
@@ -212,6 +218,24 @@ struct GraphPlan {
         } catch let error as TensorError {
             throw GraphRunnerError.invalidGraph("node \(index) (\(op.name), '\(names[out])'): \(error.description)")
         }
+    }
+
+    /// Output channels up to which a k×k convolution runs as dot products
+    /// (`Convolution.fewChannels`) rather than on the packed GEMM, whose 16-lane panels one channel
+    /// would fill to a sixteenth (pose_landmark_full's segmentation head: 3×3, 8 → 1 at 256×256).
+    static let fewChannelsLimit = 4
+
+    /// HWIO weights `[kH, kW, Cin, Cout]` transposed to OHWI `[Cout, kH, kW, Cin]`.
+    static func ohwi(_ weights: Tensor) throws -> Tensor {
+        let (kh, kw, cin, cout) = (weights.shape[0], weights.shape[1], weights.shape[2], weights.shape[3])
+        let hwio = weights.scalars
+        var values = [Float](repeating: 0, count: hwio.count)
+        for tap in 0..<(kh * kw) {
+            for ci in 0..<cin {
+                for co in 0..<cout { values[(co * kh * kw + tap) * cin + ci] = hwio[(tap * cin + ci) * cout + co] }
+            }
+        }
+        return try Tensor(shape: [cout, kh, kw, cin], values: values)
     }
 
     /// The input a k×k convolution reads and its padding convention: `x` itself when the

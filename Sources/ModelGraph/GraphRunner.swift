@@ -76,15 +76,21 @@ public final class GraphRunner: @unchecked Sendable {
         try execute(inputs, timing: nil)
     }
 
-    /// The time one run spends per kind of step (`conv 1x1`, `depthwise 5x5 s2`, `add`, ...),
-    /// largest first, in seconds, with the number of steps of each kind.
-    public func profile(_ inputs: [Tensor]) throws -> [(kind: String, steps: Int, seconds: Double)] {
+    /// Where the time of a run goes, per kind of step (`conv 1x1`, `depthwise 5x5 s2`, `add`, ...),
+    /// largest first: each step's median over `runs` runs, in seconds, summed per kind, with the
+    /// number of steps of each kind.
+    public func profile(_ inputs: [Tensor], runs: Int = 5) throws -> [(kind: String, steps: Int, seconds: Double)] {
+        var samples = [[Double]](repeating: [], count: plan.steps.count)
         var times = [Double](repeating: 0, count: plan.steps.count)
-        _ = try times.withUnsafeMutableBufferPointer { try execute(inputs, timing: $0.baseAddress) }
+        for _ in 0..<max(1, runs) {
+            _ = try times.withUnsafeMutableBufferPointer { try execute(inputs, timing: $0.baseAddress) }
+            for (step, time) in times.enumerated() { samples[step].append(time) }
+        }
         var byKind: [String: (Int, Double)] = [:]
-        for (step, time) in zip(plan.steps, times) {
+        for (step, stepSamples) in zip(plan.steps, samples) {
+            let median = stepSamples.sorted()[stepSamples.count / 2]
             let (count, total) = byKind[step.kind] ?? (0, 0)
-            byKind[step.kind] = (count + 1, total + time)
+            byKind[step.kind] = (count + 1, total + median)
         }
         return byKind.map { (kind: $0.key, steps: $0.value.0, seconds: $0.value.1) }.sorted { $0.seconds > $1.seconds }
     }

@@ -10,6 +10,8 @@ struct GraphStep {
         /// k×k convolution on the packed general convolution; padding is SAME or VALID here
         /// (other amounts got an explicit pad step before it).
         case convolution(PackedPointwiseWeights, kernelHeight: Int, kernelWidth: Int, stride: Int, padding: Padding, Activation)
+        /// k×k convolution to a few output channels, as dot products (weights OHWI), explicit padding.
+        case fewChannels(weightsOHWI: Tensor, bias: Tensor, stride: Int, padTop: Int, padLeft: Int, Activation)
         /// Depthwise 3×3 with TF SAME or VALID padding: Tensor's tuned 3×3 kernel.
         case depthwise3x3(weights: Tensor, bias: Tensor, stride: Int, padding: Padding, Activation)
         /// Depthwise k×k with explicit padding (5×5, and any folded `PAD`).
@@ -42,6 +44,7 @@ struct GraphStep {
         switch kernel {
         case .pointwise: return "conv 1x1"
         case .convolution(_, let kh, let kw, let stride, _, _): return "conv \(kh)x\(kw) s\(stride)"
+        case .fewChannels(let weights, _, let stride, _, _, _): return "conv \(weights.shape[1])x\(weights.shape[2]) s\(stride) to \(weights.shape[0]) channels"
         case .depthwise3x3(_, _, let stride, _, _): return "depthwise 3x3 s\(stride)"
         case .depthwise(let weights, _, let stride, _, _, _): return "depthwise \(weights.shape[0])x\(weights.shape[1]) s\(stride)"
         case .fullyConnected: return "fully connected"
@@ -68,6 +71,9 @@ struct GraphStep {
         case .convolution(let packed, let kh, let kw, let stride, let padding, let activation):
             try Convolution.general(input(0), packed: packed, kernelHeight: kh, kernelWidth: kw, stride: stride,
                                     padding: padding, activation: activation, into: output, workspace: workspace, threads: threads)
+        case .fewChannels(let weights, let bias, let stride, let padTop, let padLeft, let activation):
+            try Convolution.fewChannels(input(0), weightsOHWI: weights, bias: bias, stride: stride, padTop: padTop, padLeft: padLeft,
+                                        activation: activation, into: output, threads: threads)
         case .depthwise3x3(let weights, let bias, let stride, let padding, let activation):
             try Convolution.depthwise3x3(input(0), weights: weights, bias: bias, stride: stride, padding: padding,
                                          activation: activation, into: output, threads: threads)

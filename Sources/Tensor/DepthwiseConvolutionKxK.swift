@@ -51,6 +51,21 @@ extension Convolution {
         try output.requireDisjoint(from: input, "depthwise output")
         let geometry = DepthwiseKxKGeometry(inputHeight: h, inputWidth: w, channels: c, kernel: k, stride: stride,
                                             padTop: padTop, padLeft: padLeft, outputHeight: oh, outputWidth: ow)
+        // On small maps (a 5×5 window on 7×7 or 14×14) most pixels are border pixels, whose
+        // per-pixel path is several times slower than the groups: pad a copy of the input with the
+        // zeros instead, so every pixel is interior and every window row is read.
+        let padBottom = max(0, (oh - 1) * stride + k - padTop - h), padRight = max(0, (ow - 1) * stride + k - padLeft - w)
+        let interior = geometry.interiorColumns.count
+        if padTop + padLeft + padBottom + padRight > 0, interior < depthwiseGroupPixels || 2 * interior < ow {
+            let padded = try Tensor(zeros: [h + padTop + padBottom, w + padLeft + padRight, c])
+            withExtendedLifetime((input, padded)) {
+                let src = input.basePointer, dst = padded.mutableBasePointer
+                let paddedRow = (w + padLeft + padRight) * c
+                for y in 0..<h { (dst + (y + padTop) * paddedRow + padLeft * c).update(from: src + y * w * c, count: w * c) }
+            }
+            return try depthwise(padded, weights: weights, bias: bias, stride: stride, padTop: 0, padLeft: 0,
+                                 activation: activation, into: output, threads: threads)
+        }
         let (low, high) = activation.bounds
         let workers = max(1, min(threads, oh))
         withExtendedLifetime((input, weights, bias, output)) {
@@ -110,8 +125,14 @@ extension Convolution {
                     // pixels computed twice, with the same values).
                     let start = min(first, interior.upperBound - group)
                     let window = src + ((iy0 + firstRow) * w + start * s - g.padLeft) * c
-                    depthwiseKxKGroup(window, rowStride: rowStride, rowWeights, windowRows: windowRows, bias,
-                                      k: k, c: c, stride: s, low, high, into: outRow + start * c)
+                    // Whole windows (most rows) with the row count a constant, so the taps unroll.
+                    if windowRows == k {
+                        depthwiseKxKGroup(window, rowStride: rowStride, rowWeights, windowRows: k, bias,
+                                          k: k, c: c, stride: s, low, high, into: outRow + start * c)
+                    } else {
+                        depthwiseKxKGroup(window, rowStride: rowStride, rowWeights, windowRows: windowRows, bias,
+                                          k: k, c: c, stride: s, low, high, into: outRow + start * c)
+                    }
                     first = start + group
                 }
             } else {

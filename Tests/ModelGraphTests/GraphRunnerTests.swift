@@ -106,6 +106,8 @@ func expectRunnerMatchesNaive(_ graph: Graph, inputs: [Tensor], threads: [Int] =
                 b.conv(x, sameWindow(3, stride: 1, size: (9, 10)), cout: 5),                  // 3x3 s1
                 b.conv(x, window(3, stride: 2, 1, 1, 1, 1), cout: 7),                         // explicit, neither SAME nor VALID
                 b.conv(x, window(3, stride: 1, 0, 0, 0, 0), cout: 9, activation: .relu6),     // VALID
+                b.conv(x, sameWindow(3, stride: 1, size: (9, 10)), cout: 1),                  // few output channels: dot products
+                b.conv(x, sameWindow(5, stride: 2, size: (9, 10)), cout: 3, activation: .relu6),
             ]
             try expectRunnerMatchesNaive(b.graph(outputs: outputs), inputs: b.randomInputs(), "convolutions, \(c) channels")
         }
