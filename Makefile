@@ -23,8 +23,12 @@ TEST_SCRATCH := --scratch-path .build-test
 PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|SharedWeightsTests|RepeatedBandTests|Decoding|BuildInfoCommandTests
 
 WEIGHTS := Weights/mobilenet075.pkw Weights/mobilenet050.pkw
+# MediaPipe's six TFLite models, imported as graph bundles (`make graphs`; git-ignored like the PoseNet ones).
+MEDIAPIPE_SRC ?= $(POSEKIT_WEIGHTS_SRC)/mediapipe-0.10.14
+MEDIAPIPE_MODELS := pose_detection pose_landmark_full palm_detection_full palm_detection_lite hand_landmark_full hand_landmark_lite
+GRAPHS := $(MEDIAPIPE_MODELS:%=Weights/%.pkw)
 
-.PHONY: docs setup build build-portable weights test test-ray test-portable check-codegen package-check bench demo fuzz fuzz-smoke train-actions clean
+.PHONY: docs setup build build-portable weights graphs test test-ray test-portable check-codegen package-check bench demo fuzz fuzz-smoke train-actions clean
 
 # Installs the system packages PoseKit needs, only when missing (idempotent).
 setup:
@@ -42,8 +46,13 @@ build: setup
 build-portable: setup
 	$(PORTABLE) $(SWIFT) build -c release $(PORTABLE_SCRATCH)
 
-# Imports the published PoseNet weights from ../shared into our bundle format (never committed).
-weights: build $(WEIGHTS)
+# Imports the published PoseNet weights and MediaPipe's graphs from ../shared into our bundle format (never committed).
+weights: build $(WEIGHTS) $(GRAPHS)
+
+graphs: build $(GRAPHS)
+
+Weights/%.pkw: $(MEDIAPIPE_SRC)/%.tflite | build
+	$(POSEKIT) import $< -o $@
 
 Weights/mobilenet075.pkw: $(POSEKIT_WEIGHTS_SRC)/posenet-mobilenet075-s16-coreml/PoseNetMobileNet075S16FP16.mlmodel | build
 	$(POSEKIT) import $< -o $@

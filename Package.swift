@@ -104,6 +104,9 @@ let package = Package(
         .library(name: "PoseCore", targets: ["PoseCore"]),
         .library(name: "PoseNet", targets: ["PoseNet"]),
         .library(name: "ActionNet", targets: ["ActionNet"]),
+        // Imported networks: the graph IR and its .pkw storage, and the TFLite importer that builds it.
+        .library(name: "ModelGraph", targets: ["ModelGraph"]),
+        .library(name: "TFLite", targets: ["TFLite"]),
         // The one import for clients: all of the above.
         .library(name: "PoseKit", targets: ["PoseKit"]),
         .executable(name: "posekit", targets: ["App"]),

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 //
-// libFuzzer harnesses for PoseKit's stream parsers. A separate package so that `swift build` and
+// libFuzzer harnesses for PoseKit's stream parsers and model readers. A separate package so that `swift build` and
 // `swift test` of the main package never see them. Build and run via `make fuzz` / `make fuzz-smoke`
 // (which call Fuzz/run.sh); by hand:
 //
@@ -14,5 +14,7 @@ let package = Package(
     targets: [
         .executableTarget(name: "FuzzPNM", dependencies: [.product(name: "FrameIO", package: "PoseKit")]),
         .executableTarget(name: "FuzzY4M", dependencies: [.product(name: "FrameIO", package: "PoseKit")]),
+        .executableTarget(name: "FuzzTFLite", dependencies: [.product(name: "TFLite", package: "PoseKit"), .product(name: "ModelGraph", package: "PoseKit"),
+                                                             .product(name: "Tensor", package: "PoseKit")]),
     ]
 )

@@ -1,15 +1,17 @@
 import ArgumentParser
 import CPUFeatures
 import Foundation
+import ModelGraph
 import PoseKit
 import PoseNetImport
+import TFLite
 
 /// `posekit info MODEL`: describes a weight bundle (after verifying its checksum) and this build:
 /// the CPU it was compiled for, the host's vector features and the GEMM kernel chosen.
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Describe a PoseKit weight bundle (PoseNet or ActionNet: network, tensors, source, license), a Create ML action classifier (.mlmodel), and this build.",
+        abstract: "Describe a PoseKit weight bundle (PoseNet, ActionNet or an imported graph: network, tensors, source, license), a TFLite model (.tflite), a Create ML action classifier (.mlmodel), and this build.",
         discussion: """
             The last lines describe the binary: the instruction set it was compiled for \
             (portable, or tuned with POSEKIT_TARGET_CPU), the vector features of this CPU and the \
@@ -20,11 +22,13 @@ struct Info: ParsableCommand {
               posekit info mobilenet050 --tensors
               posekit info actionnet
               posekit info ExerciseClassifier.mlmodel     # a Create ML action classifier
+              posekit info ../shared/weights/mediapipe-0.10.14/pose_detection.tflite   # inputs, outputs, ops, multiply-adds
+              posekit info Weights/pose_detection.pkw    # the same graph after `posekit import`
               posekit info --build
               POSEKIT_GEMM=packed posekit info --build
             """)
 
-    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050, actionnet), or a Create ML action classifier (.mlmodel).")
+    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050, actionnet, pose_detection, ...), a TFLite model (.tflite), or a Create ML action classifier (.mlmodel).")
     var model: String = ModelLocator.defaultModel
 
     @Flag(help: "Also list every tensor with its dtype, shape and layout.")
@@ -52,6 +56,10 @@ struct Info: ParsableCommand {
         }
         if let path = CreateMLActionClassifier.modelPath(model) {
             try describeCreateMLClassifier(at: path)
+            return
+        }
+        if model.hasSuffix(".tflite") {
+            try describeTFLite(at: model)
             return
         }
         let url = try ModelLocator.resolve(model)
@@ -85,6 +93,9 @@ struct Info: ParsableCommand {
                   window        \(a.windowLength) frames at \(String(format: "%g", header.fps)) frames/s, a window every \(header.windowStride) frames
                   classes       \(header.classes.joined(separator: ", "))
                 """)
+        case Graph.bundleKind:
+            let graph = try CLIError.reading(url.path) { try Graph(bundle: bundle) }
+            print(GraphSummary.lines(graph))
         default:
             print("  kind          \(m.kind) (not a network this PoseKit runs)")
         }
@@ -104,6 +115,23 @@ struct Info: ParsableCommand {
             }
         }
         print(Info.buildDescription)
+    }
+
+    /// Inputs, outputs, operations and multiply-adds of a `.tflite` file, imported in memory (nothing written).
+    private func describeTFLite(at path: String) throws {
+        if json || tensors { throw CLIError("--json and --tensors describe .pkw bundles; `posekit import` the .tflite first") }
+        let bytes = try CLIError.reading(path) { [UInt8](try RegularFile.contents(atPath: path)) }
+        let imported = try TFLiteImporter.importModel(bytes: bytes, file: path)
+        let stored = imported.model.operatorCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        print("""
+            \(path)  (\(bytes.count) bytes, TFLite schema version \(imported.model.version)\(imported.model.description.map { ", \"\(CLIError.printable($0))\"" } ?? ""))
+              stored ops    \(imported.model.operators.count): \(stored.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+              tensors       \(imported.model.tensors.count)
+            \(GraphSummary.lines(imported.graph))
+              sha256        \(imported.source.sha256)
+              license       \(imported.license.spdx)
+              attribution   \(imported.license.attribution)
+            """)
     }
 
     /// Labels, window, frame rate, layers and where the model came from (its metadata and hash).

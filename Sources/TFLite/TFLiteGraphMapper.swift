@@ -30,13 +30,16 @@ public enum TFLiteGraphMapper {
     public static func graph(from model: TFLiteModel, file: String) throws -> Graph {
         var mapper = Mapping(model: model, file: file,
                              constantBudget: 16 * model.buffer.count + (1 << 20))
-        let graph = try mapper.run()
         do {
+            let graph = try mapper.run()
             try graph.validate()
+            return graph
         } catch let error as GraphError {
             throw TFLiteError(file: file, "inconsistent graph: \(error.detail)")
+        } catch let error as FlatBufferError {
+            // Options and sparsity tables are read here, after the model: the same reader's errors.
+            throw TFLiteError(file: file, "not a valid TFLite file: \(error.description)")
         }
-        return graph
     }
 }
 
@@ -110,34 +113,38 @@ private struct Mapping {
 
     func opName(_ index: Int) -> String { TFLiteBuiltinOperator.name(model.operators[index].builtinCode) }
 
-    /// Kahn's algorithm over the runtime nodes: ties keep file order, so a file already in order stays so.
+    /// A depth-first order of the runtime nodes: each node after the producers of its inputs, and
+    /// otherwise in file order (a file already in order stays so). Iterative, so a long chain in a
+    /// hostile file cannot overflow the stack; linear in nodes and edges.
     func topologicalOrder(_ mapped: [(node: GraphNode, op: Int)]) throws -> [GraphNode] {
         var producerNode: [ValueID: Int] = [:]
         for (i, m) in mapped.enumerated() { producerNode[m.node.outputs[0]] = i }
-        var pending = [Int](repeating: 0, count: mapped.count)
-        var consumers = [[Int]](repeating: [], count: mapped.count)
-        for (i, m) in mapped.enumerated() {
-            for v in Set(m.node.inputs) {
-                if let p = producerNode[v] { pending[i] += 1; consumers[p].append(i) }
-            }
-        }
-        var ready = mapped.indices.filter { pending[$0] == 0 }.reversed() as [Int]
+        enum State { case new, visiting, done }
+        var state = [State](repeating: .new, count: mapped.count)
         var order: [GraphNode] = []
         order.reserveCapacity(mapped.count)
-        while let i = ready.popLast() {
-            order.append(mapped[i].node)
-            var freed: [Int] = []
-            for c in consumers[i] {
-                pending[c] -= 1
-                if pending[c] == 0 { freed.append(c) }
+        for root in mapped.indices where state[root] == .new {
+            var stack: [(node: Int, nextInput: Int)] = [(root, 0)]
+            state[root] = .visiting
+            while let (i, next) = stack.last {
+                let inputs = mapped[i].node.inputs
+                if next < inputs.count {
+                    stack[stack.count - 1].nextInput += 1
+                    guard let p = producerNode[inputs[next]] else { continue }
+                    switch state[p] {
+                    case .done: continue
+                    case .visiting:
+                        throw error("the operators form a cycle (operator \(mapped[p].op) (\(opName(mapped[p].op))) depends on its own output)")
+                    case .new:
+                        state[p] = .visiting
+                        stack.append((p, 0))
+                    }
+                } else {
+                    stack.removeLast()
+                    state[i] = .done
+                    order.append(mapped[i].node)
+                }
             }
-            // Keep the stack's top the earliest file index.
-            ready.append(contentsOf: freed.sorted(by: >))
-            ready.sort(by: >)
-        }
-        guard order.count == mapped.count else {
-            let stuck = mapped.indices.first { pending[$0] > 0 }.map { mapped[$0].op } ?? -1
-            throw error("the operators form a cycle (operator \(stuck) (\(opName(stuck))) depends on its own output)")
         }
         return order
     }

@@ -87,7 +87,7 @@ public enum TFLiteImporter {
 
     static func mediapipeAttribution(_ model: String) -> String {
         "MediaPipe \(model) model from the mediapipe 0.10.14 Python wheel (github.com/google-ai-edge/mediapipe), "
-            + "Copyright Google LLC, licensed under the Apache License, Version 2.0. Repackaged by PoseKit: fp16 weights "
-            + "widened and sparse weights densified (values unchanged), layouts converted for PoseKit's kernels."
+            + "Copyright Google LLC, licensed under the Apache License, Version 2.0. Repackaged by PoseKit: fp16 DEQUANTIZE "
+            + "and sparse DENSIFY folded (values unchanged), layouts converted for PoseKit's kernels."
     }
 }

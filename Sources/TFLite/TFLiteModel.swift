@@ -6,7 +6,7 @@ import FlatBuffers
 /// Field ids are the schema's declaration order (a union takes two). Reading checks everything a
 /// later step indexes with: tensor, buffer and opcode indices in range, shapes of bounded rank and
 /// size, buffers inside the file. Operator options stay unread tables until the mapper asks
-/// (``TFLiteOptions``).
+/// (`TFLiteOptions`).
 public struct TFLiteModel: Sendable {
     /// TFLite's `TensorType` values PoseKit meets.
     public enum TensorType: Int8, Sendable {

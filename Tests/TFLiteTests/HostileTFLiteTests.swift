@@ -76,6 +76,18 @@ import Testing
         #expect(Self.failure([])?.contains("too short") == true)
     }
 
+    /// Options tables are read by the mapper, after the model: their errors are the file's too
+    /// (found by the fuzzer: a FlatBufferError escaped unwrapped).
+    @Test func aMalformedOptionsTableIsRefusedAsTheFile() throws {
+        var bytes = TinyTFLite.sparseConv.bytes
+        let model = try FlatBuffer(bytes: bytes).root()
+        let conv = try #require(try model.vector(2, elementSize: 4)?.table(at: 0).vector(3, elementSize: 4)?.table(at: 3))
+        let options = try #require(try conv.union(3).table)
+        bytes[options.vtable + 2] = 0   // table size 0
+        bytes[options.vtable + 3] = 0
+        #expect(Self.failure(bytes) == "not a valid TFLite file: byte \(options.vtable + 2): table size 0 is less than 4")
+    }
+
     @Test func unsupportedOpsAreNamedWithTheirPosition() {
         var model = TinyTFLite.sparseConv
         model.operators[3].code = 25

@@ -1,0 +1,26 @@
+import Foundation
+import ModelGraph
+
+/// The lines `posekit info` and `posekit import` print about an imported graph: inputs and
+/// outputs (names, shapes without the batch axis), operations by kind, parameters, multiply-adds.
+enum GraphSummary {
+    static func lines(_ graph: Graph) -> String {
+        func value(_ id: ValueID) -> String { "\(CLIError.printable(graph.values[id].name)) \(graph.values[id].shape)" }
+        var out: [String] = []
+        out.append("  network       graph: \(graph.nodes.count) operations, \(graph.inputs.count) input\(graph.inputs.count == 1 ? "" : "s"), \(graph.outputs.count) output\(graph.outputs.count == 1 ? "" : "s") (shapes without the batch axis)")
+        for id in graph.inputs { out.append("  input         \(value(id))") }
+        for (i, id) in graph.outputs.enumerated() { out.append("  output \(i)      \(value(id))") }
+        out.append("  operations    " + graph.operationCounts.map { "\($0.name) \($0.count)" }.joined(separator: ", "))
+        out.append("  parameters    \(graph.parameterCount) (dense float32 constants)")
+        var byKind: [String: Int] = [:]
+        for i in graph.nodes.indices { byKind[graph.nodes[i].operation.name, default: 0] += graph.multiplyAdds(ofNode: i) }
+        let parts = byKind.filter { $0.value > 0 }.sorted { $0.value > $1.value }.map { "\($0.key) \(millions($0.value))" }
+        out.append("  multiply-adds \(millions(graph.multiplyAdds))" + (parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))"))
+        return out.joined(separator: "\n")
+    }
+
+    /// `n` in millions with one decimal (two below 1 M): `429.9 M`.
+    static func millions(_ n: Int) -> String {
+        String(format: n < 1_000_000 ? "%.2f M" : "%.1f M", Double(n) / 1e6)
+    }
+}
