@@ -142,7 +142,7 @@ let package = Package(
         // The TFLite schema subset and its family mapper: a .tflite file becomes a ModelGraph.Graph.
         .target(name: "TFLite", dependencies: ["FlatBuffers", "ModelGraph", "Tensor"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
-        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet", "ActionNet", "CPUFeatures", "COpenBLAS"],
+        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "ModelGraph", "FrameIO", "PoseCore", "PoseNet", "ActionNet", "CPUFeatures", "COpenBLAS"],
                 swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).
         .target(name: "ActionTraining", dependencies: ["ActionNet", "PoseCore", "Tensor", "COpenBLAS"], swiftSettings: optimize),
@@ -158,6 +158,7 @@ let package = Package(
         // What several test targets share (a seeded generator, a NaN-aware error); no product uses it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
+        .testTarget(name: "ModelGraphTests", dependencies: ["ModelGraph", "TFLite", "Tensor", "TestSupport"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks", "TestSupport"]),
         .testTarget(name: "PoseCoreTests", dependencies: ["PoseCore"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore", "TestSupport"]),

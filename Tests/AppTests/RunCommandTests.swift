@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// `posekit run MODEL --input X.npy --output DIR`: TFLite's outputs on MediaPipe's golden input, in
+/// the model's order and shapes; `--outputs` and `--list`; one-line errors for bad tensors.
+struct RunCommandTests {
+    static let model = CLI.shared.appendingPathComponent("weights/mediapipe-0.10.14/hand_landmark_lite.tflite").path
+    static let golden = CLI.shared.appendingPathComponent("reference/mediapipe/models/hand_landmark_lite")
+
+    /// The `.npy` header's shape and the float32 payload of a NumPy 1.0 file.
+    static func npy(_ url: URL) throws -> (shape: [Int], values: [Float]) {
+        let data = try Data(contentsOf: url)
+        let headerLength = Int(data[8]) | Int(data[9]) << 8
+        let header = String(decoding: data[10..<(10 + headerLength)], as: UTF8.self)
+        let shapeText = header.split(separator: "(")[1].split(separator: ")")[0]
+        let shape = shapeText.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let values = data[(10 + headerLength)...].withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        return (shape, values)
+    }
+
+    @Test func writesTheModelsOutputsInOrder() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = Self.golden.appendingPathComponent("mpii_004645041_input_1.npy").path
+        let result = try CLI.run(["run", Self.model, "--input", input, "--output", dir.path, "--threads", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let references = ["Identity_landmarks", "Identity_1_handflag", "Identity_2_handedness", "Identity_3_world"]
+        for (i, name) in references.enumerated() {
+            let got = try Self.npy(dir.appendingPathComponent("output_\(i).npy"))
+            let want = try Self.npy(Self.golden.appendingPathComponent("mpii_004645041_\(name).npy"))
+            #expect(got.shape == want.shape, "output \(i)")
+            // Within 1e-4 of the output's range (of its magnitude for a single value).
+            var range = Double((want.values.max() ?? 0) - (want.values.min() ?? 0))
+            if range == 0 { range = max(1e-6, Double(want.values.map(abs).max() ?? 0)) }
+            let worst = zip(got.values, want.values).map { Double(abs($0 - $1)) }.max() ?? .infinity
+            #expect(got.values.count == want.values.count && worst <= 1e-4 * range, "output \(i): \(worst) over \(range)")
+        }
+        // --outputs writes only those, under their model indices.
+        let some = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: some) }
+        let selected = try CLI.run(["run", Self.model, "--input", input, "--output", some.path, "--outputs", "3", "Identity_1"])
+        #expect(selected.status == 0, "\(selected.stderr)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: some.path)) == ["output_1.npy", "output_3.npy"])
+        let listed = try CLI.run(["run", Self.model, "--list"])
+        #expect(listed.status == 0 && listed.stdoutText.contains("[1, 224, 224, 3]") && listed.stdoutText.contains("[1, 63]"), "\(listed.stdoutText)")
+    }
+
+    @Test func badTensorsAreOneLine() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A float32 .npy of the wrong shape: the line names the file, the shape given and the one expected.
+        var header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 224, 224, 4), }"
+        header += String(repeating: " ", count: (64 - (10 + header.count + 1) % 64) % 64) + "\n"
+        var bytes = Data([0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(header.utf8.count & 0xFF), UInt8(header.utf8.count >> 8)])
+        bytes.append(Data(header.utf8))
+        bytes.append(Data(count: 224 * 224 * 4 * 4))
+        let wrong = dir.appendingPathComponent("wrong.npy")
+        try bytes.write(to: wrong)
+        let result = try CLI.run(["run", Self.model, "--input", wrong.path, "--output", dir.appendingPathComponent("out").path])
+        #expect(result.status == 1 && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        for word in ["wrong.npy", "[1, 224, 224, 4]", "[1, 224, 224, 3]", "input_1"] {
+            #expect(result.stderr.contains(word), "\(result.stderr) lacks \(word)")
+        }
+        // Not a .npy at all.
+        let text = dir.appendingPathComponent("text.npy")
+        try Data("hello".utf8).write(to: text)
+        let garbage = try CLI.run(["run", Self.model, "--input", text.path, "--output", dir.appendingPathComponent("out").path])
+        #expect(garbage.status == 1 && garbage.stderr.split(separator: "\n").count == 1 && garbage.stderr.contains("text.npy"), "\(garbage.stderr)")
+    }
+}
