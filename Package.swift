@@ -15,11 +15,14 @@
 //   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector and
 //               its async streams (reads frames through FrameIO)
 //   Protobuf    the protocol-buffers wire-format reader (no schema; Core ML and TensorFlow files)
+//   FlatBuffers the FlatBuffers binary-format reader (bounds-checked; TFLite files)
+//   ModelGraph  a network as a DAG of operations, its checks and its .pkw storage
 //   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet and Tensor (one import)
 //   ActionNet   sliding windows, temporal-convolution action classifier, Create ML action classifiers
 //               (Core ML layer graphs), repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
 //   PoseNetImport     Core ML / TensorFlow weight importers
+//   TFLite            the TFLite schema subset and mapper to a ModelGraph graph (fp16/sparse weights folded)
 //   PoseEvaluation    COCO keypoint evaluation and results
 //   KernelBenchmarks  naive reference kernels, timing helpers, synthetic heads, benchmarks
 //   ActionTraining    the action classifier's training: synthetic motion, real clips, backward pass, Adam
@@ -123,6 +126,8 @@ let package = Package(
         .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: kernelSettings),
         // A network as a DAG of operations (format-independent; the TFLite importer builds it, the graph runner runs it).
         .target(name: "ModelGraph", dependencies: ["Tensor"], swiftSettings: optimize),
+        // The FlatBuffers binary-format reader (bounds-checked; TFLite files).
+        .target(name: "FlatBuffers", swiftSettings: optimize),
         .target(name: "PoseCore", swiftSettings: optimize),
         .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: kernelSettings),
         .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO"], swiftSettings: optimize),
@@ -135,8 +140,10 @@ let package = Package(
         .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Tensor"]),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         .target(name: "PoseNetImport", dependencies: ["PoseNet", "PoseCore", "Tensor", "Protobuf"], swiftSettings: optimize),
+        // The TFLite schema subset and its family mapper: a .tflite file becomes a ModelGraph.Graph.
+        .target(name: "TFLite", dependencies: ["FlatBuffers", "ModelGraph", "Tensor"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
-        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "FrameIO", "PoseCore", "PoseNet", "ActionNet", "CPUFeatures", "COpenBLAS"],
+        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "ModelGraph", "FrameIO", "PoseCore", "PoseNet", "ActionNet", "CPUFeatures", "COpenBLAS"],
                 swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).
         .target(name: "ActionTraining", dependencies: ["ActionNet", "PoseCore", "Tensor", "COpenBLAS"], swiftSettings: optimize),
@@ -144,7 +151,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "PoseKit", "CPUFeatures",
-                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining",
+                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining", "ModelGraph", "TFLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimize
@@ -152,6 +159,7 @@ let package = Package(
         // What several test targets share (a seeded generator, a NaN-aware error); no product uses it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"]),
+        .testTarget(name: "ModelGraphTests", dependencies: ["ModelGraph", "TFLite", "Tensor", "TestSupport"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks", "TestSupport"]),
         .testTarget(name: "PoseCoreTests", dependencies: ["PoseCore"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore", "TestSupport"]),
@@ -161,7 +169,8 @@ let package = Package(
         // libjpeg for the MediaPipe tests: MediaPipe's goldens were made from libjpeg-decoded JPEGs (ffmpeg
         // decodes them differently), so bit-exact input tensors need the same pixels. Tests only.
         .target(name: "CLibJPEG", path: "Tests/CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "FrameIO", "Tensor", "CLibJPEG"]),
+        .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "FrameIO", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
+        .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf"]),
     ]
 )

@@ -33,9 +33,16 @@ struct BenchModel: ParsableCommand {
               posekit bench model --models mobilenet075 --sizes 257 --image photo.ppm --compare-skipping
               POSEKIT_GEMM=blas posekit bench model --sizes 513
               env -u OPENBLAS_CORETYPE posekit bench model --json
+
+            Imported graphs (posekit import M.tflite -o M.pkw) are timed at their own input size \
+            on the graph runner; --compare-tflite times the TFLite runtime (XNNPACK) on the same \
+            .tflite in rounds interleaved with ours and prints our time over its time; --layers \
+            adds where our time goes per kind of step:
+              posekit bench model --models palm_detection_full.pkw --threads 1 --compare-tflite
+              posekit bench model --models hand_landmark_full.pkw pose_landmark_full.pkw --threads 1 --layers --json
             """)
 
-    @Option(parsing: .upToNextOption, help: "Models (names or .pkw paths).")
+    @Option(parsing: .upToNextOption, help: "Models (names or .pkw paths; or imported graphs: .pkw of a .tflite, or .tflite).")
     var models: [String] = ModelLocator.knownModels
 
     @Option(parsing: .upToNextOption, help: "Input sizes (\(Limits.inputSize.text)).")
@@ -77,6 +84,10 @@ struct BenchModel: ParsableCommand {
         valueName: "path"))
     var image: String?
 
+    @Flag(help: ArgumentHelp(
+        "For imported graphs (.pkw from a .tflite, or a .tflite): also time the TFLite runtime on the same .tflite (ai-edge-litert, XNNPACK), in rounds interleaved with ours, and print the ratio (needs python3 with numpy and ai-edge-litert)."))
+    var compareTflite = false
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -91,6 +102,26 @@ struct BenchModel: ParsableCommand {
     }
 
     func run() throws {
+        // Imported graphs (MediaPipe's .tflite models) have their own benchmark: one input size
+        // (the graph's), GraphRunner, the TFLite runtime as the peer.
+        let graphs = models.filter(GraphModelFile.isGraph)
+        if !graphs.isEmpty {
+            guard graphs.count == models.count else {
+                throw ValidationError("--models: give either imported graphs (.pkw of a .tflite, .tflite) or PoseNet models, not both")
+            }
+            let loaded = try graphs.map { path in
+                GraphModelBenchmark.Model(name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent,
+                                          graph: try GraphModelFile.load(path), tflite: GraphModelFile.sourceTFLite(of: path))
+            }
+            let benchmark = GraphModelBenchmark(models: loaded, threads: threads, runs: runs, compareTFLite: compareTflite, layers: layers)
+            let report = try benchmark.run(log: json ? { _ in } : { print($0) })
+            if json {
+                let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+            }
+            return
+        }
+        if compareTflite { throw ValidationError("--compare-tflite compares imported graphs (.pkw of a .tflite, or a .tflite)") }
         let benchmark = ModelBenchmark(models: models, sizes: sizes, threads: threads, outputStride: outputStride, runs: runs,
                                        layers: layers, busyNeighbor: busyNeighbor, compareOrt: compareOrt,
                                        letterbox: letterbox.map { ModelBenchmark.FrameSize(width: $0.width, height: $0.height) },

@@ -63,7 +63,12 @@ struct OnnxRuntimePeer {
         private var pending = Data()
         private let errors = LastLine()
 
-        init(arguments: [String]) throws {
+        /// What errors name first.
+        private let label: String
+
+        /// Starts `python3 arguments…` and waits for its `ready`; `label` starts every error line.
+        init(arguments: [String], label: String = "--compare-ort: ort-forward-server.py") throws {
+            self.label = label
             let input = Pipe(), output = Pipe(), errorPipe = Pipe()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3"] + arguments
@@ -113,7 +118,7 @@ struct OnnxRuntimePeer {
         }
 
         private func failure(_ what: String) -> BenchmarkError {
-            BenchmarkError("--compare-ort: ort-forward-server.py \(what)")
+            BenchmarkError("\(label) \(what)")
         }
 
         /// The script has gone: says how, with the last line it wrote to standard error.

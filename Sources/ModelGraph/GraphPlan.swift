@@ -1,0 +1,323 @@
+import Tensor
+
+/// A graph planned once for running: the nodes the requested outputs need (pruned backward),
+/// each bound to a kernel (``GraphStep``), and every intermediate value placed in a buffer of a
+/// pool reused by liveness (a buffer is free again after its value's last reader).
+///
+/// Shapes are static, so all of this is decided here and a run only executes the steps.
+struct GraphPlan {
+    /// The steps, producers before consumers.
+    var steps: [GraphStep]
+    /// Per value ID (the graph's values, then values the plan added: padded inputs of
+    /// convolutions): its shape.
+    var shapes: [[Int]]
+    var names: [String]
+    /// Per value ID: where it lives. Values the plan does not touch are `.none`.
+    var placement: [Placement]
+    /// Float capacity of each pool buffer.
+    var bufferCapacities: [Int]
+
+    enum Placement {
+        case none
+        /// A constant of the graph.
+        case constant(Tensor)
+        /// Pool buffer `index`, from element 0.
+        case buffer(Int)
+    }
+
+    /// Plans `graph` to compute `outputs` (value IDs).
+    init(graph: Graph, outputs: [ValueID]) throws {
+        let valueCount = graph.values.count
+        func check(_ id: ValueID, _ role: String) throws {
+            guard (0..<valueCount).contains(id) else {
+                throw GraphRunnerError.invalidGraph("\(role) refers to value \(id), the graph has \(valueCount) values")
+            }
+        }
+        for id in graph.inputs { try check(id, "an input") }
+        for id in outputs { try check(id, "an output") }
+        // Producers before consumers: every value read is an input, a constant or made earlier.
+        var producer = [Int?](repeating: nil, count: valueCount)
+        var available = [Bool](repeating: false, count: valueCount)
+        for id in graph.inputs { available[id] = true }
+        for (id, value) in graph.values.enumerated() where value.constant != nil { available[id] = true }
+        for (index, node) in graph.nodes.enumerated() {
+            for id in node.inputs {
+                try check(id, "node \(index)")
+                guard available[id] else {
+                    throw GraphRunnerError.invalidGraph("node \(index) (\(Self.name(of: node.operation))) reads '\(graph.values[id].name)' before any node makes it (a cycle, or nodes out of order)")
+                }
+            }
+            guard node.outputs.count == 1 else {
+                throw GraphRunnerError.invalidGraph("node \(index) (\(Self.name(of: node.operation))) has \(node.outputs.count) outputs; every operation here has one")
+            }
+            let out = node.outputs[0]
+            try check(out, "node \(index)")
+            guard !available[out] else {
+                throw GraphRunnerError.invalidGraph("node \(index) (\(Self.name(of: node.operation))) writes '\(graph.values[out].name)', which is already an input, a constant or another node's output")
+            }
+            available[out] = true
+            producer[out] = index
+        }
+        for id in outputs where !available[id] {
+            throw GraphRunnerError.invalidGraph("output '\(graph.values[id].name)' is made by no node")
+        }
+        // Prune: the nodes the outputs need, walking back from them.
+        var needed = [Bool](repeating: false, count: graph.nodes.count)
+        var stack = outputs
+        var seen = [Bool](repeating: false, count: valueCount)
+        while let id = stack.popLast() {
+            guard !seen[id] else { continue }
+            seen[id] = true
+            if let node = producer[id] {
+                needed[node] = true
+                stack.append(contentsOf: graph.nodes[node].inputs)
+            }
+        }
+
+        shapes = graph.values.map { $0.shape.isEmpty ? [1] : $0.shape }
+        names = graph.values.map(\.name)
+        placement = graph.values.map { $0.constant.map(Placement.constant) ?? .none }
+        steps = []
+        bufferCapacities = []
+        for (index, node) in graph.nodes.enumerated() where needed[index] {
+            try bind(node, index: index, graph: graph)
+        }
+        try placeBuffers(inputs: graph.inputs.filter { seen[$0] }, outputs: outputs)
+    }
+
+    // MARK: Binding nodes to kernels
+
+    /// The constant `id` holds, or an error naming the node.
+    private func constant(_ id: ValueID, _ role: String, of node: Int, _ operation: GraphOperation) throws -> Tensor {
+        guard case .constant(let tensor) = placement[id] else {
+            throw GraphRunnerError.unsupported("node \(node) (\(Self.name(of: operation))): its \(role) '\(names[id])' is computed at run time; only constant \(role)s are supported")
+        }
+        return tensor
+    }
+
+    private mutating func addValue(name: String, shape: [Int]) -> ValueID {
+        shapes.append(shape)
+        names.append(name)
+        placement.append(.none)
+        return shapes.count - 1
+    }
+
+    private mutating func bind(_ node: GraphNode, index: Int, graph: Graph) throws {
+        let op = node.operation
+        let out = node.outputs[0]
+        func fail(_ message: String) -> GraphRunnerError {
+            .unsupported("node \(index) (\(Self.name(of: op)), '\(names[out])'): \(message)")
+        }
+        func requireInputs(_ count: Int) throws {
+            guard node.inputs.count == count else {
+                throw GraphRunnerError.invalidGraph("node \(index) (\(Self.name(of: op))) has \(node.inputs.count) inputs, expected \(count)")
+            }
+        }
+        func step(_ kernel: GraphStep.Kernel, _ inputs: [ValueID], output: ValueID = out) {
+            steps.append(GraphStep(kernel: kernel, inputs: inputs, output: output, node: index))
+        }
+        do {
+            switch op {
+            case .conv2D(let window, let activation):
+                try requireInputs(3)
+                let x = node.inputs[0]
+                let weights = try constant(node.inputs[1], "weights", of: index, op)
+                let bias = try constant(node.inputs[2], "bias", of: index, op)
+                guard weights.rank == 4, shapes[x].count == 3, weights.shape[2] == shapes[x][2] else {
+                    throw GraphRunnerError.invalidGraph("node \(index) (CONV_2D): weights \(weights.shape) (HWIO) for input \(shapes[x])")
+                }
+                let (kh, kw, cin, cout) = (weights.shape[0], weights.shape[1], weights.shape[2], weights.shape[3])
+                guard window.strideHeight == window.strideWidth, window.dilationHeight == 1, window.dilationWidth == 1 else {
+                    throw fail("strides \(window.strideHeight)x\(window.strideWidth), dilation \(window.dilationHeight)x\(window.dilationWidth) (equal strides and no dilation are supported)")
+                }
+                let packed = try PackedPointwiseWeights(weights: weights.reshaped([kh * kw * cin, cout]), bias: bias)
+                if kh == 1 && kw == 1 && window.strideHeight == 1 && window.padding == .zero {
+                    step(.pointwise(packed, activation), [x])
+                    return
+                }
+                let (input, padding) = try convolutionInput(x, window: window, output: out, node: index)
+                step(.convolution(packed, kernelHeight: kh, kernelWidth: kw, stride: window.strideHeight,
+                                  padding: padding, activation), [input])
+            case .depthwiseConv2D(let window, let activation):
+                try requireInputs(3)
+                let x = node.inputs[0]
+                var weights = try constant(node.inputs[1], "weights", of: index, op)
+                let bias = try constant(node.inputs[2], "bias", of: index, op)
+                if weights.rank == 4 && weights.shape[0] == 1 { weights = try weights.reshaped(Array(weights.shape.dropFirst())) }
+                guard weights.rank == 3, shapes[x].count == 3, weights.shape[2] == shapes[x][2] else {
+                    throw GraphRunnerError.invalidGraph("node \(index) (DEPTHWISE_CONV_2D): weights \(weights.shape) for input \(shapes[x]) (expected [kH, kW, C], depth multiplier 1)")
+                }
+                guard window.strideHeight == window.strideWidth, window.dilationHeight == 1, window.dilationWidth == 1,
+                      weights.shape[0] == weights.shape[1] else {
+                    throw fail("\(weights.shape[0])x\(weights.shape[1]) kernel, strides \(window.strideHeight)x\(window.strideWidth), dilation \(window.dilationHeight)x\(window.dilationWidth) (square kernels, equal strides and no dilation are supported)")
+                }
+                let k = weights.shape[0], stride = window.strideHeight
+                if k == 3, (stride == 1 || stride == 2),
+                   let padding = Self.convention(of: window, input: shapes[x], output: shapes[out]) {
+                    step(.depthwise3x3(weights: weights, bias: bias, stride: stride, padding: padding, activation), [x])
+                } else {
+                    guard window.padding.top < k, window.padding.left < k else {
+                        throw fail("padding \(window.padding) is wider than the \(k)x\(k) window")
+                    }
+                    step(.depthwise(weights: weights, bias: bias, stride: stride, padTop: window.padding.top,
+                                    padLeft: window.padding.left, activation), [x])
+                }
+            case .fullyConnected(let activation):
+                try requireInputs(3)
+                let weights = try constant(node.inputs[1], "weights", of: index, op)
+                let bias = try constant(node.inputs[2], "bias", of: index, op)
+                guard weights.rank == 2, weights.shape[0] == shapes[node.inputs[0]].reduce(1, *),
+                      weights.shape[1] == shapes[out].reduce(1, *) else {
+                    throw GraphRunnerError.invalidGraph("node \(index) (FULLY_CONNECTED): weights \(weights.shape) ([in, out]) for input \(shapes[node.inputs[0]]) and output \(shapes[out])")
+                }
+                step(.fullyConnected(try PackedPointwiseWeights(weights: weights, bias: bias), activation), [node.inputs[0]])
+            case .add(let activation):
+                try requireInputs(2)
+                step(.add(activation), node.inputs)
+            case .prelu:
+                try requireInputs(2)
+                step(.prelu(slope: try constant(node.inputs[1], "slope", of: index, op)), [node.inputs[0]])
+            case .logistic:
+                try requireInputs(1)
+                step(.logistic, node.inputs)
+            case .pad(let amounts):
+                try requireInputs(1)
+                let inShape = shapes[node.inputs[0]]
+                guard amounts.count == inShape.count,
+                      zip(zip(amounts, inShape), shapes[out]).allSatisfy({ $0.0.before >= 0 && $0.0.after >= 0 && $0.0.before + $0.1 + $0.0.after == $1 }) else {
+                    throw GraphRunnerError.invalidGraph("node \(index) (PAD): amounts \(amounts.map { [$0.before, $0.after] }) take \(inShape) to \(shapes[out])")
+                }
+                step(.pad(before: amounts.map(\.before)), node.inputs)
+            case .maxPool2D(let window):
+                try requireInputs(1)
+                guard window.padding.top < window.kernelHeight, window.padding.left < window.kernelWidth else {
+                    throw fail("padding \(window.padding) is wider than the window")
+                }
+                step(.maxPool(window), node.inputs)
+            case .spatialMean:
+                try requireInputs(1)
+                step(.spatialMean, node.inputs)
+            case .resizeBilinear(let alignCorners, let halfPixelCenters):
+                try requireInputs(1)
+                guard !alignCorners && halfPixelCenters else {
+                    throw fail("align_corners \(alignCorners), half_pixel_centers \(halfPixelCenters) (only half-pixel centers are supported)")
+                }
+                step(.resizeBilinear, node.inputs)
+            case .depthToSpace(let blockSize):
+                try requireInputs(1)
+                step(.depthToSpace(blockSize: blockSize), node.inputs)
+            case .reshape:
+                try requireInputs(1)
+                guard shapes[node.inputs[0]].reduce(1, *) == shapes[out].reduce(1, *) else {
+                    throw GraphRunnerError.invalidGraph("node \(index) (RESHAPE): \(shapes[node.inputs[0]]) to \(shapes[out])")
+                }
+                step(.reshape, node.inputs)
+            case .concatenation(let axis):
+                guard !node.inputs.isEmpty else { throw GraphRunnerError.invalidGraph("node \(index) (CONCATENATION) has no inputs") }
+                step(.concatenation(axis: axis), node.inputs)
+            }
+        } catch let error as TensorError {
+            throw GraphRunnerError.invalidGraph("node \(index) (\(Self.name(of: op)), '\(names[out])'): \(error.description)")
+        }
+    }
+
+    /// The input a k×k convolution reads and its padding convention: `x` itself when the
+    /// window's padding is TF SAME's or zero, else `x` zero-padded by a pad step added here.
+    private mutating func convolutionInput(_ x: ValueID, window: Window2D, output: ValueID, node: Int) throws -> (ValueID, Padding) {
+        if let padding = Self.convention(of: window, input: shapes[x], output: shapes[output]) { return (x, padding) }
+        let p = window.padding
+        let shape = [shapes[x][0] + p.top + p.bottom, shapes[x][1] + p.left + p.right, shapes[x][2]]
+        let padded = addValue(name: names[x] + "/padded", shape: shape)
+        steps.append(GraphStep(kernel: .pad(before: [p.top, p.left, 0]), inputs: [x], output: padded, node: node))
+        return (padded, .valid)
+    }
+
+    /// `.same` or `.valid` when the window's explicit padding is exactly that convention's for
+    /// these shapes (TF SAME: the odd pixel bottom/right), else nil.
+    static func convention(of window: Window2D, input: [Int], output: [Int]) -> Padding? {
+        guard input.count == 3, output.count == 3, window.strideHeight == window.strideWidth,
+              window.dilationHeight == window.dilationWidth else { return nil }
+        for padding in [Padding.valid, .same] {
+            guard let g = try? ConvolutionGeometry(
+                inputHeight: input[0], inputWidth: input[1], kernelHeight: window.kernelHeight, kernelWidth: window.kernelWidth,
+                stride: window.strideHeight, dilation: window.dilationHeight, padding: padding) else { continue }
+            let bottom = (g.outputHeight - 1) * g.stride + (g.kernelHeight - 1) * g.dilation + 1 - input[0] - g.padTop
+            let right = (g.outputWidth - 1) * g.stride + (g.kernelWidth - 1) * g.dilation + 1 - input[1] - g.padLeft
+            if g.outputHeight == output[0], g.outputWidth == output[1], g.padTop == window.padding.top,
+               g.padLeft == window.padding.left, max(0, bottom) == window.padding.bottom, max(0, right) == window.padding.right {
+                return padding
+            }
+        }
+        return nil
+    }
+
+    // MARK: Buffers by liveness
+
+    /// Gives every value a step writes (and every graph input) a pool buffer: a buffer is taken
+    /// when its value is made and given back after the value's last reader, and a new value takes
+    /// the smallest free buffer that holds it (else the largest free one, grown). A reshape's
+    /// output is its input's buffer; the requested outputs keep theirs to the end.
+    private mutating func placeBuffers(inputs: [ValueID], outputs: [ValueID]) throws {
+        var root = Array(0..<shapes.count)  // the value whose buffer a value lives in
+        var readers = [Int](repeating: 0, count: shapes.count)
+        for step in steps {
+            if case .reshape = step.kernel { root[step.output] = root[step.inputs[0]] }
+            for id in step.inputs { readers[root[id]] += 1 }
+        }
+        var kept = [Bool](repeating: false, count: shapes.count)
+        for id in outputs { kept[root[id]] = true }
+        var free: [Int] = []  // buffer indices
+        var bufferOf = [Int?](repeating: nil, count: shapes.count)
+        func take(_ id: ValueID) {
+            let need = shapes[id].reduce(1, *)
+            let index: Int
+            if let best = free.filter({ bufferCapacities[$0] >= need }).min(by: { bufferCapacities[$0] < bufferCapacities[$1] }) {
+                index = best
+            } else if let largest = free.max(by: { bufferCapacities[$0] < bufferCapacities[$1] }) {
+                index = largest
+                bufferCapacities[index] = need
+            } else {
+                bufferCapacities.append(need)
+                index = bufferCapacities.count - 1
+            }
+            free.removeAll { $0 == index }
+            bufferOf[id] = index
+        }
+        for id in inputs where bufferOf[id] == nil { take(id) }
+        for step in steps {
+            if case .reshape = step.kernel {} else if case .none = placement[step.output] { take(step.output) }
+            for id in step.inputs {
+                let owner = root[id]
+                readers[owner] -= 1
+                if readers[owner] == 0, !kept[owner], let buffer = bufferOf[owner] { free.append(buffer) }
+            }
+        }
+        for id in shapes.indices {
+            if case .constant = placement[id] { continue }
+            if let buffer = bufferOf[root[id]] {
+                placement[id] = .buffer(buffer)
+            } else if case .constant(let tensor) = placement[root[id]] {
+                placement[id] = .constant(try tensor.reshaped(shapes[id]))
+            }
+        }
+    }
+
+    /// The operation's TFLite name, for errors and profiles.
+    static func name(of operation: GraphOperation) -> String {
+        switch operation {
+        case .conv2D: return "CONV_2D"
+        case .depthwiseConv2D: return "DEPTHWISE_CONV_2D"
+        case .fullyConnected: return "FULLY_CONNECTED"
+        case .add: return "ADD"
+        case .prelu: return "PRELU"
+        case .logistic: return "LOGISTIC"
+        case .pad: return "PAD"
+        case .maxPool2D: return "MAX_POOL_2D"
+        case .spatialMean: return "MEAN"
+        case .resizeBilinear: return "RESIZE_BILINEAR"
+        case .depthToSpace: return "DEPTH_TO_SPACE"
+        case .reshape: return "RESHAPE"
+        case .concatenation: return "CONCATENATION"
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+import Tensor
+
+/// Runs a ``Graph`` on `Tensor`'s kernels.
+///
+/// Built once per graph, output selection and thread count: the constructor prunes the graph to
+/// the nodes the requested outputs need (pose_landmark_full without its segmentation branch, say),
+/// binds every node to a kernel with its weights packed once, and places every intermediate value
+/// in a pool of buffers reused by liveness. ``run(_:)`` then only executes the steps: no
+/// allocation besides the returned outputs.
+///
+/// Layouts are the graph's (``Graph``): feature maps `[H, W, C]`, other values their source shape
+/// without the batch axis.
+///
+/// A runner holds its activations, so runs on one runner are serialized (a lock); build one runner
+/// per concurrent caller, on the same `Graph` (whose constants are shared, not copied).
+public final class GraphRunner: @unchecked Sendable {
+    /// The graph as given (unpruned).
+    public let graph: Graph
+    /// The value IDs computed, in the order ``run(_:)`` returns them.
+    public let outputs: [ValueID]
+    /// Cores each kernel splits its work over.
+    public let threads: Int
+
+    private let plan: GraphPlan
+    /// Per value ID: its tensor (a view into a pool buffer, or a constant); nil when not planned.
+    private let views: [Tensor?]
+    private let workspace = ConvolutionWorkspace()
+    private let lock = NSLock()
+
+    /// Plans `graph` to compute `outputs` (value IDs; nil: all of the graph's outputs, in its order)
+    /// on `threads` cores.
+    ///
+    /// - Throws: ``GraphRunnerError`` when the graph is malformed (a value read before it is
+    ///   made, IDs out of range, shapes that disagree) or holds a configuration no kernel runs
+    ///   (named with its node).
+    public init(graph: Graph, outputs: [ValueID]? = nil, threads: Int = Parallelism.defaultThreads) throws {
+        let outputs = outputs ?? graph.outputs
+        guard !outputs.isEmpty else { throw GraphRunnerError.invalidGraph("no outputs to compute") }
+        self.graph = graph
+        self.outputs = outputs
+        self.threads = max(1, threads)
+        let plan = try GraphPlan(graph: graph, outputs: outputs)
+        self.plan = plan
+        let buffers = try plan.bufferCapacities.map { try Tensor(zeros: [max(1, $0)]) }
+        views = try plan.shapes.indices.map { id in
+            switch plan.placement[id] {
+            case .none: return nil
+            case .constant(let tensor): return tensor
+            case .buffer(let index):
+                let shape = plan.shapes[id]
+                return try buffers[index].slice(0..<shape.reduce(1, *)).reshaped(shape)
+            }
+        }
+    }
+
+    /// The shapes ``run(_:)`` expects, in the graph's input order (batch axis dropped).
+    public var inputShapes: [[Int]] { graph.inputs.map { plan.shapes[$0] } }
+
+    /// The shapes ``run(_:)`` returns, in ``outputs`` order.
+    public var outputShapes: [[Int]] { outputs.map { plan.shapes[$0] } }
+
+    /// Steps the plan runs (nodes after pruning, plus any pad a convolution needed).
+    public var stepCount: Int { plan.steps.count }
+
+    /// Floats held by the activation pool (every intermediate value of a run lives in it).
+    public var poolFloatCount: Int { plan.bufferCapacities.reduce(0, +) }
+
+    /// Runs the graph on `inputs` (one tensor per graph input, in order, each of its
+    /// ``inputShapes`` entry's element count; any shape with that count is accepted, read
+    /// row-major) and returns the ``outputs``, each a new tensor of the graph's shape.
+    ///
+    /// - Throws: ``GraphRunnerError/inputMismatch(_:)`` when the inputs do not fit.
+    public func run(_ inputs: [Tensor]) throws -> [Tensor] {
+        try execute(inputs, timing: nil)
+    }
+
+    /// The time one run spends per kind of step (`conv 1x1`, `depthwise 5x5 s2`, `add`, ...),
+    /// largest first, in seconds, with the number of steps of each kind.
+    public func profile(_ inputs: [Tensor]) throws -> [(kind: String, steps: Int, seconds: Double)] {
+        var times = [Double](repeating: 0, count: plan.steps.count)
+        _ = try times.withUnsafeMutableBufferPointer { try execute(inputs, timing: $0.baseAddress) }
+        var byKind: [String: (Int, Double)] = [:]
+        for (step, time) in zip(plan.steps, times) {
+            let (count, total) = byKind[step.kind] ?? (0, 0)
+            byKind[step.kind] = (count + 1, total + time)
+        }
+        return byKind.map { (kind: $0.key, steps: $0.value.0, seconds: $0.value.1) }.sorted { $0.seconds > $1.seconds }
+    }
+
+    /// Copies the inputs in, runs every step (writing each step's seconds to `timing[step]` when
+    /// given), copies the outputs out.
+    private func execute(_ inputs: [Tensor], timing: UnsafeMutablePointer<Double>?) throws -> [Tensor] {
+        guard inputs.count == graph.inputs.count else {
+            throw GraphRunnerError.inputMismatch("the graph takes \(graph.inputs.count) input(s), \(inputs.count) given")
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        for (index, (id, tensor)) in zip(graph.inputs, inputs).enumerated() {
+            let expected = plan.shapes[id]
+            guard tensor.count == expected.reduce(1, *) else {
+                throw GraphRunnerError.inputMismatch("input \(index) '\(plan.names[id])' must have shape \(expected), got \(tensor.shape)")
+            }
+            guard let target = views[id] else { continue }  // an input no requested output reads
+            tensor.withUnsafeBufferPointer { source in
+                target.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: source.baseAddress!, count: source.count) }
+            }
+        }
+        for (index, step) in plan.steps.enumerated() {
+            let start = timing == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+            do {
+                try step.run(views, workspace: workspace, threads: threads)
+            } catch let error as TensorError {
+                throw GraphRunnerError.node("node \(step.node) (\(GraphPlan.name(of: graph.nodes[step.node].operation)), '\(plan.names[step.output])'): \(error.description)")
+            }
+            if let timing { timing[index] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        }
+        return try outputs.map { id in
+            let view = views[id]!
+            return try Tensor(shape: plan.shapes[id], values: view.scalars)
+        }
+    }
+}
