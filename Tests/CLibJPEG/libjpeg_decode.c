@@ -1,9 +1,9 @@
 #include "libjpeg_decode.h"
-#include <jpeglib.h>
 #include <setjmp.h>
-#include <stdio.h>
+#include <stdio.h>   /* before jpeglib.h, which uses FILE */
 #include <stdlib.h>
 #include <string.h>
+#include <jpeglib.h>
 
 /* libjpeg's default error_exit calls exit(); this one jumps back instead. */
 struct error_manager {

@@ -44,7 +44,8 @@ import Tensor
 
         let roi = try #require(pose.pose_rect_from_detection).rect
         let crop = try ImageToTensor.poseLandmark.tensor(from: image, roi: roi)
-        #expect(crop.padding == .none)
+        // The region is square in pixels: no letterbox beyond float rounding.
+        #expect(max(crop.padding.left, crop.padding.top) < 1e-6)
         let cropDifference = Self.levelDifferences(crop.tensor, try MediaPipeReference.tensor(name, "mp_pose_landmark_input.npy"),
                                                    converter: .poseLandmark)
         #expect(cropDifference.count == 0, "pose landmark input \(name): \(cropDifference)")
@@ -62,6 +63,7 @@ import Tensor
             let difference = Self.levelDifferences(crop.tensor, try MediaPipeReference.tensor(name, "mp_hand_landmark_\(model)_input.npy"),
                                                    converter: .handLandmark)
             #expect(difference.count <= 2 && difference.largest <= 1, "hand input \(name) \(model): \(difference)")
+            print("MediaPipe parity \(name) hand crop \(model): \(difference.count) of \(crop.tensor.count) values off, by at most \(difference.largest) level")
         }
     }
 
