@@ -20,13 +20,7 @@ public struct BlazePoseResult: Sendable, Equatable {
     public var nextRegion: NormalizedRect
 
     /// The landmarks in pixels: x·W, y·H and z·W (z at the scale of x).
-    public var pixelLandmarks: [Landmark] {
-        landmarks.map { l in
-            var p = l
-            p.x = l.x * Float(imageSize.width); p.y = l.y * Float(imageSize.height); p.z = l.z * Float(imageSize.width)
-            return p
-        }
-    }
+    public var pixelLandmarks: [Landmark] { landmarks.map { $0.inPixels(imageSize) } }
 }
 
 /// MediaPipe's BlazePose CPU pipeline (legacy `pose` solution, model complexity 1): detector on the

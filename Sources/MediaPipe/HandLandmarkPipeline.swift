@@ -30,13 +30,7 @@ public struct HandsResult: Sendable, Equatable {
     public var palmDetectorRan: Bool
 
     /// A hand's landmarks in pixels: x·W, y·H and z·W.
-    public func pixelLandmarks(of hand: HandResult) -> [Landmark] {
-        hand.landmarks.map { l in
-            var p = l
-            p.x = l.x * Float(imageSize.width); p.y = l.y * Float(imageSize.height); p.z = l.z * Float(imageSize.width)
-            return p
-        }
-    }
+    public func pixelLandmarks(of hand: HandResult) -> [Landmark] { hand.landmarks.map { $0.inPixels(imageSize) } }
 }
 
 /// MediaPipe's hand tracking CPU pipeline (legacy `hands` solution): palm detector on the

@@ -18,3 +18,20 @@ public struct Landmark: Sendable, Equatable {
         self.presence = presence
     }
 }
+
+extension Landmark {
+    /// The landmark in pixels of a `size` image: x·W, y·H and z·W (z at the scale of x), as
+    /// MediaPipe's `NormalizedLandmarksToLandmarks` converts; visibility and presence kept.
+    public func inPixels(_ size: ImageSize) -> Landmark {
+        var p = self
+        p.x = x * Float(size.width); p.y = y * Float(size.height); p.z = z * Float(size.width)
+        return p
+    }
+
+    /// The landmark normalized to a `size` image (the inverse of `inPixels`).
+    public func normalized(_ size: ImageSize) -> Landmark {
+        var l = self
+        l.x = x / Float(size.width); l.y = y / Float(size.height); l.z = z / Float(size.width)
+        return l
+    }
+}

@@ -53,18 +53,8 @@ public struct LandmarksSmoothing: Sendable {
     /// 1 / `objectScale` (pixels).
     public mutating func apply(normalized landmarks: [Landmark], timestampMicroseconds: Int64,
                                imageSize size: ImageSize, objectScale: Float) -> [Landmark] {
-        let width = Float(size.width), height = Float(size.height)
-        let pixels = landmarks.map { l in
-            var p = l
-            p.x = l.x * width; p.y = l.y * height; p.z = l.z * width
-            return p
-        }
-        let filtered = apply(pixels, timestampMicroseconds: timestampMicroseconds, objectScale: objectScale)
-        return filtered.map { p in
-            var l = p
-            l.x = p.x / width; l.y = p.y / height; l.z = p.z / width
-            return l
-        }
+        let filtered = apply(landmarks.map { $0.inPixels(size) }, timestampMicroseconds: timestampMicroseconds, objectScale: objectScale)
+        return filtered.map { $0.normalized(size) }
     }
 
     /// Filters landmarks as they are (world landmarks; pixels for the normalized path).

@@ -45,7 +45,7 @@ enum MediaPipeReference {
         var width: Int32 = 0, height: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
         guard let pixels = posekit_libjpeg_decode(path, &width, &height, &message, message.count) else {
-            throw ReferenceError.message("\(path): \(String(cString: message))")
+            throw ReferenceError.message("\(path): \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         defer { free(pixels) }
         let count = Int(width) * Int(height) * 3

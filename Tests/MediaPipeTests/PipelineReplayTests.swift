@@ -116,12 +116,39 @@ final class ReplayModel: MediaPipeModel {
     }
 }
 
+extension PipelineReplayTests {
+    /// BlazePose in video mode: tracked without the detector while the pose holds; a lost pose
+    /// (flag below 0.5, or NaN) brings the detector back; a 1×1 image is defined, never a crash.
+    @Test func blazePoseTracksAndRecoversFromALoss() throws {
+        let name = "coco_000000000785"
+        let detector = AnyInputModel(outputs: try Self.files(name, ["mp_pose_detection_out0_boxes.npy", "mp_pose_detection_out1_scores.npy"]))
+        let landmarker = AnyInputModel(outputs: try Self.files(name, (0..<5).map { "mp_pose_landmark_out\($0).npy" }))
+        let pipeline = BlazePosePipeline(detector: detector, landmarker: landmarker)
+        let image = try MediaPipeReference.image(name)
+        let first = try #require(try pipeline.process(image, timestampMicroseconds: 33_333))
+        #expect(first.detection != nil && detector.runs == 1)
+        let second = try #require(try pipeline.process(image, timestampMicroseconds: 66_666))
+        #expect(second.detection == nil && detector.runs == 1 && second.region == first.nextRegion)
+        landmarker.flag = .nan
+        #expect(try pipeline.process(image, timestampMicroseconds: 99_999) == nil)
+        landmarker.flag = nil
+        let fourth = try #require(try pipeline.process(image, timestampMicroseconds: 133_332))
+        #expect(fourth.detection != nil && detector.runs == 2)
+        // After a loss the filters start again: the first sample passes through unsmoothed.
+        #expect(fourth.landmarks == first.landmarks)
+        let tiny = try pipeline.process(RGBImage(width: 1, height: 1))
+        #expect(tiny?.landmarks.count ?? 33 == 33)
+    }
+}
+
 /// Returns fixed outputs for any input, its flag (output 1) overridable.
 final class AnyInputModel: MediaPipeModel {
     let outputs: [Tensor]
     var flag: Float?
+    private(set) var runs = 0
     init(outputs: [Tensor]) { self.outputs = outputs }
     func run(_ input: Tensor) throws -> [Tensor] {
+        runs += 1
         guard let flag else { return outputs }
         var changed = outputs
         changed[1] = try Tensor(shape: [1, 1], values: [flag])
