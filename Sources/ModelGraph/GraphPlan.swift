@@ -16,6 +16,9 @@ struct GraphPlan {
     var placement: [Placement]
     /// Float capacity of each pool buffer.
     var bufferCapacities: [Int]
+    /// `PAD` nodes that run as their depthwise consumer's padding instead (node index → the
+    /// depthwise node's index).
+    var foldedPads: [Int: Int] = [:]
 
     enum Placement {
         case none
@@ -27,38 +30,20 @@ struct GraphPlan {
 
     /// Plans `graph` to compute `outputs` (value IDs).
     init(graph: Graph, outputs: [ValueID]) throws {
+        // The checks every graph passes (IDs in range, producers before consumers, shapes).
+        try graph.validate()
         let valueCount = graph.values.count
-        func check(_ id: ValueID, _ role: String) throws {
-            guard (0..<valueCount).contains(id) else {
-                throw GraphRunnerError.invalidGraph("\(role) refers to value \(id), the graph has \(valueCount) values")
-            }
+        for id in outputs where !(0..<valueCount).contains(id) {
+            throw GraphRunnerError.invalidGraph("output \(id) is not a value (the graph has \(valueCount))")
         }
-        for id in graph.inputs { try check(id, "an input") }
-        for id in outputs { try check(id, "an output") }
-        // Producers before consumers: every value read is an input, a constant or made earlier.
         var producer = [Int?](repeating: nil, count: valueCount)
-        var available = [Bool](repeating: false, count: valueCount)
-        for id in graph.inputs { available[id] = true }
-        for (id, value) in graph.values.enumerated() where value.constant != nil { available[id] = true }
         for (index, node) in graph.nodes.enumerated() {
-            for id in node.inputs {
-                try check(id, "node \(index)")
-                guard available[id] else {
-                    throw GraphRunnerError.invalidGraph("node \(index) (\(Self.name(of: node.operation))) reads '\(graph.values[id].name)' before any node makes it (a cycle, or nodes out of order)")
-                }
-            }
             guard node.outputs.count == 1 else {
-                throw GraphRunnerError.invalidGraph("node \(index) (\(Self.name(of: node.operation))) has \(node.outputs.count) outputs; every operation here has one")
+                throw GraphRunnerError.invalidGraph("node \(index) (\(node.operation.name)) has \(node.outputs.count) outputs; every operation here has one")
             }
-            let out = node.outputs[0]
-            try check(out, "node \(index)")
-            guard !available[out] else {
-                throw GraphRunnerError.invalidGraph("node \(index) (\(Self.name(of: node.operation))) writes '\(graph.values[out].name)', which is already an input, a constant or another node's output")
-            }
-            available[out] = true
-            producer[out] = index
+            producer[node.outputs[0]] = index
         }
-        for id in outputs where !available[id] {
+        for id in outputs where producer[id] == nil && !graph.inputs.contains(id) && graph.values[id].constant == nil {
             throw GraphRunnerError.invalidGraph("output '\(graph.values[id].name)' is made by no node")
         }
         // Prune: the nodes the outputs need, walking back from them.
@@ -79,6 +64,7 @@ struct GraphPlan {
         placement = graph.values.map { $0.constant.map(Placement.constant) ?? .none }
         steps = []
         bufferCapacities = []
+        foldedPads = Self.padsFoldedIntoDepthwise(graph, needed: needed, outputs: outputs, producer: producer)
         for (index, node) in graph.nodes.enumerated() where needed[index] {
             try bind(node, index: index, graph: graph)
         }
@@ -90,7 +76,7 @@ struct GraphPlan {
     /// The constant `id` holds, or an error naming the node.
     private func constant(_ id: ValueID, _ role: String, of node: Int, _ operation: GraphOperation) throws -> Tensor {
         guard case .constant(let tensor) = placement[id] else {
-            throw GraphRunnerError.unsupported("node \(node) (\(Self.name(of: operation))): its \(role) '\(names[id])' is computed at run time; only constant \(role)s are supported")
+            throw GraphRunnerError.unsupported("node \(node) (\(operation.name)): its \(role) '\(names[id])' is computed at run time; only constant \(role)s are supported")
         }
         return tensor
     }
@@ -106,11 +92,11 @@ struct GraphPlan {
         let op = node.operation
         let out = node.outputs[0]
         func fail(_ message: String) -> GraphRunnerError {
-            .unsupported("node \(index) (\(Self.name(of: op)), '\(names[out])'): \(message)")
+            .unsupported("node \(index) (\(op.name), '\(names[out])'): \(message)")
         }
         func requireInputs(_ count: Int) throws {
             guard node.inputs.count == count else {
-                throw GraphRunnerError.invalidGraph("node \(index) (\(Self.name(of: op))) has \(node.inputs.count) inputs, expected \(count)")
+                throw GraphRunnerError.invalidGraph("node \(index) (\(op.name)) has \(node.inputs.count) inputs, expected \(count)")
             }
         }
         func step(_ kernel: GraphStep.Kernel, _ inputs: [ValueID], output: ValueID = out) {
@@ -138,9 +124,15 @@ struct GraphPlan {
                 let (input, padding) = try convolutionInput(x, window: window, output: out, node: index)
                 step(.convolution(packed, kernelHeight: kh, kernelWidth: kw, stride: window.strideHeight,
                                   padding: padding, activation), [input])
-            case .depthwiseConv2D(let window, let activation):
+            case .depthwiseConv2D(var window, let activation):
                 try requireInputs(3)
-                let x = node.inputs[0]
+                var x = node.inputs[0]
+                if let pad = foldedPads.first(where: { $0.value == index })?.key, case .pad(let amounts) = graph.nodes[pad].operation {
+                    // Read the pad's input and pad by its amounts as well (no copy).
+                    x = graph.nodes[pad].inputs[0]
+                    window.padding.top += amounts[0].before; window.padding.bottom += amounts[0].after
+                    window.padding.left += amounts[1].before; window.padding.right += amounts[1].after
+                }
                 var weights = try constant(node.inputs[1], "weights", of: index, op)
                 let bias = try constant(node.inputs[2], "bias", of: index, op)
                 if weights.rank == 4 && weights.shape[0] == 1 { weights = try weights.reshaped(Array(weights.shape.dropFirst())) }
@@ -182,6 +174,7 @@ struct GraphPlan {
                 step(.logistic, node.inputs)
             case .pad(let amounts):
                 try requireInputs(1)
+                if foldedPads[index] != nil { return }
                 let inShape = shapes[node.inputs[0]]
                 guard amounts.count == inShape.count,
                       zip(zip(amounts, inShape), shapes[out]).allSatisfy({ $0.0.before >= 0 && $0.0.after >= 0 && $0.0.before + $0.1 + $0.0.after == $1 }) else {
@@ -217,7 +210,7 @@ struct GraphPlan {
                 step(.concatenation(axis: axis), node.inputs)
             }
         } catch let error as TensorError {
-            throw GraphRunnerError.invalidGraph("node \(index) (\(Self.name(of: op)), '\(names[out])'): \(error.description)")
+            throw GraphRunnerError.invalidGraph("node \(index) (\(op.name), '\(names[out])'): \(error.description)")
         }
     }
 
@@ -249,6 +242,26 @@ struct GraphPlan {
             }
         }
         return nil
+    }
+
+    /// The `PAD` nodes that a depthwise convolution can take as padding: spatial zero padding
+    /// only, read by that one node alone (and not an output), amounts that keep the combined
+    /// padding narrower than the window (the pose models' `[1, 1]` before 3×3 and `[2, 2]`
+    /// before 5×5 stride-2 layers). Returns pad node → depthwise node.
+    static func padsFoldedIntoDepthwise(_ graph: Graph, needed: [Bool], outputs: [ValueID], producer: [Int?]) -> [Int: Int] {
+        var readers = [Int](repeating: 0, count: graph.values.count)
+        for (index, node) in graph.nodes.enumerated() where needed[index] { for id in node.inputs { readers[id] += 1 } }
+        for id in outputs { readers[id] += 1 }
+        var folded: [Int: Int] = [:]
+        for (index, node) in graph.nodes.enumerated() where needed[index] {
+            guard case .depthwiseConv2D(let window, _) = node.operation, let x = node.inputs.first, readers[x] == 1,
+                  let pad = producer[x], case .pad(let amounts) = graph.nodes[pad].operation, amounts.count == 3,
+                  amounts[2] == PadAmount(before: 0, after: 0),
+                  window.padding.top + amounts[0].before < window.kernelHeight,
+                  window.padding.left + amounts[1].before < window.kernelWidth else { continue }
+            folded[pad] = index
+        }
+        return folded
     }
 
     // MARK: Buffers by liveness
@@ -299,25 +312,6 @@ struct GraphPlan {
             } else if case .constant(let tensor) = placement[root[id]] {
                 placement[id] = .constant(try tensor.reshaped(shapes[id]))
             }
-        }
-    }
-
-    /// The operation's TFLite name, for errors and profiles.
-    static func name(of operation: GraphOperation) -> String {
-        switch operation {
-        case .conv2D: return "CONV_2D"
-        case .depthwiseConv2D: return "DEPTHWISE_CONV_2D"
-        case .fullyConnected: return "FULLY_CONNECTED"
-        case .add: return "ADD"
-        case .prelu: return "PRELU"
-        case .logistic: return "LOGISTIC"
-        case .pad: return "PAD"
-        case .maxPool2D: return "MAX_POOL_2D"
-        case .spatialMean: return "MEAN"
-        case .resizeBilinear: return "RESIZE_BILINEAR"
-        case .depthToSpace: return "DEPTH_TO_SPACE"
-        case .reshape: return "RESHAPE"
-        case .concatenation: return "CONCATENATION"
         }
     }
 }

@@ -112,7 +112,7 @@ public final class GraphRunner: @unchecked Sendable {
             do {
                 try step.run(views, workspace: workspace, threads: threads)
             } catch let error as TensorError {
-                throw GraphRunnerError.node("node \(step.node) (\(GraphPlan.name(of: graph.nodes[step.node].operation)), '\(plan.names[step.output])'): \(error.description)")
+                throw GraphRunnerError.node("node \(step.node) (\(graph.nodes[step.node].operation.name), '\(plan.names[step.output])'): \(error.description)")
             }
             if let timing { timing[index] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         }

@@ -1,0 +1,41 @@
+import Foundation
+import ModelGraph
+import PoseKit
+import TFLite
+
+/// Where `posekit run` and `bench model` get an imported graph: a `.tflite` file (imported in
+/// memory) or a graph bundle (`.pkw` of kind `graph`, by path or short name).
+enum GraphModelFile {
+    /// Whether `model` names an imported graph: a `.tflite`, or a bundle of kind `graph`.
+    static func isGraph(_ model: String) -> Bool {
+        if model.hasSuffix(".tflite") { return true }
+        guard let url = try? ModelLocator.resolve(model), let bundle = try? WeightBundle(contentsOf: url) else { return false }
+        return bundle.manifest.kind == Graph.bundleKind
+    }
+
+    /// The graph `model` holds; errors name the file.
+    static func load(_ model: String) throws -> Graph {
+        if model.hasSuffix(".tflite") {
+            let bytes = try CLIError.reading(model) { [UInt8](try RegularFile.contents(atPath: model)) }
+            return try CLIError.reading(model) { try TFLiteImporter.importModel(bytes: bytes, file: model).graph }
+        }
+        let url = try ModelLocator.resolve(model)
+        return try CLIError.reading(url.path) { try Graph(bundle: try WeightBundle(contentsOf: url)) }
+    }
+
+    /// The `.tflite` a model came from, for the TFLite peer: the file itself, or for a bundle the
+    /// source file its manifest names, beside the bundle or under `../shared/weights/*/`.
+    static func sourceTFLite(of model: String) -> String? {
+        if model.hasSuffix(".tflite") { return model }
+        guard let url = try? ModelLocator.resolve(model), let bundle = try? WeightBundle(contentsOf: url) else { return nil }
+        let fileName = bundle.manifest.source.fileName
+        var candidates = [url.deletingLastPathComponent().appendingPathComponent(fileName).path]
+        if let root = ModelLocator.packageRoot() {
+            let weights = URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("shared/weights")
+            for folder in (try? FileManager.default.contentsOfDirectory(atPath: weights.path)) ?? [] {
+                candidates.append(weights.appendingPathComponent(folder).appendingPathComponent(fileName).path)
+            }
+        }
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+    }
+}
