@@ -10,6 +10,8 @@
 //   PoseCore    the pose vocabulary: poses, body parts, skeleton, image <-> network-input mapping and
 //               scaling, JSON Lines writer and reader, tracking, smoothing, prominent person, resampling
 //   FrameIO     PNM / Y4M readers and writers, color conversion, network-input writer, wireframe overlays
+//   MediaPipe   MediaPipe's pre/post-processing calculators (OpenCV-exact crop, SSD anchors, detection
+//               decoding, weighted NMS, regions, landmark projection, filters) and its pipelines
 //   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector and
 //               its async streams (reads frames through FrameIO)
 //   Protobuf    the protocol-buffers wire-format reader (no schema; Core ML and TensorFlow files)
@@ -132,6 +134,8 @@ let package = Package(
         .target(name: "PoseCore", swiftSettings: optimize),
         .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: kernelSettings),
         .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO"], swiftSettings: optimize),
+        // MediaPipe's calculators (crop, anchors, decoding, NMS, regions, landmarks, filters) and its pipelines.
+        .target(name: "MediaPipe", dependencies: ["Tensor", "FrameIO", "ModelGraph"], swiftSettings: kernelSettings),
         // The protocol-buffers wire reader (Core ML and TensorFlow files), shared by the importers and ActionNet.
         .target(name: "Protobuf", swiftSettings: optimize),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf"], swiftSettings: optimize),
@@ -165,6 +169,10 @@ let package = Package(
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
+        // libjpeg for the MediaPipe tests: MediaPipe's goldens were made from libjpeg-decoded JPEGs (ffmpeg
+        // decodes them differently), so bit-exact input tensors need the same pixels. Tests only.
+        .target(name: "CLibJPEG", path: "Tests/CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "FrameIO", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf"]),
     ]

@@ -1,0 +1,43 @@
+/// BlazePose's `PoseLandmarkFiltering` subgraph in video mode: visibility low-pass then One-Euro on
+/// the 33 landmarks (pixels, scaled by the object scale), on the world landmarks (metres) and on
+/// the two auxiliary landmarks, with MediaPipe's settings (`LandmarksSmoothing.Settings`).
+///
+/// The object scale comes from the *unfiltered* auxiliary landmarks' alignment rectangle
+/// (without the 1.25 region scaling). The auxiliary landmarks are filtered even with smoothing
+/// off, since they steer the next region. `reset()` on every frame without landmarks.
+public struct PoseLandmarkFiltering: Sendable {
+    public var smoothLandmarks: Bool
+    private var landmarkVisibility = VisibilitySmoothing()
+    private var landmarks = LandmarksSmoothing(.poseLandmarks)
+    private var worldVisibility = VisibilitySmoothing()
+    private var world = LandmarksSmoothing(.poseWorldLandmarks)
+    private var auxiliaryVisibility = VisibilitySmoothing()
+    private var auxiliary = LandmarksSmoothing(.poseAuxiliaryLandmarks)
+
+    public init(smoothLandmarks: Bool = true) {
+        self.smoothLandmarks = smoothLandmarks
+    }
+
+    public mutating func reset() {
+        landmarkVisibility.reset(); landmarks.reset()
+        worldVisibility.reset(); world.reset()
+        auxiliaryVisibility.reset(); auxiliary.reset()
+    }
+
+    /// Filters one frame's landmarks (normalized), world landmarks and auxiliary landmarks (normalized).
+    public mutating func apply(landmarks frameLandmarks: [Landmark], worldLandmarks: [Landmark], auxiliary frameAuxiliary: [Landmark],
+                               timestampMicroseconds: Int64, imageSize: ImageSize)
+        -> (landmarks: [Landmark], worldLandmarks: [Landmark], auxiliary: [Landmark]) {
+        let objectRect = PoseLandmarksToRect.alignmentRect(auxiliary: frameAuxiliary, imageSize: imageSize)
+        let objectScale = LandmarksSmoothing.objectScale(of: objectRect, imageSize: imageSize)
+        var outLandmarks = frameLandmarks, outWorld = worldLandmarks
+        if smoothLandmarks {
+            outLandmarks = landmarks.apply(normalized: landmarkVisibility.apply(frameLandmarks), timestampMicroseconds: timestampMicroseconds,
+                                           imageSize: imageSize, objectScale: objectScale)
+            outWorld = world.apply(worldVisibility.apply(worldLandmarks), timestampMicroseconds: timestampMicroseconds)
+        }
+        let outAuxiliary = auxiliary.apply(normalized: auxiliaryVisibility.apply(frameAuxiliary), timestampMicroseconds: timestampMicroseconds,
+                                           imageSize: imageSize, objectScale: objectScale)
+        return (outLandmarks, outWorld, outAuxiliary)
+    }
+}
