@@ -99,25 +99,31 @@ static __attribute__((noinline)) void KERNEL(narrow_tile)(
     KERNEL(tile)(0, a, lda, segments, segment_length, segment_stride, rows, panel, LANES, bias, low, high, c, ldc, columns);
 }
 
+/// The panels of output channels col0..<col1 (col0 starts a panel): `WIDE(panel, bias, c, columns)`
+/// for each full panel, `NARROW(...)` for a last one-vector panel.
+#define SWEEP_PANELS(WIDE, NARROW)                                                                      \
+    for (long column = col0; column < col1;) {                                                         \
+        long remaining = col1 - column;                                                                \
+        const float *panel = panels + k * column;                                                      \
+        if (remaining > LANES) {                                                                       \
+            WIDE(panel, bias + column, c + column, remaining < 2 * LANES ? remaining : 2 * LANES);     \
+            column += 2 * LANES;                                                                       \
+        } else {                                                                                       \
+            NARROW(panel, bias + column, c + column, remaining);                                       \
+            column += LANES;                                                                           \
+        }                                                                                              \
+    }
+
 static void KERNEL(row_tile)(
     const float *a, long lda, long segments, long segment_length, long segment_stride, long rows,
     const float *panels, const float *bias, long k, long ldc, long col0, long col1,
     float low, float high, float *c)
 {
-    long column = col0;
-    while (column < col1) {
-        long remaining = col1 - column;
-        const float *panel = panels + k * column;
-        if (remaining > LANES) {
-            KERNEL(tile)(1, a, lda, segments, segment_length, segment_stride, rows, panel, 2 * LANES,
-                         bias + column, low, high, c + column, ldc, remaining < 2 * LANES ? remaining : 2 * LANES);
-            column += 2 * LANES;
-        } else {
-            KERNEL(narrow_tile)(a, lda, segments, segment_length, segment_stride, rows, panel,
-                                bias + column, low, high, c + column, ldc, remaining);
-            column += LANES;
-        }
-    }
+#define WIDE(p, b, out, n) KERNEL(tile)(1, a, lda, segments, segment_length, segment_stride, rows, p, 2 * LANES, b, low, high, out, ldc, n)
+#define NARROW(p, b, out, n) KERNEL(narrow_tile)(a, lda, segments, segment_length, segment_stride, rows, p, b, low, high, out, ldc, n)
+    SWEEP_PANELS(WIDE, NARROW)
+#undef WIDE
+#undef NARROW
 }
 
 /// A compacted tile: for each listed channel the weight row is found through the list, and the
@@ -157,20 +163,11 @@ static void KERNEL(compacted_row_tile)(
     const float *panels, const float *bias, long k, long ldc, long col0, long col1,
     float low, float high, float *c)
 {
-    long column = col0;
-    while (column < col1) {
-        long remaining = col1 - column;
-        const float *panel = panels + k * column;
-        if (remaining > LANES) {
-            KERNEL(compacted_tile)(1, a, rows, channels, count, panel, 2 * LANES, bias + column, low, high,
-                                   c + column, ldc, remaining < 2 * LANES ? remaining : 2 * LANES);
-            column += 2 * LANES;
-        } else {
-            KERNEL(compacted_narrow_tile)(a, rows, channels, count, panel, bias + column, low, high,
-                                          c + column, ldc, remaining);
-            column += LANES;
-        }
-    }
+#define WIDE(p, b, out, n) KERNEL(compacted_tile)(1, a, rows, channels, count, p, 2 * LANES, b, low, high, out, ldc, n)
+#define NARROW(p, b, out, n) KERNEL(compacted_narrow_tile)(a, rows, channels, count, p, b, low, high, out, ldc, n)
+    SWEEP_PANELS(WIDE, NARROW)
+#undef WIDE
+#undef NARROW
 }
 
 const posekit_packed_gemm_kernel KERNEL(table) = {
