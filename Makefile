@@ -19,7 +19,8 @@ POSEKIT := .build/release/posekit
 # alternation with `make build`.
 TEST_FLAGS := -c release -Xswiftc -enable-testing
 TEST_SCRATCH := --scratch-path .build-test
-# What the portable build must pass as well: every kernel, network parity, decoding, the CPU guard.
+# What the portable build must pass as well: every kernel (each instruction set's packed GEMM the
+# host runs, chosen at run time as in every build), network parity, decoding, the CPU guard.
 PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|SharedWeightsTests|RepeatedBandTests|Decoding|BuildInfoCommandTests
 
 WEIGHTS := Weights/mobilenet075.pkw Weights/mobilenet050.pkw
@@ -68,7 +69,8 @@ test: setup weights
 test-ray: weights
 	SHARED=$(SHARED) POSEKIT=$(abspath $(POSEKIT)) deploy/ray/test_ray_batch.sh
 
-# The kernel, parity and decoding suites on the portable build (OpenBLAS GEMMs, baseline codegen).
+# The kernel, parity and decoding suites on the portable build (CKernels' packed GEMMs chosen at run
+# time, baseline Swift codegen).
 test-portable: setup weights
 	$(PORTABLE) $(SWIFT) test $(TEST_FLAGS) $(PORTABLE_TEST_SCRATCH) --filter '$(PORTABLE_SUITES)'
 

@@ -5,6 +5,8 @@
 // Runtime (the library products; a client that only runs models links these):
 //   COpenBLAS   system library (cblas.h, pkg-config `openblas`, Debian `libopenblas-dev`)
 //   CCPUID      the x86 CPUID / XGETBV instructions (C: Swift has no inline assembly); empty elsewhere
+//   CKernels    the packed GEMM microkernel compiled per instruction set (AVX-512, AVX2+FMA, baseline
+//               SSE2/NEON) with function target attributes; Tensor picks one at run time
 //   CPUFeatures the host's vector features, the build's requirements, the CPU guard (always baseline)
 //   Tensor      float32 NHWC tensors and the kernels (GEMM-backed convolutions, depthwise, activations)
 //   PoseCore    the pose vocabulary: poses, body parts, skeleton, image <-> network-input mapping and
@@ -35,9 +37,9 @@ import PackageDescription
 //
 // With no environment variable the manifest uses no `unsafeFlags`, so other packages can depend on
 // PoseKit by URL and version (SwiftPM rejects versioned dependencies with unsafe flags). The
-// portable build runs on any x86-64 or aarch64 CPU and still picks fast kernels at run time: the
-// GEMMs go to OpenBLAS, which selects its AVX-512 / AVX2 / NEON kernels from the CPU it runs on
-// (docs/dispatch.md).
+// portable build runs on any x86-64 or aarch64 CPU and still runs fast kernels: the GEMMs go to
+// PoseKit's packed microkernel in CKernels, compiled for AVX-512, AVX2+FMA and the baseline in
+// every build, the best one the CPU has chosen at run time from CPUID (docs/dispatch.md).
 //
 // POSEKIT_TARGET_CPU opts into codegen for one CPU level (`make build` sets `native`):
 //   native               the building machine's best of the two levels below (or portable)
@@ -126,7 +128,9 @@ let package = Package(
         ),
         .target(name: "CCPUID"),
         .target(name: "CPUFeatures", dependencies: ["CCPUID"], swiftSettings: guardSettings),
-        .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures"], swiftSettings: kernelSettings),
+        // No flags: each instruction set's copy carries its own `target` attribute.
+        .target(name: "CKernels"),
+        .target(name: "Tensor", dependencies: ["COpenBLAS", "CPUFeatures", "CKernels"], swiftSettings: kernelSettings),
         // A network as a DAG of operations (format-independent; the TFLite importer builds it, the graph runner runs it).
         .target(name: "ModelGraph", dependencies: ["Tensor"], swiftSettings: optimize),
         // The FlatBuffers binary-format reader (bounds-checked; TFLite files).

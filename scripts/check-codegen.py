@@ -13,6 +13,9 @@ called from somewhere calls:
   - a `SIMDStorage` protocol witness (unspecialized generic SIMD code).
 Generic entry points that nothing calls (public generic helpers such as `Activation.apply`)
 contain such calls by nature and are not reported.
+It also checks that each instruction set's copy of the packed GEMM microkernel (CKernels, chosen at
+run time) holds that instruction set's fused multiply-adds: zmm for AVX-512, ymm for AVX2 (a lost
+`target` attribute would leave a copy running at baseline speed on every CPU).
 Run on `make build`'s binary; the test build (-enable-testing) keeps more generic copies.
 """
 import re
@@ -56,5 +59,23 @@ if offenders:
     print("The kernels expect these inlined and specialized (see the docstring of scripts/check-codegen.py);"
           " split the function that lost them with @inline(never) boundaries, as packedConvolutionRow does.")
     sys.exit(1)
+# The per-instruction-set copies of the packed GEMM: the wide tile is inlined into row_tile.
+copies = {"posekit_avx512_row_tile": "zmm", "posekit_avx2_row_tile": "ymm"}
+body = {name: [] for name in copies}
+current = None
+for line in listing.splitlines():
+    m = function_start.match(line)
+    if m:
+        current = m.group(1) if m.group(1) in body else None
+        continue
+    if current:
+        body[current].append(line)
+for name, register in copies.items():
+    if not body[name]:
+        sys.exit(f"check-codegen: {name} not found in {binary} (CKernels' x86-64 copies are missing)")
+    fmas = sum(1 for line in body[name] if "vfmadd" in line and f"%{register}" in line)
+    if fmas < 12:
+        sys.exit(f"check-codegen: {name} has {fmas} {register} fused multiply-adds; its target attribute was lost")
+
 print(f"check-codegen: {binary}: no out-of-line SIMD loads, stores or generic SIMD calls "
       f"in {sum(1 for c in calls if c in called)} called functions")

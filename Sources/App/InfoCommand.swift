@@ -46,6 +46,8 @@ struct Info: ParsableCommand {
           build         \(BuildTarget.description)
           this CPU      \(HostCPU.summary)
           GEMM kernel   \(GEMMKernel.preferred.description)
+          kernel ISAs   \(KernelISA.supported.map(\.name).joined(separator: ", ")) (this CPU runs; best chosen)
+          depthwise     \(Convolution.depthwiseKernelFamily)
         """
     }
 

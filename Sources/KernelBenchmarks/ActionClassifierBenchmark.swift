@@ -48,7 +48,8 @@ public struct ActionClassifierBenchmark {
             bodies.append { _ = try model.classify(window) }
         }
         let timings = try Benchmark.measureInterleaved(warmup: 3, runs: runs, bodies)
-        log("one window on one core, median of \(runs) interleaved rounds (OpenBLAS \(BLASThreads.coreName) kernels)")
+        log("one window on one core, median of \(runs) interleaved rounds (\(GEMMKernel.preferred.description))")
+        if let fallback = BenchEnvironment.openBLASFallback(core: BLASThreads.coreName) { log("warning: " + fallback) }
         for (i, name) in names.enumerated() {
             let t = timings[i]
             log(String(format: "  %-42@ %8.3f ms median  %8.3f ms min  %7.3f GFLOP  %6.1f GFLOP/s",

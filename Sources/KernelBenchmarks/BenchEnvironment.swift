@@ -14,12 +14,15 @@ public enum BenchEnvironment {
             "openblas_core": core, "openblas_coretype_env": forced ?? NSNull(), "build": BuildTarget.description,
             "cpu": HostCPU.summary, "gemm_kernel": GEMMKernel.preferred.description,
         ]
+        report["kernel_isa"] = KernelISA.preferred.rawValue
+        report["depthwise_kernel"] = Convolution.depthwiseKernelFamily
         log("build: \(BuildTarget.description); CPU: \(HostCPU.summary)")
         log("GEMM kernel: \(GEMMKernel.preferred.description)")
+        log("depthwise kernel: \(Convolution.depthwiseKernelFamily)")
         log("OpenBLAS core: \(core)" + (forced == nil ? " (auto-detected)" : " (forced by OPENBLAS_CORETYPE)"))
-        if let forced {
-            log("warning: OPENBLAS_CORETYPE=\(forced) forces OpenBLAS's \(forced) kernels, which may be weaker than the ones "
-                + "it picks for this CPU; compare with `env -u OPENBLAS_CORETYPE`.")
+        if let fallback = openBLASFallback(core: core) {
+            report["openblas_fallback"] = fallback
+            log("warning: " + fallback)
         }
         if let loadavg = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
            let oneMinute = loadavg.split(separator: " ").first.flatMap({ Double($0) }) {
@@ -30,5 +33,22 @@ public enum BenchEnvironment {
             }
         }
         return report
+    }
+
+    /// OpenBLAS's generic SSE-era kernel sets: what it runs on a CPU missing from its table (Prescott),
+    /// or what `OPENBLAS_CORETYPE` may force.
+    static let sseOnlyOpenBLASCores: Set<String> = ["prescott", "core2", "penryn", "dunnington", "nehalem", "atom", "katmai",
+                                                    "coppermine", "northwood", "banias", "opteron", "barcelona", "bobcat"]
+
+    /// A sentence when OpenBLAS runs SSE-only kernels on a CPU with AVX2 or AVX-512 (a fallback),
+    /// saying what of PoseKit still relies on it; nil otherwise.
+    static func openBLASFallback(core: String, host: Set<CPUFeature> = HostCPU.features) -> String? {
+        guard sseOnlyOpenBLASCores.contains(core.lowercased()), host.isSuperset(of: [.avx2, .fma]) else { return nil }
+        let forced = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"]
+        let why = forced.map { "OPENBLAS_CORETYPE=\($0) forces them" } ?? "OpenBLAS does not know this CPU"
+        let reliance = GEMMKernel.preferred == .blas
+            ? "PoseKit's GEMMs use OpenBLAS (POSEKIT_GEMM=blas) and run at SSE speed"
+            : "PoseKit's kernels do not use it (only training and `bench kernels`' sgemm reference do)"
+        return "OpenBLAS runs its SSE-only \(core) kernels on this \(HostCPU.level(of: host)) CPU (\(why)); \(reliance)"
     }
 }

@@ -157,12 +157,12 @@ public struct ModelBenchmark {
                 log("\(name) at \(size), \(t) thread(s), per layer over \(profileRuns) runs:")
                 let column = (last.map(\.name.count).max() ?? 0) + 2
                 func padded(_ text: String) -> String { "  " + text.padding(toLength: column, withPad: " ", startingAt: 0) }
-                log(padded("layer") + "best ms   median  GFLOP/s (at best)" + (peer == nil ? "" : "   ORT best   median   best ratio"))
+                log(padded("layer") + "best ms   median  GFLOP/s (at best)" + (peer == nil ? "" : "   ORT best   median   best ratio") + "   kernels")
                 for (i, timing) in last.enumerated() {
                     var line = padded(timing.name) + String(format: "%7.3f  %7.3f  %7.1f", best[i] * 1e3, median[i] * 1e3,
                                                             Double(timing.flops) / best[i] / 1e9)
                     if let peer { line += String(format: "   %8.3f  %7.3f  %7.2fx", peer[i].best, peer[i].median, best[i] * 1e3 / peer[i].best) }
-                    log(line)
+                    log(line + "   " + timing.kernels)
                 }
                 var sum = padded("sum") + String(format: "%7.3f  %7.3f", best.reduce(0, +) * 1e3, median.reduce(0, +) * 1e3)
                 if let peer {

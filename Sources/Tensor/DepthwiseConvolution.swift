@@ -4,8 +4,9 @@ extension Convolution {
     ///
     /// NHWC keeps a pixel's channels contiguous, so the kernel vectorises over channels. Output
     /// pixels whose window columns lie inside the image go in groups of four, each group sweeping
-    /// all channels in blocks of 8 (`SIMD8<Float>`; 16 with AVX-512) with four accumulators, then
-    /// single channels; in the first and last rows only the window rows inside the image are
+    /// all channels in vector blocks with four accumulators, then a half vector, then single
+    /// channels (CKernels' copy for the CPU's best instruction set, ``KernelISA/preferred``:
+    /// 16-lane blocks with AVX-512, 8 with AVX2, 4 on the baseline); in the first and last rows only the window rows inside the image are
     /// read. Pixels at the left and right edges accumulate only their in-bounds taps (32 channels
     /// at a time, then 16, 8 and single channels). Accumulation starts from the bias, taps go in window order (row by row,
     /// left to right) on every path, and the activation is a clamp at the end: every output value
@@ -33,6 +34,16 @@ extension Convolution {
         _ input: Tensor, weights: Tensor, bias: Tensor?, stride: Int = 1, dilation: Int = 1,
         padding: Padding = .same, activation: Activation = .none, into output: Tensor,
         outputRows: Range<Int>? = nil, threads: Int = Parallelism.defaultThreads
+    ) throws {
+        try depthwise3x3(input, weights: weights, bias: bias, stride: stride, dilation: dilation, padding: padding,
+                         activation: activation, into: output, outputRows: outputRows, threads: threads, isa: .preferred)
+    }
+
+    /// ``depthwise3x3(_:weights:bias:stride:dilation:padding:activation:into:outputRows:threads:)``
+    /// with the interior sweep of `isa` (one of ``KernelISA/supported``), for tests and benchmarks.
+    static func depthwise3x3(
+        _ input: Tensor, weights: Tensor, bias: Tensor?, stride: Int, dilation: Int, padding: Padding,
+        activation: Activation, into output: Tensor, outputRows: Range<Int>?, threads: Int, isa: KernelISA
     ) throws {
         try input.requireRank(3, "depthwise input")
         let (h, w, c) = (input.shape[0], input.shape[1], input.shape[2])
@@ -65,7 +76,7 @@ extension Convolution {
                 let band = Parallelism.bandRange(worker, of: workers, count: rows.count)
                 depthwiseRows(src, wts, biasPointer, g, c, low, high,
                               outputRows: (rows.lowerBound + band.lowerBound)..<(rows.lowerBound + band.upperBound),
-                              into: dst + band.lowerBound * g.outputWidth * c)
+                              isa: isa, into: dst + band.lowerBound * g.outputWidth * c)
             }
         }
     }
@@ -89,7 +100,8 @@ extension Convolution {
     /// Output rows `outputRows` of the depthwise convolution, written contiguously from `dst`.
     ///
     /// Pixels whose window columns lie inside the image (nearly all of them) take the fast path,
-    /// ``depthwiseInterior(_:rowStride:_:windowRows:_:c:stride:dilation:pixels:_:_:into:)``; in
+    /// the copy of the interior sweep compiled for `isa` (CKernels' `depthwise_interior`, chosen
+    /// at run time; a pixel's value does not depend on the run it is in); in
     /// the first and last rows it reads only the window rows inside the image, so SAME padding's
     /// zero rows cost nothing. Pixels at the left and right edges gather their in-bounds taps into
     /// a small list and take the general path.
@@ -98,8 +110,10 @@ extension Convolution {
     static func depthwiseRows(
         _ src: UnsafePointer<Float>, _ wts: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?,
         _ g: ConvolutionGeometry, _ c: Int, _ low: Float, _ high: Float,
-        outputRows: Range<Int>, skippingColumns: Range<Int> = 0..<0, into dst: UnsafeMutablePointer<Float>
+        outputRows: Range<Int>, skippingColumns: Range<Int> = 0..<0, isa: KernelISA = .preferred,
+        into dst: UnsafeMutablePointer<Float>
     ) {
+        let interior = isa.depthwiseInterior
         let columns = SkippedRows(count: g.outputWidth, skipping: skippingColumns)
         let s = g.stride, d = g.dilation
         // Interior columns: ox·s − padLeft ≥ 0 and ox·s − padLeft + 2d ≤ W − 1.
@@ -138,149 +152,13 @@ extension Convolution {
                 columns.forEachKept(interiorStart..<interiorEnd) { run in
                     // Left input pixel of the run's first window, in its first in-image row.
                     let window = src + (iy0 + firstRow * d) * rowStride + (run.lowerBound * s - g.padLeft) * c
-                    depthwiseInterior(window, rowStride: rowStride, wts + firstRow * 3 * c, windowRows: lastRow - firstRow + 1,
-                                      bias, c: c, stride: s, dilation: d, pixels: run.count, low, high,
-                                      into: outRow + run.lowerBound * c)
+                    // The instruction set's copy of the sweep (CKernels' depthwise_template.h).
+                    interior(window, rowStride, wts + firstRow * 3 * c, lastRow - firstRow + 1, bias, c, s, d,
+                             run.count, low, high, outRow + run.lowerBound * c)
                 }
                 columns.forEachKept(interiorEnd..<g.outputWidth) { for ox in $0 { borderPixel(oy, ox, outRow + ox * c) } }
             }
         }
-    }
-
-    /// Output pixels per group of the interior sweep: four accumulators per channel block are
-    /// four independent multiply-add chains, enough to hide the FMA latency.
-    static let depthwiseGroupPixels = 4
-
-    /// `pixels` consecutive output pixels of one row whose windows lie inside the image
-    /// horizontally. `window` is the left input pixel of the first pixel's window in its first
-    /// window row, `wts` that row's weights; `windowRows` (1...3) rows are read, `dilation` apart.
-    ///
-    /// Pixels go in groups of ``depthwiseGroupPixels``, and each group sweeps every channel:
-    /// along NHWC memory, so the reads are sequential streams. (Sweeping a whole row per channel
-    /// block instead reads one vector every `C` floats; at 384 channels that maps a row's pixels
-    /// onto a few L1 sets, which evict each other, and took 1.5 times as long.) A row shorter
-    /// than a group takes ``depthwisePixel(_:_:_:_:_:_:_:_:_:)``; a last partial group is
-    /// computed as the whole group ending at the row's end, which rewrites a few pixels with the
-    /// same values.
-    @inline(__always)
-    static func depthwiseInterior(
-        _ window: UnsafePointer<Float>, rowStride: Int, _ wts: UnsafePointer<Float>, windowRows: Int,
-        _ bias: UnsafePointer<Float>?, c: Int, stride s: Int, dilation d: Int, pixels: Int,
-        _ low: Float, _ high: Float, into out: UnsafeMutablePointer<Float>
-    ) {
-        let group = depthwiseGroupPixels
-        guard pixels >= group else {
-            withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: 9) { taps in
-                var n = 0
-                for ky in 0..<windowRows {
-                    for kx in 0..<3 { taps[n] = (ky * d * rowStride + kx * d * c, (ky * 3 + kx) * c); n += 1 }
-                }
-                for p in 0..<pixels {
-                    depthwisePixel(window + p * s * c, wts, bias, UnsafePointer(taps.baseAddress!), n, c, low, high, out + p * c)
-                }
-            }
-            return
-        }
-        // Stride and dilation become compile-time constants for PoseNet's combinations, so the
-        // tap offsets are constant multiples of `c`.
-        @inline(__always) func groups(_ s: Int, _ d: Int) {
-            var first = 0
-            while first < pixels {
-                let start = min(first, pixels - group)
-                depthwiseGroup(window + start * s * c, rowStride: rowStride, wts, windowRows: windowRows, bias,
-                               c: c, stride: s, dilation: d, low, high, into: out + start * c)
-                first = start + group
-            }
-        }
-        switch (s, d) {
-        case (1, 1): groups(1, 1)
-        case (2, 1): groups(2, 1)
-        case (1, 2): groups(1, 2)
-        case (1, 4): groups(1, 4)
-        default: groups(s, d)
-        }
-    }
-
-    /// One group of ``depthwiseGroupPixels`` interior pixels over all channels: vector blocks
-    /// (16 lanes with AVX-512, then 8), then single channels.
-    @inline(__always)
-    static func depthwiseGroup(
-        _ window: UnsafePointer<Float>, rowStride: Int, _ wts: UnsafePointer<Float>, windowRows: Int,
-        _ bias: UnsafePointer<Float>?, c: Int, stride s: Int, dilation d: Int,
-        _ low: Float, _ high: Float, into out: UnsafeMutablePointer<Float>
-    ) {
-        var ch = 0
-        #if POSEKIT_AVX512
-        depthwiseGroupBlocks(SIMD16<Float>.self, window, rowStride: rowStride, wts, windowRows: windowRows, bias,
-                             c: c, stride: s, dilation: d, clamp: { $0.clampedLanes(low, high) }, into: out, channel: &ch)
-        #endif
-        depthwiseGroupBlocks(SIMD8<Float>.self, window, rowStride: rowStride, wts, windowRows: windowRows, bias,
-                             c: c, stride: s, dilation: d, clamp: { $0.clampedLanes(low, high) }, into: out, channel: &ch)
-        while ch < c {  // channel tail, one channel at a time
-            for j in 0..<depthwiseGroupPixels {
-                var acc = bias?[ch] ?? 0
-                var row = window + j * s * c + ch, w = wts + ch
-                for _ in 0..<windowRows {
-                    acc += row[0] * w[0]
-                    acc += row[d * c] * w[c]
-                    acc += row[2 * d * c] * w[2 * c]
-                    row += d * rowStride
-                    w += 3 * c
-                }
-                out[j * c + ch] = acc < low ? low : (acc > high ? high : acc)
-            }
-            ch += 1
-        }
-    }
-
-    /// The group's channel blocks of `V.scalarCount`, from `channel` while a whole block fits;
-    /// advances `channel`. Each block keeps the group's four accumulators and one window row's
-    /// three weight vectors in registers (seven vectors, few enough to stay there); pixel `j`,
-    /// tap `kx` reads input column `j·s + kx·d` of the group.
-    @inline(__always)
-    static func depthwiseGroupBlocks<V: SIMD>(
-        _: V.Type, _ window: UnsafePointer<Float>, rowStride: Int, _ wts: UnsafePointer<Float>, windowRows: Int,
-        _ bias: UnsafePointer<Float>?, c: Int, stride s: Int, dilation d: Int,
-        clamp: (V) -> V, into out: UnsafeMutablePointer<Float>, channel ch: inout Int
-    ) where V.Scalar == Float {
-        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-        @inline(__always) func store(_ x: V, _ p: UnsafeMutablePointer<Float>) {
-            UnsafeMutableRawPointer(p).storeBytes(of: clamp(x), as: V.self)
-        }
-        let dy = d * rowStride
-        @inline(__always) func blocks(_ windowRows: Int) {
-            while ch + V.scalarCount <= c {
-                let b = bias.map { load($0 + ch) } ?? V()
-                var a0 = b, a1 = b, a2 = b, a3 = b
-                var row = window + ch, w = wts + ch
-                for _ in 0..<windowRows {
-                    let w0 = load(w), w1 = load(w + c), w2 = load(w + 2 * c)
-                    a0.multiplyAdd(load(row), w0)
-                    a0.multiplyAdd(load(row + d * c), w1)
-                    a0.multiplyAdd(load(row + 2 * d * c), w2)
-                    a1.multiplyAdd(load(row + s * c), w0)
-                    a1.multiplyAdd(load(row + (s + d) * c), w1)
-                    a1.multiplyAdd(load(row + (s + 2 * d) * c), w2)
-                    a2.multiplyAdd(load(row + 2 * s * c), w0)
-                    a2.multiplyAdd(load(row + (2 * s + d) * c), w1)
-                    a2.multiplyAdd(load(row + (2 * s + 2 * d) * c), w2)
-                    a3.multiplyAdd(load(row + 3 * s * c), w0)
-                    a3.multiplyAdd(load(row + (3 * s + d) * c), w1)
-                    a3.multiplyAdd(load(row + (3 * s + 2 * d) * c), w2)
-                    row += dy
-                    w += 3 * c
-                }
-                store(a0, out + ch)
-                store(a1, out + c + ch)
-                store(a2, out + 2 * c + ch)
-                store(a3, out + 3 * c + ch)
-                ch += V.scalarCount
-            }
-        }
-        // A constant 3 (every row but the first and last) lets the compiler unroll the window
-        // rows and fold the tap offsets; with a run-time count, groups were no faster than
-        // sweeping a whole row per channel block.
-        if windowRows == 3 { blocks(3) } else { blocks(windowRows) }
     }
 
     /// One output pixel: `clamp(bias + Σ taps input·weight, low, high)` over all channels.

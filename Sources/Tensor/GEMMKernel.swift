@@ -1,4 +1,3 @@
-import CPUFeatures
 import Foundation
 
 /// Which GEMM computes the pointwise (1×1), separable and packed general convolutions.
@@ -8,23 +7,23 @@ import Foundation
 /// docs/dispatch.md).
 public enum GEMMKernel: String, CaseIterable, Sendable {
     /// PoseKit's register-blocked microkernel over weights prepacked into panels
-    /// (PackedPointwiseConvolution.swift). Fast only when Tensor is compiled for the CPU it runs
-    /// on (a tuned build: AVX2+FMA or AVX-512 vectors); on the baseline it has no FMA.
+    /// (PackedPointwiseConvolution.swift), in the copy for the best instruction set this CPU has
+    /// (``KernelISA``: AVX-512, AVX2+FMA or the baseline), in every build.
     case packed
     /// OpenBLAS `sgemm` on the row-major weights, banded, with the bias and activation applied
-    /// to each band in cache. OpenBLAS picks its kernels (AVX-512, AVX2, NEON, ...) from the CPU
-    /// at run time, so a portable build gets the host's vector units for its GEMMs.
+    /// to each band in cache. OpenBLAS picks its kernels from its own table of CPUs, and runs its
+    /// SSE3 (Prescott) kernels on one it does not know.
     case blas
 
     /// Overrides ``preferred`` (`packed` or `blas`), for measurements and tests.
     public static let environmentVariable = "POSEKIT_GEMM"
 
-    /// The packed kernel in a tuned build (compiled for the host, which `posekit`'s CPU guard
-    /// has checked), OpenBLAS in the portable build; ``environmentVariable`` overrides.
+    /// The packed kernel in every build (measured faster than OpenBLAS on every instruction set,
+    /// docs/dispatch.md); ``environmentVariable`` overrides.
     public static let preferred: GEMMKernel = {
         if let forced = ProcessInfo.processInfo.environment[environmentVariable],
            let kernel = GEMMKernel(rawValue: forced) { return kernel }
-        return BuildTarget.isTuned ? .packed : .blas
+        return .packed
     }()
 
     /// A sentence when ``environmentVariable`` holds something other than a kernel's name.
@@ -34,8 +33,8 @@ public enum GEMMKernel: String, CaseIterable, Sendable {
         return "\(environmentVariable)=\(value) is not a GEMM kernel; use \(allCases.map(\.rawValue).joined(separator: " or "))"
     }
 
-    /// What this kernel is in this build on this CPU, e.g. `OpenBLAS sgemm (Haswell kernels,
-    /// chosen by OpenBLAS at run time)` or `PoseKit packed GEMM, 4x16 tile, 8-lane vectors (AVX2+FMA)`.
+    /// What this kernel is on this CPU, e.g. `OpenBLAS sgemm (Haswell kernels, chosen by OpenBLAS
+    /// at run time)` or `PoseKit packed GEMM, 6x16 tile, 8-lane vectors (AVX2+FMA)`.
     public var description: String {
         switch self {
         case .blas: return "OpenBLAS sgemm (\(BLASThreads.coreName) kernels, chosen by OpenBLAS at run time)"

@@ -50,6 +50,8 @@ extension Convolution {
     /// 27 × 24), the band product uses `smallGEMMWithEpilogue(_:rows:k:_:n:_:bias:activation:)`
     /// instead of sgemm, whose packing and blocking do not pay off at that size.
     /// A 1×1 kernel with stride 1 goes straight to ``pointwise(_:weights:bias:activation:into:threads:)``.
+    /// With ``GEMMKernel/preferred`` `.packed` (the default), larger products pack the weights for
+    /// this call and run ``general(_:packed:kernelHeight:kernelWidth:stride:dilation:padding:activation:into:workspace:skippingRows:skippingColumns:threads:)``.
     ///
     /// - Parameters:
     ///   - input: `[H, W, Cin]`.
@@ -87,6 +89,13 @@ extension Convolution {
         }
 
         let k = kh * kw * cin
+        if GEMMKernel.preferred == .packed && !(k <= smallGEMMLimit && cout <= smallGEMMLimit) {
+            // Packing costs one pass over the weights, as sgemm's own packing of them on every band.
+            let packed = try PackedPointwiseWeights(weights: weights.reshaped([k, cout]), bias: bias)
+            return try general(input, packed: packed, kernelHeight: kh, kernelWidth: kw, stride: stride,
+                               dilation: dilation, padding: padding, activation: activation, into: output,
+                               workspace: workspace, threads: threads)
+        }
         BLASThreads.ensureSingleThreaded()
         let useSmallGEMM = k <= smallGEMMLimit && cout <= smallGEMMLimit
         withExtendedLifetime((input, weights, bias, output)) {
@@ -181,8 +190,8 @@ extension Convolution {
         let rowsToCompute = SkippedRows(count: g.outputHeight, skipping: skippingRows)
         guard rowsToCompute.computed > 0 else { return }
         if dilation == 1 && packed.kernel == .packed {
-            let tileRows = packedTileRows, ow = g.outputWidth
-            let columnsToCompute = SkippedRows(count: ow, skipping: skipsColumns(skippingColumns, packed.kernel) ? skippingColumns : 0..<0)
+            let tileRows = packed.tileRows, ow = g.outputWidth
+            let columnsToCompute = SkippedRows(count: ow, skipping: skipsColumns(skippingColumns, packed) ? skippingColumns : 0..<0)
             let workers = max(1, min(threads, rowsToCompute.computed))
             scratch.reserve(count: workers * tileRows * k)
             let (low, high) = activation.bounds
@@ -212,7 +221,7 @@ extension Convolution {
     }
 
     /// Output pixels `columns` of output row `oy` of a packed-weight convolution with dilation 1:
-    /// one microkernel call per ``packedTileRows`` pixels, reading the windows in place (one
+    /// one microkernel call per `packed.tileRows` pixels, reading the windows in place (one
     /// segment per window row) where they lie inside the image, else through im2col rows in
     /// `scratch`.
     ///
@@ -232,7 +241,7 @@ extension Convolution {
         let rowInside = iy0 >= 0 && iy0 + kh <= g.inputHeight
         var ox = columns.lowerBound
         while ox < columns.upperBound {
-            let pixels = min(packedTileRows, columns.upperBound - ox)
+            let pixels = min(packed.tileRows, columns.upperBound - ox)
             let ix0 = ox * stride - g.padLeft
             let out = dst + (oy * ow + ox) * cout
             if rowInside && ix0 >= 0 && (ox + pixels - 1) * stride - g.padLeft + kw <= w {

@@ -1,19 +1,10 @@
-/// The vector one half of a packed weight panel fills: one zmm register (16 lanes) when the
-/// Tensor target is compiled for AVX-512 (`-D POSEKIT_AVX512`, see Package.swift), else 8 lanes
-/// (one ymm register on AVX2; two xmm on the SSE2 baseline).
-#if POSEKIT_AVX512
-typealias PanelVector = SIMD16<Float>
-#else
-typealias PanelVector = SIMD8<Float>
-#endif
-
 /// Weights and bias of a 1×1 convolution, packed once for
 /// ``Convolution/pointwise(_:packed:activation:into:skippingZeroChannels:threads:)`` in the layout of the GEMM
 /// ``kernel`` that will multiply them.
 ///
 /// ``GEMMKernel/blas``: the weights stay the row-major `Cin × Cout` matrix OpenBLAS reads.
 ///
-/// ``GEMMKernel/packed`` (`V` = `PanelVector` lanes, 16 with AVX-512, else 8): the `Cout` output channels are
+/// ``GEMMKernel/packed`` (`V` = the vector lanes of ``isa``: 16 with AVX-512, 8 with AVX2, 4 on the baseline): the `Cout` output channels are
 /// cut into **panels** of `2V` channels; panel `p` stores, for k = 0..<Cin, the `2V` weights
 /// `W[k, p·2V ..< p·2V + 2V]` contiguously (K-major), so the microkernel reads each panel as one
 /// sequential stream of two vector loads per k. The last panel is only `V` wide when at most `V`
@@ -29,20 +20,30 @@ public struct PackedPointwiseWeights: @unchecked Sendable {
     public let outputChannels: Int
     /// The GEMM these weights are laid out for.
     public let kernel: GEMMKernel
-    /// Width of a full panel, `2 · PanelVector.scalarCount`.
-    static let panelWidth = 2 * PanelVector.scalarCount
-    /// Panels `n` output channels take (the last one may be partial).
-    static func panelCount(outputChannels n: Int) -> Int { (n + panelWidth - 1) / panelWidth }
+    /// The instruction set whose packed microkernel multiplies them (its vector width sets the
+    /// panels'); chosen at run time (``KernelISA/preferred``).
+    public let isa: KernelISA
+    /// That instruction set's microkernel.
+    let microkernel: PackedMicrokernel
+    /// Output pixels one microkernel call computes.
+    var tileRows: Int { microkernel.tileRows }
+    /// Width of a full panel (two vectors).
+    var panelWidth: Int { microkernel.panelWidth }
+    /// Panels `n` output channels take (the last one may be partial) with panels `panelWidth` wide.
+    static func panelCount(outputChannels n: Int, panelWidth: Int = KernelISA.preferred.packedGEMM.panelWidth) -> Int {
+        (n + panelWidth - 1) / panelWidth
+    }
     /// The packed panels, or the row-major matrix for OpenBLAS (layouts above), 64-byte aligned.
     let panels: TensorStorage
-    /// The bias, zero when none was given, padded to a multiple of ``PanelVector``.
+    /// The bias, zero when none was given, padded to a multiple of the microkernel's vector.
     let bias: TensorStorage
 
     /// Packs `weights` (`[1, 1, Cin, Cout]` HWIO, or `[Cin, Cout]`) and `bias` (`[Cout]` or nil)
-    /// for `kernel` (by default the one this build prefers on this CPU).
+    /// for `kernel` and the microkernel of `isa` (by default the ones preferred on this CPU).
     ///
-    /// - Throws: ``TensorError`` when the weights are not 1×1 or the bias length is not Cout.
-    public init(weights: Tensor, bias: Tensor?, kernel: GEMMKernel = .preferred) throws {
+    /// - Throws: ``TensorError`` when the weights are not 1×1 or the bias length is not Cout, or
+    ///   when `isa` is not one this CPU runs (``KernelISA/supported``).
+    public init(weights: Tensor, bias: Tensor?, kernel: GEMMKernel = .preferred, isa: KernelISA = .preferred) throws {
         let (cin, cout): (Int, Int)
         switch weights.shape.count {
         case 4 where weights.shape[0] == 1 && weights.shape[1] == 1: (cin, cout) = (weights.shape[2], weights.shape[3])
@@ -50,58 +51,68 @@ public struct PackedPointwiseWeights: @unchecked Sendable {
         default: throw TensorError.shapeMismatch("pointwise weights must be [1, 1, Cin, Cout] or [Cin, Cout], got \(weights.shape)")
         }
         try Tensor.requireBias(bias, channels: cout)
+        self = try withExtendedLifetime((weights, bias)) {
+            try PackedPointwiseWeights(matrix: weights.basePointer, rows: cin, columns: cout, bias: bias?.basePointer,
+                                       kernel: kernel, isa: isa)
+        }
+    }
+
+    /// Packs the row-major `rows × columns` matrix at `matrix` (Cin × Cout: a weight matrix, or any
+    /// right-hand operand used more than once, such as Create ML's im2col columns) and `bias`
+    /// (`columns` floats, or nil) for `kernel` and the microkernel of `isa`.
+    ///
+    /// - Throws: ``TensorError`` when a size is not positive or `isa` is not one this CPU runs.
+    public init(matrix: UnsafePointer<Float>, rows cin: Int, columns cout: Int, bias: UnsafePointer<Float>?,
+                kernel: GEMMKernel = .preferred, isa: KernelISA = .preferred) throws {
+        guard cin > 0, cout > 0 else { throw TensorError.shapeMismatch("packed matrix \(cin)x\(cout) is empty") }
+        guard KernelISA.supported.contains(isa) else {
+            throw TensorError.unsupported("packed GEMM for \(isa.name): this CPU lacks it")
+        }
         inputChannels = cin
         outputChannels = cout
         self.kernel = kernel
-        let v = PanelVector.scalarCount, full = PackedPointwiseWeights.panelWidth
+        self.isa = isa
+        microkernel = isa.packedGEMM
+        let v = microkernel.vectorLanes, full = microkernel.panelWidth
         let paddedWidth = (cout + v - 1) / v * v
-        panels = TensorStorage(count: cin * (kernel == .packed ? paddedWidth : cout))
+        // Every float is written below (a last panel's padding with zeros): no zero-filling pass.
+        panels = TensorStorage(uninitializedCount: cin * (kernel == .packed ? paddedWidth : cout))
         self.bias = TensorStorage(count: paddedWidth)
-        let dst = panels.buffer, biasDst = self.bias.buffer
-        weights.withUnsafeBufferPointer { src in
-            guard kernel == .packed else {
-                for i in 0..<(cin * cout) { dst[i] = src[i] }
-                return
-            }
+        let dst = panels.buffer.baseAddress!
+        if kernel == .packed {
             var column = 0
             while column < cout {
                 let width = min(full, paddedWidth - column)
-                let panel = cin * column  // every earlier panel is full width
+                let panel = dst + cin * column  // every earlier panel is full width
+                let stored = min(width, cout - column)
                 for k in 0..<cin {
-                    for j in 0..<width where column + j < cout {
-                        dst[panel + k * width + j] = src[k * cout + column + j]
-                    }
+                    // Vector moves: a library memmove call per panel row costs more than its 16–32 floats.
+                    copyFloats(from: matrix + k * cout + column, to: panel + k * width, count: stored)
+                    for j in stored..<width { panel[k * width + j] = 0 }
                 }
                 column += width
             }
+        } else {
+            dst.update(from: matrix, count: cin * cout)
         }
-        bias?.withUnsafeBufferPointer { src in for j in 0..<cout { biasDst[j] = src[j] } }
+        if let bias { self.bias.buffer.baseAddress!.update(from: bias, count: cout) }
     }
 }
 
 extension Convolution {
-    /// Output pixels one microkernel call computes (one row of the GEMM each): 8 with AVX-512's
-    /// 32 vector registers, 6 with AVX2's 16, 4 on the baseline, where an 8-lane vector is two
-    /// of the 16 xmm registers (see ``packedTile(wide:a:lda:segments:segmentLength:segmentStride:rows:panel:panelWidth:bias:low:high:c:ldc:columns:)``).
-    #if POSEKIT_AVX512
-    static let packedTileRows = 8
-    #elseif POSEKIT_FMA
-    static let packedTileRows = 6
-    #else
-    static let packedTileRows = 4
-    #endif
+    /// Output pixels one call of the preferred microkernel computes (one row of the GEMM each):
+    /// 8 with AVX-512's 32 vector registers, 6 with 16 (AVX2, SSE2). Weights carry their own
+    /// (``PackedPointwiseWeights/isa``).
+    static var packedTileRows: Int { KernelISA.preferred.packedGEMM.tileRows }
 
-    /// Which build of the packed GEMM microkernel this binary holds, for benchmark reports,
+    /// Which copy of the packed GEMM microkernel runs on this CPU, for benchmark reports,
     /// e.g. `"8x32 tile, 16-lane vectors (AVX-512)"`.
-    public static var packedKernelDescription: String {
-        #if POSEKIT_AVX512
-        let isa = "AVX-512"
-        #elseif POSEKIT_FMA
-        let isa = "AVX2+FMA"
-        #else
-        let isa = "baseline, no FMA"
-        #endif
-        return "\(packedTileRows)x\(PackedPointwiseWeights.panelWidth) tile, \(PanelVector.scalarCount)-lane vectors (\(isa))"
+    public static var packedKernelDescription: String { packedKernelDescription(KernelISA.preferred) }
+
+    /// The packed GEMM microkernel of `isa`, e.g. `"6x16 tile, 8-lane vectors (AVX2+FMA)"`.
+    public static func packedKernelDescription(_ isa: KernelISA) -> String {
+        let kernel = isa.packedGEMM
+        return "\(kernel.tileRows)x\(kernel.panelWidth) tile, \(kernel.vectorLanes)-lane vectors (\(isa.name))"
     }
 
     /// 1×1 convolution (stride 1) with pre-packed weights, fused bias + activation.
@@ -160,13 +171,13 @@ extension Convolution {
                              activation: activation, threads: threads, maxRows: 1024)
             return
         }
-        let tileRows = packedTileRows
+        let tileRows = packed.tileRows
         let tiles = (m + tileRows - 1) / tileRows
         let workers = max(1, min(threads, tiles))
         let k = packed.inputChannels, n = packed.outputChannels
         let (low, high) = activation.bounds
-        let chunk = packedColumnChunk(inputChannels: k)
-        let panels = PackedPointwiseWeights.panelCount(outputChannels: n)
+        let chunk = packedColumnChunk(inputChannels: k, panelWidth: packed.panelWidth)
+        let panels = PackedPointwiseWeights.panelCount(outputChannels: n, panelWidth: packed.panelWidth)
         let tileFloats = tileRows * k
         let groupSize = max(1, zeroChannelGroupBytes / (tileFloats * MemoryLayout<Float>.stride))
         Parallelism.forEachBand(workers) { worker in
@@ -206,7 +217,8 @@ extension Convolution {
                                 let row0 = tile * tileRows
                                 let scan = compactNonzeroChannels(
                                     a: a + row0 * k, lda: k, rows: min(tileRows, m - row0), channels: k,
-                                    outputChannels: n, list: channelLists + i * k, into: compacted + i * tileFloats)
+                                    outputChannels: n, panelWidth: packed.panelWidth, tileRows: tileRows,
+                                    list: channelLists + i * k, into: compacted + i * tileFloats)
                                 zeroPairs += k - scan.count
                                 counts[i] = scan.isCompacted ? scan.count : nil
                             }
@@ -249,135 +261,26 @@ extension Convolution {
     /// so sweeping every panel for each tile re-read them all from L3 for every six pixels. On a
     /// 512 KiB-L2 Zen 3 with a 32 MiB L3 the chunks measured 0–2% faster on those layers; cores
     /// with a smaller L2 or a busier L3 lose more to the re-reads.
-    static func packedColumnChunk(inputChannels k: Int) -> Int {
-        let full = PackedPointwiseWeights.panelWidth
+    static func packedColumnChunk(inputChannels k: Int, panelWidth full: Int) -> Int {
         return max(1, packedColumnChunkBytes / max(1, k * full * MemoryLayout<Float>.stride)) * full
     }
 
-    /// One row tile (≤ ``packedTileRows`` output pixels) times the panels of output channels
+    /// One row tile (≤ the weights' `tileRows` output pixels) times the panels of output channels
     /// `columns` (all when nil; a range starts on a panel boundary): `c[r, columns] = clamp(A(r)·W + bias)`.
     ///
     /// Row `r` of `A` is read as `segments` runs of `segmentLength` contiguous floats starting at
     /// `a + r·lda + s·segmentStride` (one run for a plain GEMM; for a convolution, the window rows
     /// of an output pixel read in place from the input image). `c` has row stride Cout.
-    /// Only for weights packed for ``GEMMKernel/packed``.
+    /// Only for weights packed for ``GEMMKernel/packed``: the weights' instruction set's copy of
+    /// the microkernel (CKernels' packed_gemm_template.h) computes it.
     @inline(__always)
     static func packedRowTile(
         a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int, rows: Int,
         packed: PackedPointwiseWeights, columns: Range<Int>? = nil, low: Float, high: Float, c: UnsafeMutablePointer<Float>
     ) {
-        let k = packed.inputChannels, ldc = packed.outputChannels
-        let panels = UnsafePointer(packed.panels.buffer.baseAddress!)
-        let bias = UnsafePointer(packed.bias.buffer.baseAddress!)
-        let v = PanelVector.scalarCount, full = PackedPointwiseWeights.panelWidth
-        var column = columns?.lowerBound ?? 0
-        let end = columns?.upperBound ?? ldc
-        while column < end {
-            let remaining = end - column
-            let panel = panels + k * column
-            if remaining > v {
-                packedTile(wide: true, a: a, lda: lda, segments: segments, segmentLength: segmentLength,
-                           segmentStride: segmentStride, rows: rows, panel: panel, panelWidth: full,
-                           bias: bias + column, low: low, high: high, c: c + column, ldc: ldc, columns: min(full, remaining))
-                column += full
-            } else {
-                packedNarrowTile(a: a, lda: lda, segments: segments, segmentLength: segmentLength,
-                                 segmentStride: segmentStride, rows: rows, panel: panel,
-                                 bias: bias + column, low: low, high: high, c: c + column, ldc: ldc, columns: remaining)
-                column += v
-            }
-        }
-    }
-
-    /// The microkernel for a last panel of one vector (``packedTile(wide:a:lda:segments:segmentLength:segmentStride:rows:panel:panelWidth:bias:low:high:c:ldc:columns:)``
-    /// with `wide` false), compiled once on its own: inlining a second copy of the microkernel
-    /// into every caller is more than the optimizer will do, and the copy it then calls decides
-    /// `wide` inside the loop.
-    @inline(never)
-    static func packedNarrowTile(
-        a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int,
-        rows: Int, panel: UnsafePointer<Float>, bias: UnsafePointer<Float>, low: Float, high: Float,
-        c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int
-    ) {
-        packedTile(wide: false, a: a, lda: lda, segments: segments, segmentLength: segmentLength,
-                   segmentStride: segmentStride, rows: rows, panel: panel, panelWidth: PanelVector.scalarCount,
-                   bias: bias, low: low, high: high, c: c, ldc: ldc, columns: columns)
-    }
-
-    /// The microkernel: `rows` (≤ ``packedTileRows``) output pixels × one panel (`wide`: two vectors, else one).
-    ///
-    /// The rows × 2 accumulators (``TileAccumulators``) stay in registers for the whole k loop;
-    /// with AVX2, 6 × 2 plus the two weight vectors and one broadcast fill all 16 ymm registers,
-    /// the classic Haswell SGEMM shape (12 FMAs per 2 loads + 6 broadcasts; 8 rows spilled
-    /// accumulators to the stack every step and ran 4× slower). Rows past `rows` re-read the
-    /// tile's first pixel and are not stored, so a partial tile costs no branch inside the loop.
-    /// `columns` may be less than the panel width only for the last panel; those lanes are not
-    /// stored. (Statement order matters to the register allocator here: creating the
-    /// accumulators after the row pointers made the dense layers 1.07–1.16× slower.)
-    @inline(__always)
-    static func packedTile(
-        wide: Bool, a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int,
-        rows: Int, panel: UnsafePointer<Float>, panelWidth: Int,
-        bias: UnsafePointer<Float>, low: Float, high: Float,
-        c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int
-    ) {
-        typealias V = PanelVector
-        let v = V.scalarCount
-        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-        @inline(__always) func row(_ r: Int) -> UnsafePointer<Float> { a + (r < rows ? r : 0) * lda }
-        var acc = TileAccumulators(bias: bias, wide: wide)
-        var a0 = row(0), a1 = row(1), a2 = row(2), a3 = row(3)
-        #if POSEKIT_FMA
-        var a4 = row(4), a5 = row(5)
-        #endif
-        #if POSEKIT_AVX512
-        var a6 = row(6), a7 = row(7)
-        #endif
-        var b = panel
-        for _ in 0..<segments {
-            if wide {
-                for kk in 0..<segmentLength {
-                    let w0 = load(b), w1 = load(b + v)
-                    var x = V(repeating: a0[kk]); acc.c00.multiplyAdd(x, w0); acc.c01.multiplyAdd(x, w1)
-                    x = V(repeating: a1[kk]); acc.c10.multiplyAdd(x, w0); acc.c11.multiplyAdd(x, w1)
-                    x = V(repeating: a2[kk]); acc.c20.multiplyAdd(x, w0); acc.c21.multiplyAdd(x, w1)
-                    x = V(repeating: a3[kk]); acc.c30.multiplyAdd(x, w0); acc.c31.multiplyAdd(x, w1)
-                    #if POSEKIT_FMA
-                    x = V(repeating: a4[kk]); acc.c40.multiplyAdd(x, w0); acc.c41.multiplyAdd(x, w1)
-                    x = V(repeating: a5[kk]); acc.c50.multiplyAdd(x, w0); acc.c51.multiplyAdd(x, w1)
-                    #endif
-                    #if POSEKIT_AVX512
-                    x = V(repeating: a6[kk]); acc.c60.multiplyAdd(x, w0); acc.c61.multiplyAdd(x, w1)
-                    x = V(repeating: a7[kk]); acc.c70.multiplyAdd(x, w0); acc.c71.multiplyAdd(x, w1)
-                    #endif
-                    b += panelWidth
-                }
-            } else {
-                for kk in 0..<segmentLength {
-                    let w0 = load(b)
-                    acc.c00.multiplyAdd(V(repeating: a0[kk]), w0)
-                    acc.c10.multiplyAdd(V(repeating: a1[kk]), w0)
-                    acc.c20.multiplyAdd(V(repeating: a2[kk]), w0)
-                    acc.c30.multiplyAdd(V(repeating: a3[kk]), w0)
-                    #if POSEKIT_FMA
-                    acc.c40.multiplyAdd(V(repeating: a4[kk]), w0)
-                    acc.c50.multiplyAdd(V(repeating: a5[kk]), w0)
-                    #endif
-                    #if POSEKIT_AVX512
-                    acc.c60.multiplyAdd(V(repeating: a6[kk]), w0)
-                    acc.c70.multiplyAdd(V(repeating: a7[kk]), w0)
-                    #endif
-                    b += panelWidth
-                }
-            }
-            a0 += segmentStride; a1 += segmentStride; a2 += segmentStride; a3 += segmentStride
-            #if POSEKIT_FMA
-            a4 += segmentStride; a5 += segmentStride
-            #endif
-            #if POSEKIT_AVX512
-            a6 += segmentStride; a7 += segmentStride
-            #endif
-        }
-        acc.store(rows: rows, columns: columns, wide: wide, low: low, high: high, c: c, ldc: ldc)
+        packed.microkernel.rowTile(
+            a, lda, segments, segmentLength, segmentStride, rows,
+            packed.panels.buffer.baseAddress!, packed.bias.buffer.baseAddress!, packed.inputChannels, packed.outputChannels,
+            columns?.lowerBound ?? 0, columns?.upperBound ?? packed.outputChannels, low, high, c)
     }
 }

@@ -22,7 +22,10 @@ extension Convolution {
 
     /// 1×1 convolution (stride 1) as a direct GEMM, with fused bias + activation.
     ///
-    /// The input `[H, W, Cin]` is read in place as the row-major `(H·W) × Cin` matrix and the
+    /// With ``GEMMKernel/preferred`` `.packed` (the default), the weights are packed for this call
+    /// and multiplied by ``pointwise(_:packed:activation:into:skippingZeroChannels:threads:)``; a
+    /// caller that runs the same weights again should pack them once itself. With `.blas`:
+    /// the input `[H, W, Cin]` is read in place as the row-major `(H·W) × Cin` matrix and the
     /// weights `[1, 1, Cin, Cout]` (HWIO; `[Cin, Cout]` is accepted too) as the `Cin × Cout`
     /// matrix, so there is no im2col copy. The pixel rows are cut into bands (see
     /// `gemmBands(m:threads:maxRows:)`); each band is one single-threaded `cblas_sgemm` followed
@@ -59,6 +62,12 @@ extension Convolution {
         try output.requireShape([h, w, cout], "pointwise output")
         try output.requireDisjoint(from: input, "pointwise output")
         try output.requireDisjoint(from: weights, "pointwise output")
+        if GEMMKernel.preferred == .packed {
+            // Packing costs one pass over the weights, as sgemm's own packing of them on every call.
+            let packed = try PackedPointwiseWeights(weights: weights, bias: bias)
+            return try pointwise(input, packed: packed, activation: activation, into: output,
+                                 skippingZeroChannels: false, threads: threads)
+        }
         withExtendedLifetime((input, weights, bias, output)) {
             gemmWithEpilogue(
                 a: input.basePointer, m: h * w, k: cin, b: weights.basePointer, n: cout,

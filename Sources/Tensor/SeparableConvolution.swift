@@ -27,8 +27,8 @@ extension Convolution {
     /// every row's pixels into separate GEMM runs, and each run may end in a partial tile, which
     /// costs as much as a whole one: skipping pays when more columns than a tile's pixels are
     /// skipped. OpenBLAS re-packs the weights on every call, so one call per run never pays.
-    static func skipsColumns(_ columns: Range<Int>, _ kernel: GEMMKernel) -> Bool {
-        kernel == .packed && columns.count > packedTileRows
+    static func skipsColumns(_ columns: Range<Int>, _ packed: PackedPointwiseWeights) -> Bool {
+        packed.kernel == .packed && columns.count > packed.tileRows
     }
 
     /// A MobileNet block: depthwise 3×3 + bias + activation, then pointwise 1×1 + bias + activation,
@@ -89,7 +89,7 @@ extension Convolution {
 
         let bandRows = separableBandRows(width: ow, channels: c, kernel: packed.kernel)
         let rowsToCompute = SkippedRows(count: oh, skipping: skippingRows)
-        let columns = SkippedRows(count: ow, skipping: skipsColumns(skippingColumns, packed.kernel) ? skippingColumns : 0..<0)
+        let columns = SkippedRows(count: ow, skipping: skipsColumns(skippingColumns, packed) ? skippingColumns : 0..<0)
         guard rowsToCompute.computed > 0 else { return }
         let workers = max(1, min(threads, rowsToCompute.computed))
         workspace.reserve(count: separableWorkspaceCount(width: ow, channels: c, threads: workers, kernel: packed.kernel))
@@ -105,7 +105,7 @@ extension Convolution {
                     while row < run.upperBound {
                         let rows = min(bandRows, run.upperBound - row)
                         depthwiseRows(src, wts, bias, g, c, low, high, outputRows: row..<(row + rows),
-                                      skippingColumns: columns.skipped, into: band)
+                                      skippingColumns: columns.skipped, isa: packed.isa, into: band)
                         if columns.skipped.isEmpty {
                             packedGEMM(a: band, m: rows * ow, packed: packed, c: dst + row * ow * cout,
                                        activation: activation, threads: 1, skippingZeroChannels: skippingZeroChannels)

@@ -22,6 +22,16 @@ public final class TensorStorage: @unchecked Sendable {
         buffer = UnsafeMutableBufferPointer(start: typed, count: count)
     }
 
+    /// Allocates room for `count` floats left uninitialized, for a caller that writes every one
+    /// before anything reads it (packing weights).
+    init(uninitializedCount count: Int) {
+        precondition(count >= 0, "TensorStorage: negative element count \(count)")
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: max(count, 1) * MemoryLayout<Float>.stride,
+            alignment: TensorStorage.alignment)
+        buffer = UnsafeMutableBufferPointer(start: raw.bindMemory(to: Float.self, capacity: max(count, 1)), count: count)
+    }
+
     deinit {
         UnsafeMutableRawPointer(buffer.baseAddress!).deallocate()
     }

@@ -6,7 +6,7 @@
 /// layers are 60% of a forward pass at 257. Each core scans the first few tiles of its share of
 /// a call and goes on scanning only if that sample says it pays (``skippingPays(zeroPairs:pairs:panels:)``).
 /// A tile's nonzero channels are listed and its inputs gathered channel-major (``compactNonzeroChannels(a:lda:rows:channels:outputChannels:list:into:)``),
-/// then ``packedCompactedTile(wide:a:rows:channels:count:panel:panelWidth:bias:low:high:c:ldc:columns:)``
+/// then ``packedCompactedRowTile(a:rows:channels:count:packed:columns:low:high:c:)``
 /// multiplies only those channels' weight rows.
 ///
 /// The result equals the full product whenever the weights are finite: a skipped term is
@@ -37,7 +37,7 @@ extension Convolution {
     /// Lists in `list` the channels (columns of `A`) that are nonzero in at least one of the
     /// `rows` rows starting at `a` (row stride `lda`), in increasing order, and returns their
     /// `count`; when leaving the others out pays, also gathers those rows' values of them
-    /// channel-major into `compacted` (``packedTileRows`` floats per channel, rows past `rows`
+    /// channel-major into `compacted` (`tileRows` floats per channel, rows past `rows`
     /// repeating row 0) and says so (`isCompacted`); otherwise the tile is multiplied in full.
     ///
     /// It pays when the skipped channels' multiply-adds over all output panels outweigh
@@ -45,14 +45,14 @@ extension Convolution {
     @inline(__always)
     static func compactNonzeroChannels(
         a: UnsafePointer<Float>, lda: Int, rows: Int, channels k: Int, outputChannels n: Int,
+        panelWidth: Int = KernelISA.preferred.packedGEMM.panelWidth, tileRows t: Int = packedTileRows,
         list: UnsafeMutablePointer<Int32>, into compacted: UnsafeMutablePointer<Float>
     ) -> (count: Int, isCompacted: Bool) {
         let count = nonzeroChannels(a: a, lda: lda, rows: rows, channels: k, into: list)
-        let panels = PackedPointwiseWeights.panelCount(outputChannels: n)
+        let panels = PackedPointwiseWeights.panelCount(outputChannels: n, panelWidth: panelWidth)
         guard (k - count) * panels > count else { return (count, false) }
         // Channel-major, so the microkernel reads a channel's values at fixed offsets from one
         // pointer; repeating row 0 keeps the unused lanes finite.
-        let t = packedTileRows
         for i in 0..<count {
             let src = a + Int(list[i]), dst = compacted + i &* t
             for r in 0..<t { dst[r] = src[(r < rows ? r : 0) &* lda] }
@@ -108,98 +108,18 @@ extension Convolution {
     }()
 
     /// ``packedRowTile(a:lda:segments:segmentLength:segmentStride:rows:packed:columns:low:high:c:)``
-    /// for a tile compacted by ``compactNonzeroChannels(a:lda:rows:channels:outputChannels:list:into:)``:
+    /// for a tile compacted by ``compactNonzeroChannels(a:lda:rows:channels:outputChannels:panelWidth:tileRows:list:into:)``:
     /// `count` channels, the `i`-th being input channel `channels[i]` with its tile values at
-    /// `a + i·packedTileRows`. Computes the output channels `columns` (a range starting on a
-    /// panel boundary).
-    @inline(never)
+    /// `a + i·tileRows`. Computes the output channels `columns` (a range starting on a
+    /// panel boundary). For each listed channel the microkernel finds the weight row through the
+    /// list, and the tile's values of it are adjacent (one pointer with fixed offsets).
+    @inline(__always)
     static func packedCompactedRowTile(
         a: UnsafePointer<Float>, rows: Int, channels: UnsafePointer<Int32>, count: Int,
         packed: PackedPointwiseWeights, columns: Range<Int>, low: Float, high: Float, c: UnsafeMutablePointer<Float>
     ) {
-        let k = packed.inputChannels, ldc = packed.outputChannels
-        let panels = UnsafePointer(packed.panels.buffer.baseAddress!)
-        let bias = UnsafePointer(packed.bias.buffer.baseAddress!)
-        let v = PanelVector.scalarCount, full = PackedPointwiseWeights.panelWidth
-        var column = columns.lowerBound
-        while column < columns.upperBound {
-            let remaining = columns.upperBound - column
-            let panel = panels + k * column
-            if remaining > v {
-                packedCompactedTile(wide: true, a: a, rows: rows, channels: channels, count: count, panel: panel,
-                                    panelWidth: full, bias: bias + column, low: low, high: high,
-                                    c: c + column, ldc: ldc, columns: min(full, remaining))
-                column += full
-            } else {
-                packedCompactedNarrowTile(a: a, rows: rows, channels: channels, count: count, panel: panel,
-                                          bias: bias + column, low: low, high: high, c: c + column, ldc: ldc,
-                                          columns: remaining)
-                column += v
-            }
-        }
-    }
-
-    /// ``packedCompactedTile(wide:a:rows:channels:count:panel:panelWidth:bias:low:high:c:ldc:columns:)``
-    /// for a last panel of one vector, compiled once on its own (as ``packedNarrowTile(a:lda:segments:segmentLength:segmentStride:rows:panel:bias:low:high:c:ldc:columns:)``).
-    @inline(never)
-    static func packedCompactedNarrowTile(
-        a: UnsafePointer<Float>, rows: Int, channels: UnsafePointer<Int32>, count: Int, panel: UnsafePointer<Float>,
-        bias: UnsafePointer<Float>, low: Float, high: Float, c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int
-    ) {
-        packedCompactedTile(wide: false, a: a, rows: rows, channels: channels, count: count, panel: panel,
-                            panelWidth: PanelVector.scalarCount, bias: bias, low: low, high: high, c: c, ldc: ldc,
-                            columns: columns)
-    }
-
-    /// The microkernel over a compacted tile: the accumulators, broadcasts and epilogue of
-    /// ``packedTile(wide:a:lda:segments:segmentLength:segmentStride:rows:panel:panelWidth:bias:low:high:c:ldc:columns:)``,
-    /// but for each listed channel the weight row is found through the list, and the tile's
-    /// values of it are adjacent (one pointer with fixed offsets, where the full kernel keeps
-    /// one pointer per row: six row pointers plus the list spilled accumulators to the stack).
-    @inline(__always)
-    static func packedCompactedTile(
-        wide: Bool, a: UnsafePointer<Float>, rows: Int, channels: UnsafePointer<Int32>, count: Int,
-        panel: UnsafePointer<Float>, panelWidth: Int, bias: UnsafePointer<Float>, low: Float, high: Float,
-        c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int
-    ) {
-        typealias V = PanelVector
-        let v = V.scalarCount, t = packedTileRows
-        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-        var acc = TileAccumulators(bias: bias, wide: wide)
-        if wide {
-            for i in 0..<count {
-                let b = panel + Int(channels[i]) &* panelWidth, x = a + i &* t
-                let w0 = load(b), w1 = load(b + v)
-                var s = V(repeating: x[0]); acc.c00.multiplyAdd(s, w0); acc.c01.multiplyAdd(s, w1)
-                s = V(repeating: x[1]); acc.c10.multiplyAdd(s, w0); acc.c11.multiplyAdd(s, w1)
-                s = V(repeating: x[2]); acc.c20.multiplyAdd(s, w0); acc.c21.multiplyAdd(s, w1)
-                s = V(repeating: x[3]); acc.c30.multiplyAdd(s, w0); acc.c31.multiplyAdd(s, w1)
-                #if POSEKIT_FMA
-                s = V(repeating: x[4]); acc.c40.multiplyAdd(s, w0); acc.c41.multiplyAdd(s, w1)
-                s = V(repeating: x[5]); acc.c50.multiplyAdd(s, w0); acc.c51.multiplyAdd(s, w1)
-                #endif
-                #if POSEKIT_AVX512
-                s = V(repeating: x[6]); acc.c60.multiplyAdd(s, w0); acc.c61.multiplyAdd(s, w1)
-                s = V(repeating: x[7]); acc.c70.multiplyAdd(s, w0); acc.c71.multiplyAdd(s, w1)
-                #endif
-            }
-        } else {
-            for i in 0..<count {
-                let w0 = load(panel + Int(channels[i]) &* panelWidth), x = a + i &* t
-                acc.c00.multiplyAdd(V(repeating: x[0]), w0)
-                acc.c10.multiplyAdd(V(repeating: x[1]), w0)
-                acc.c20.multiplyAdd(V(repeating: x[2]), w0)
-                acc.c30.multiplyAdd(V(repeating: x[3]), w0)
-                #if POSEKIT_FMA
-                acc.c40.multiplyAdd(V(repeating: x[4]), w0)
-                acc.c50.multiplyAdd(V(repeating: x[5]), w0)
-                #endif
-                #if POSEKIT_AVX512
-                acc.c60.multiplyAdd(V(repeating: x[6]), w0)
-                acc.c70.multiplyAdd(V(repeating: x[7]), w0)
-                #endif
-            }
-        }
-        acc.store(rows: rows, columns: columns, wide: wide, low: low, high: high, c: c, ldc: ldc)
+        packed.microkernel.compactedRowTile(
+            a, rows, channels, count, packed.panels.buffer.baseAddress!, packed.bias.buffer.baseAddress!,
+            packed.inputChannels, packed.outputChannels, columns.lowerBound, columns.upperBound, low, high, c)
     }
 }

@@ -25,13 +25,26 @@ import Testing
     @Test func infoNamesTheBuildTheCPUAndTheKernel() throws {
         let result = try CLI.run(["info", "--build"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines.count == 3)
+        #expect(result.lines.count == 5)
         #expect(result.stdoutText.contains("build         \(BuildTarget.description)"))
         #expect(result.stdoutText.contains("this CPU      \(HostCPU.level(of: HostCPU.detectedFeatures()))"))
         let blas = try CLI.run(["info", "--build"], environment: ["POSEKIT_GEMM": "blas"])
         #expect(blas.stdoutText.contains("GEMM kernel   OpenBLAS sgemm"))
         let packed = try CLI.run(["info", "--build"], environment: ["POSEKIT_GEMM": "packed"])
         #expect(packed.stdoutText.contains("GEMM kernel   PoseKit packed GEMM"))
+    }
+
+    /// POSEKIT_KERNEL_ISA narrows the packed GEMM's instruction set; one the CPU lacks (as
+    /// narrowed by POSEKIT_FORCE_CPU_FEATURES) is one error line.
+    @Test func kernelISAFollowsTheCPUAndTheEnvironment() throws {
+        let baseline = try CLI.run(["info", "--build"], environment: ["POSEKIT_KERNEL_ISA": "baseline"])
+        #expect(baseline.status == 0)
+        #expect(baseline.stdoutText.contains("GEMM kernel   PoseKit packed GEMM, 6x8 tile, 4-lane vectors"))
+        let sse = try CLI.run(["info", "--build"], environment: ["POSEKIT_FORCE_CPU_FEATURES": "sse2", "POSEKIT_KERNEL_ISA": "avx2"])
+        #expect(sse.status == 1)
+        #expect(sse.stderr == "posekit: error: POSEKIT_KERNEL_ISA=avx2: this CPU lacks AVX2+FMA; using SSE2\n")
+        let unknown = try CLI.run(["info", "--build"], environment: ["POSEKIT_KERNEL_ISA": "sse9"])
+        #expect(unknown.stderr == "posekit: error: POSEKIT_KERNEL_ISA=sse9 is not an instruction set; use baseline, avx2, avx512\n")
     }
 
     @Test func unknownGEMMKernelIsOneErrorLine() throws {

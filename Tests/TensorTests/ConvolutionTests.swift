@@ -29,12 +29,12 @@ import TestSupport
                     let got = try Convolution.pointwise(x, weights: w, bias: bias, activation: activation, threads: threads)
                     expectClose(got, want, "pointwise \(s) \(activation) bias=\(bias != nil) threads=\(threads)")
                 }
-                for kernel in GEMMKernel.allCases {  // every build runs both GEMM kernels
-                    let packed = try PackedPointwiseWeights(weights: w, bias: bias, kernel: kernel)
+                for (kernel, isa) in gemmVariants {  // every build runs every GEMM the CPU has
+                    let packed = try PackedPointwiseWeights(weights: w, bias: bias, kernel: kernel, isa: isa)
                     for threads in [1, 2, 3] {
                         let gotPacked = try Tensor(shape: want.shape, values: Array(repeating: .nan, count: want.count))
                         try Convolution.pointwise(x, packed: packed, activation: activation, into: gotPacked, threads: threads)
-                        expectClose(gotPacked, want, "\(kernel) pointwise \(s) \(activation) bias=\(bias != nil) threads=\(threads)")
+                        expectClose(gotPacked, want, "\(kernel) \(isa) pointwise \(s) \(activation) bias=\(bias != nil) threads=\(threads)")
                     }
                 }
             }

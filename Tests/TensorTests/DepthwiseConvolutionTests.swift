@@ -7,7 +7,7 @@ import TestSupport
     // Channel counts around the SIMD widths (8, 16, 32) and MobileNet's; sizes odd, even and
     // tiny: rows shorter than a 4-pixel group, rows ending in a partial group, and (3x17 at
     // dilation 4) rows whose windows keep one of their three rows inside the image.
-    static let channels = [1, 3, 8, 15, 16, 17, 24, 33, 40]
+    static let channels = [1, 3, 8, 15, 16, 17, 24, 33, 40, 57]
     static let sizes: [(Int, Int)] = [(1, 1), (2, 3), (5, 5), (8, 7), (17, 13), (3, 17)]
 
     @Test(arguments: [1, 2], [1, 2, 4])
@@ -29,6 +29,13 @@ import TestSupport
                         let got = try Convolution.depthwise3x3(x, weights: k, bias: bias, stride: stride, dilation: dilation,
                                                                padding: padding, activation: activation, threads: threads)
                         expectClose(got, want, "depthwise \(h)x\(w)x\(c) s\(stride) d\(dilation) \(padding) \(activation) t\(threads)")
+                    }
+                    // Each instruction set's copy of the interior sweep the CPU runs.
+                    for isa in KernelISA.supported {
+                        let got = try Tensor(shape: want.shape, values: Array(repeating: .nan, count: want.count))
+                        try Convolution.depthwise3x3(x, weights: k, bias: bias, stride: stride, dilation: dilation, padding: padding,
+                                                     activation: activation, into: got, outputRows: nil, threads: 1, isa: isa)
+                        expectClose(got, want, "depthwise \(isa) \(h)x\(w)x\(c) s\(stride) d\(dilation) \(padding) \(activation)")
                     }
                 }
             }

@@ -8,27 +8,43 @@ import TestSupport
 @Suite struct PackedPointwiseTests {
     // Numerical cases: PointwiseConvolutionTests.matchesReference checks both pointwise paths.
 
-    @Test(arguments: GEMMKernel.allCases)
-    func writesOnlyItsOwnRowBand(_ kernel: GEMMKernel) throws {
+    @Test func writesOnlyItsOwnRowBand() throws {
         var rng = SeededGenerator(seed: 11)
         let x = randomTensor([10, 6, 12], &rng), w = randomTensor([12, 20], &rng), b = randomTensor([20], &rng)
         let want = try NaiveKernels.convolution(x, weights: try w.reshaped([1, 1, 12, 20]), bias: b,
                                              stride: 1, dilation: 1, padding: .same, activation: .relu6)
-        let packed = try PackedPointwiseWeights(weights: w, bias: b, kernel: kernel)
-        let out = try Tensor(zeros: [10, 6, 20])
-        for band in [0..<3, 3..<4, 4..<10] {
-            try Convolution.pointwise(try x.slice(band), packed: packed, activation: .relu6, into: try out.slice(band))
+        for (kernel, isa) in gemmVariants {
+            let packed = try PackedPointwiseWeights(weights: w, bias: b, kernel: kernel, isa: isa)
+            let out = try Tensor(zeros: [10, 6, 20])
+            for band in [0..<3, 3..<4, 4..<10] {
+                try Convolution.pointwise(try x.slice(band), packed: packed, activation: .relu6, into: try out.slice(band))
+            }
+            expectClose(out, want, "\(kernel) \(isa) pointwise banded")
         }
-        expectClose(out, want, "\(kernel) pointwise banded")
     }
 
-    /// The build's choice: the packed microkernel only where Tensor is compiled for the CPU.
-    @Test func preferredKernelFollowsTheBuild() throws {
+    /// Every build prefers the packed microkernel, in the best copy the CPU runs (narrowed by
+    /// POSEKIT_FORCE_CPU_FEATURES or POSEKIT_KERNEL_ISA when set).
+    @Test func preferredKernelIsTheBestTheCPURuns() throws {
         if ProcessInfo.processInfo.environment[GEMMKernel.environmentVariable] == nil {
-            #expect(GEMMKernel.preferred == (BuildTarget.isTuned ? .packed : .blas))
+            #expect(GEMMKernel.preferred == .packed)
+        }
+        #expect(KernelISA.supported.first == .baseline)
+        #expect(KernelISA.supported.contains(KernelISA.preferred))
+        let features = HostCPU.features
+        #if arch(x86_64)
+        #expect(KernelISA.supported.contains(.avx2) == features.isSuperset(of: [.avx, .avx2, .fma]))
+        #expect(KernelISA.supported.contains(.avx512) == features.isSuperset(of: BuildTarget.avx512Features.union([.avx2, .fma])))
+        #endif
+        if ProcessInfo.processInfo.environment[KernelISA.environmentVariable] == nil {
+            #expect(KernelISA.preferred == KernelISA.supported.last)
         }
         let packed = try PackedPointwiseWeights(weights: Tensor(zeros: [4, 4]), bias: nil)
         #expect(packed.kernel == GEMMKernel.preferred)
+        #expect(packed.isa == KernelISA.preferred)
+        for isa in KernelISA.allCases where !KernelISA.supported.contains(isa) {
+            #expect(throws: TensorError.self) { try PackedPointwiseWeights(weights: Tensor(zeros: [4, 4]), bias: nil, isa: isa) }
+        }
     }
 
     @Test func rejectsBadShapes() throws {
@@ -55,8 +71,8 @@ import TestSupport
         let x = randomTensor([s.0, s.1, s.2], &rng, in: -1...1)
         let w = randomTensor([kernel, kernel, s.2, s.3], &rng)
         let b = randomTensor([s.3], &rng)
-        for gemm in GEMMKernel.allCases {
-        let packed = try PackedPointwiseWeights(weights: try w.reshaped([kernel * kernel * s.2, s.3]), bias: b, kernel: gemm)
+        for (gemm, isa) in gemmVariants {
+        let packed = try PackedPointwiseWeights(weights: try w.reshaped([kernel * kernel * s.2, s.3]), bias: b, kernel: gemm, isa: isa)
         for padding in [Padding.same, .valid] {
             guard let want = try? NaiveKernels.convolution(x, weights: w, bias: b, stride: stride, dilation: dilation,
                                                         padding: padding, activation: .relu6) else { continue }

@@ -16,8 +16,8 @@ import TestSupport
         let dw = randomTensor([3, 3, s.2], &rng), dwb = randomTensor([s.2], &rng)
         let pw = randomTensor([1, 1, s.2, s.3], &rng), pwb = randomTensor([s.3], &rng)
         let workspace = ConvolutionWorkspace()
-        for kernel in GEMMKernel.allCases { for activation in allActivations {
-            let packed = try PackedPointwiseWeights(weights: pw, bias: pwb, kernel: kernel)
+        for (kernel, isa) in gemmVariants { for activation in allActivations {
+            let packed = try PackedPointwiseWeights(weights: pw, bias: pwb, kernel: kernel, isa: isa)
             let mid = try NaiveKernels.convolution(x, weights: try dw.reshaped([3, 3, 1, s.2]), bias: dwb, stride: s.4,
                                                 dilation: s.5, padding: .same, activation: activation, groups: s.2)
             let want = try NaiveKernels.convolution(mid, weights: pw, bias: pwb, stride: 1, dilation: 1,

@@ -86,8 +86,8 @@ import TestSupport
         let dw = randomTensor([3, 3, s.2], &rng), dwb = randomTensor([s.2], &rng)
         let pw = randomTensor([1, 1, s.2, s.3], &rng), pwb = randomTensor([s.3], &rng)
         let workspace = ConvolutionWorkspace()
-        for kernel in GEMMKernel.allCases {
-            let packed = try PackedPointwiseWeights(weights: pw, bias: pwb, kernel: kernel)
+        for (kernel, isa) in gemmVariants {
+            let packed = try PackedPointwiseWeights(weights: pw, bias: pwb, kernel: kernel, isa: isa)
             let (outHeight, outWidth) = ((s.0 + s.4 - 1) / s.4, (s.1 + s.4 - 1) / s.4)
             for threads in [1, 2, 3] {
                 let full = try Tensor(shape: [outHeight, outWidth, s.3], values: Array(repeating: .nan, count: outHeight * outWidth * s.3))
@@ -125,8 +125,8 @@ import TestSupport
             let dw = randomTensor([3, 3, cin], &rng), dwb = randomTensor([cin], &rng)
             let pw = randomTensor([1, 1, cin, cout], &rng), pwb = randomTensor([cout], &rng)
             let (oh, ow) = ((h + stride - 1) / stride, (w + stride - 1) / stride)
-            for kernel in GEMMKernel.allCases {
-                let packed = try PackedPointwiseWeights(weights: pw, bias: pwb, kernel: kernel)
+            for (kernel, isa) in gemmVariants {
+                let packed = try PackedPointwiseWeights(weights: pw, bias: pwb, kernel: kernel, isa: isa)
                 for threads in [1, 2] {
                     let full = try Tensor(zeros: [oh, ow, cout])
                     try Convolution.separable(x, depthwiseWeights: dw, depthwiseBias: dwb, stride: stride, packed: packed,
@@ -150,8 +150,8 @@ import TestSupport
         // The 3×3 convolution with packed weights (block 0).
         let x = randomTensor([31, 45, 3], &rng)
         let weights = randomTensor([27, 24], &rng), bias = randomTensor([24], &rng)
-        for kernel in GEMMKernel.allCases {
-            let packed = try PackedPointwiseWeights(weights: weights, bias: bias, kernel: kernel)
+        for (kernel, isa) in gemmVariants {
+            let packed = try PackedPointwiseWeights(weights: weights, bias: bias, kernel: kernel, isa: isa)
             let full = try Tensor(zeros: [16, 23, 24])
             try Convolution.general(x, packed: packed, kernelHeight: 3, kernelWidth: 3, stride: 2, activation: .relu6, into: full)
             for skipped in [4..<20, 12..<23, 0..<3] {
@@ -170,8 +170,8 @@ import TestSupport
             let weights = randomTensor([3, 3, 3, 24], &rng), bias = randomTensor([24], &rng)
             let g = try ConvolutionGeometry(inputHeight: h, inputWidth: w, kernelHeight: 3, kernelWidth: 3,
                                             stride: stride, dilation: dilation)
-            for kernel in GEMMKernel.allCases {
-                let packed = try PackedPointwiseWeights(weights: try weights.reshaped([27, 24]), bias: bias, kernel: kernel)
+            for (kernel, isa) in gemmVariants {
+                let packed = try PackedPointwiseWeights(weights: try weights.reshaped([27, 24]), bias: bias, kernel: kernel, isa: isa)
                 for threads in [1, 2] {
                     let shape = [g.outputHeight, g.outputWidth, 24]
                     let full = try Tensor(shape: shape, values: Array(repeating: .nan, count: shape.reduce(1, *)))

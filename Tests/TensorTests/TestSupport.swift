@@ -28,3 +28,8 @@ func expectClose(_ actual: Tensor, _ expected: Tensor, _ what: @autoclosure () -
 }
 
 let allActivations: [Activation] = [.none, .relu, .relu6]
+
+/// Every GEMM this CPU runs, each test on all of them: OpenBLAS, then PoseKit's packed microkernel
+/// in the copy of each instruction set the CPU has (``KernelISA/supported``: the baseline, AVX2,
+/// AVX-512), whatever the build.
+let gemmVariants: [(kernel: GEMMKernel, isa: KernelISA)] = [(.blas, .preferred)] + KernelISA.supported.map { (.packed, $0) }

@@ -39,11 +39,12 @@ import TestSupport
         var rng = SeededGenerator(seed: UInt64(s.0 * 1000 + s.1 * 100 + s.2 * 10 + s.3))
         let x = Self.sparseActivation([s.0, s.1, s.2], &rng)
         let w = randomTensor([1, 1, s.2, s.3], &rng), b = randomTensor([s.3], &rng)
-        let packed = try PackedPointwiseWeights(weights: w, bias: b, kernel: .packed)
         // Where the first tiles say that scanning pays, the compacted kernel runs on some tiles.
         if Self.samplePays(x, outputChannels: s.3) {
             #expect(Self.compactedTiles(x, outputChannels: s.3) > 0, "\(s): some tiles are compacted")
         }
+        for isa in KernelISA.supported {  // each instruction set's compacted microkernel
+        let packed = try PackedPointwiseWeights(weights: w, bias: b, kernel: .packed, isa: isa)
         for activation in allActivations {
             let want = try NaiveKernels.convolution(x, weights: w, bias: b, stride: 1, dilation: 1,
                                                  padding: .same, activation: activation)
@@ -52,10 +53,11 @@ import TestSupport
                 try Convolution.pointwise(x, packed: packed, activation: activation, into: skipping, threads: threads)
                 try Convolution.pointwise(x, packed: packed, activation: activation, into: full,
                                           skippingZeroChannels: false, threads: threads)
-                let what = "\(s) \(activation) threads=\(threads)"
+                let what = "\(s) \(isa) \(activation) threads=\(threads)"
                 #expect(skipping.scalars == full.scalars, "\(what): skipping equals the full product")
                 expectClose(skipping, want, "\(what) vs reference")
             }
+        }
         }
     }
 
@@ -127,7 +129,7 @@ import TestSupport
         }
     }
 
-    /// How many of `x`'s row tiles ``Convolution/compactNonzeroChannels(a:lda:rows:channels:outputChannels:list:into:)`` compacts.
+    /// How many of `x`'s row tiles ``Convolution/compactNonzeroChannels(a:lda:rows:channels:outputChannels:panelWidth:tileRows:list:into:)`` compacts.
     static func compactedTiles(_ x: Tensor, outputChannels n: Int) -> Int {
         let (m, k, t) = (x.shape[0] * x.shape[1], x.shape[2], Convolution.packedTileRows)
         var list = [Int32](repeating: 0, count: k + 8), compacted = [Float](repeating: 0, count: t * k)

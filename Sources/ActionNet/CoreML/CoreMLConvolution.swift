@@ -13,8 +13,8 @@ import Tensor
 /// weights' own order and `P = H_out·W_out`: the output comes out `[C, H, W]` with no transposes.
 /// `columns` row `(ci, ky, kx)` holds input channel `ci` shifted by the tap (zeros where the window
 /// hangs over the padding); for a 1×1 kernel with stride 1 and no padding it is the input itself.
-/// The product is ``Convolution/pointwise(_:weights:bias:activation:into:threads:)`` (an sgemm)
-/// with the weights as its left operand.
+/// The product is Tensor's packed GEMM (``Convolution/pointwise(_:packed:activation:into:skippingZeroChannels:threads:)``,
+/// the instruction set chosen at run time) with the weights as its row operand and the columns packed per call.
 struct CoreMLConvolution: Sendable {
     let inputChannels: Int, outputChannels: Int
     let kernelHeight: Int, kernelWidth: Int
@@ -61,42 +61,23 @@ struct CoreMLConvolution: Sendable {
             && padTop == 0 && padBottom == 0 && padLeft == 0 && padRight == 0
         let positions = oh * ow
         var out = [Float](repeating: 0, count: batch * outputChannels * positions)
+        // im2col rows, `K × P`; the positions a tap leaves in the padding are the same for every
+        // batch item, so they stay zero.
+        var columns = inPlace ? [] : [Float](repeating: 0, count: k * positions)
+        let product = try Tensor(zeros: [outputChannels, 1, positions])
         for b in 0..<batch {
-            let columns = try Tensor(zeros: [k, positions])
-            columns.withUnsafeMutableBufferPointer { cols in
-                x.values.withUnsafeBufferPointer { src in
-                    let base = b * c * h * w
-                    if inPlace {
-                        cols.baseAddress!.update(from: src.baseAddress!.advanced(by: base), count: c * h * w)
-                        return
-                    }
-                    for ci in 0..<c {
-                        for ky in 0..<kernelHeight {
-                            for kx in 0..<kernelWidth {
-                                let row = ((ci * kernelHeight + ky) * kernelWidth + kx) * positions
-                                // Output columns whose tap lands inside the input: ix = ox·sx + kx − left in 0..<w.
-                                let firstX = max(0, (padLeft - kx + strideX - 1) / strideX)
-                                let lastReach = w - 1 + padLeft - kx  // largest ox·sx whose tap is inside
-                                let endX = lastReach < 0 ? 0 : min(ow, lastReach / strideX + 1)
-                                guard firstX < endX else { continue }
-                                for oy in 0..<oh {
-                                    let iy = oy * strideY + ky - padTop
-                                    guard iy >= 0 && iy < h else { continue }
-                                    let from = base + (ci * h + iy) * w
-                                    if strideX == 1 {
-                                        let ix = firstX + kx - padLeft
-                                        cols.baseAddress!.advanced(by: row + oy * ow + firstX)
-                                            .update(from: src.baseAddress!.advanced(by: from + ix), count: endX - firstX)
-                                    } else {
-                                        for ox in firstX..<endX { cols[row + oy * ow + ox] = src[from + ox * strideX + kx - padLeft] }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+            let base = b * c * h * w
+            if !inPlace {
+                im2col(x.values, base: base, height: h, width: w, outputHeight: oh, outputWidth: ow, into: &columns)
             }
-            let product = try Convolution.pointwise(weights, weights: columns, bias: nil, threads: threads)
+            // The packed GEMM with the weights `[Cout, 1, K]` as its row operand, read in place as
+            // Cout rows of K, and the columns (the input itself for a plain 1×1) packed into panels
+            // for this call (one pass, as sgemm's packing of them); zero-channel skipping would scan
+            // the weights: off.
+            let panels = try (inPlace ? x.values : columns).withUnsafeBufferPointer { values in
+                try PackedPointwiseWeights(matrix: values.baseAddress! + (inPlace ? base : 0), rows: k, columns: positions, bias: nil)
+            }
+            try Convolution.pointwise(weights, packed: panels, into: product, skippingZeroChannels: false, threads: threads)
             product.withUnsafeBufferPointer { src in
                 out.withUnsafeMutableBufferPointer { dst in
                     let base = b * outputChannels * positions
@@ -108,5 +89,38 @@ struct CoreMLConvolution: Sendable {
             }
         }
         return CoreMLArray(shape: Array(x.shape[..<(x.rank - 3)]) + [outputChannels, oh, ow], values: out)
+    }
+
+    /// The im2col rows of batch item `base` (its `[C, H, W]` values start there): row
+    /// `(ci, ky, kx)` holds input channel `ci` shifted by the tap over the `oh × ow` output
+    /// positions. Positions whose tap lands in the padding are left as they are (zero).
+    private func im2col(_ src: [Float], base: Int, height h: Int, width w: Int, outputHeight oh: Int,
+                        outputWidth ow: Int, into columns: inout [Float]) {
+        let positions = oh * ow
+        columns.withUnsafeMutableBufferPointer { cols in
+            src.withUnsafeBufferPointer { src in
+                for ci in 0..<inputChannels {
+                    for ky in 0..<kernelHeight {
+                        for kx in 0..<kernelWidth {
+                            let row = ((ci * kernelHeight + ky) * kernelWidth + kx) * positions
+                            // Output columns whose tap lands inside the input: ix = ox·sx + kx − left in 0..<w.
+                            let firstX = max(0, (padLeft - kx + strideX - 1) / strideX)
+                            let lastReach = w - 1 + padLeft - kx  // largest ox·sx whose tap is inside
+                            let endX = lastReach < 0 ? 0 : min(ow, lastReach / strideX + 1)
+                            guard firstX < endX else { continue }
+                            for oy in 0..<oh {
+                                let iy = oy * strideY + ky - padTop
+                                guard iy >= 0 && iy < h else { continue }
+                                let from = base + (ci * h + iy) * w
+                                // An element loop: the runs are short (one joint row, 18 floats), where a
+                                // library memmove call costs more than the copy.
+                                let to = cols.baseAddress! + row + oy * ow, at = src.baseAddress! + from + kx - padLeft
+                                for ox in firstX..<endX { to[ox] = at[ox * strideX] }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -13,21 +13,28 @@ enum CoreMLLayoutOps {
         let shape = axes.map { x.shape[$0] }
         let inStrides = CoreMLArray.strides(of: x.shape)
         let stepOf = axes.map { inStrides[$0] }
-        var out = [Float](repeating: 0, count: x.count)
+        guard x.count > 0, let last = shape.last else { return CoreMLArray(shape: shape, values: x.values) }
+        // Runs along the output's last axis (input step `lastStep`), an odometer over the other axes.
+        let lastStep = stepOf[shape.count - 1]
         var index = [Int](repeating: 0, count: shape.count)
-        var from = 0
-        for to in 0..<x.count {
-            out[to] = x.values[from]
-            // Odometer over the output's indices, tracking the input offset incrementally.
-            var axis = shape.count - 1
-            while axis >= 0 {
-                index[axis] += 1
-                from += stepOf[axis]
-                if index[axis] < shape[axis] { break }
-                from -= stepOf[axis] * shape[axis]
-                index[axis] = 0
-                axis -= 1
+        let out = [Float](unsafeUninitializedCapacity: x.count) { dst, initialized in
+            x.values.withUnsafeBufferPointer { src in
+                var from = 0, to = 0
+                while to < x.count {
+                    for j in 0..<last { (dst.baseAddress! + to + j).initialize(to: src[from + j * lastStep]) }
+                    to += last
+                    var axis = shape.count - 2
+                    while axis >= 0 {
+                        index[axis] += 1
+                        from += stepOf[axis]
+                        if index[axis] < shape[axis] { break }
+                        from -= stepOf[axis] * shape[axis]
+                        index[axis] = 0
+                        axis -= 1
+                    }
+                }
             }
+            initialized = x.count
         }
         return CoreMLArray(shape: shape, values: out)
     }

@@ -216,6 +216,9 @@ public final class PoseNetModel: @unchecked Sendable {
         public let name: String
         public let seconds: Double
         public let flops: Int
+        /// Which kernels computed it, e.g. `packed GEMM AVX-512 8x32` or
+        /// `depthwise Swift SIMD SSE2 + packed GEMM AVX2+FMA 6x16` (Tensor's `kernelFamily`).
+        public let kernels: String
     }
 
     /// Runs the network once like ``run(padding:)``, timing every layer (for `posekit bench model --layers`).
@@ -231,10 +234,11 @@ public final class PoseNetModel: @unchecked Sendable {
             switch layer.kind {
             case .full3x3:
                 timings.append(LayerTiming(name: "conv0 3x3 s\(layer.stride) \(ic)->\(oc) \(oh)x\(ow)", seconds: seconds,
-                                           flops: 2 * oh * ow * oc * 9 * ic))
+                                           flops: 2 * oh * ow * oc * 9 * ic, kernels: weights.firstConvolution.kernelFamily))
             case .separable:
                 timings.append(LayerTiming(name: "dw+pw\(block) s\(layer.stride) d\(layer.dilation) \(ic)->\(oc) \(oh)x\(ow)",
-                                           seconds: seconds, flops: 2 * oh * ow * ic * (9 + oc)))
+                                           seconds: seconds, flops: 2 * oh * ow * ic * (9 + oc),
+                                           kernels: Convolution.depthwiseKernelFamily + " + " + weights.separableBlocks[block - 1].pointwise.kernelFamily))
             }
         }
         let start = DispatchTime.now().uptimeNanoseconds
@@ -243,7 +247,8 @@ public final class PoseNetModel: @unchecked Sendable {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let heads = weights.heads
         timings.append(LayerTiming(name: "heads \(heads.inputChannels)->\(heads.outputChannels) \(outputHeight)x\(outputWidth)",
-                                   seconds: seconds, flops: 2 * outputHeight * outputWidth * heads.inputChannels * heads.outputChannels))
+                                   seconds: seconds, flops: 2 * outputHeight * outputWidth * heads.inputChannels * heads.outputChannels,
+                                   kernels: heads.kernelFamily))
         return timings
     }
 
