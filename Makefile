@@ -33,13 +33,13 @@ GRAPHS := $(MEDIAPIPE_MODELS:%=Weights/%.pkw)
 
 # Installs the system packages PoseKit needs, only when missing (idempotent).
 setup:
-	@missing=""; for p in libopenblas-dev pkg-config ffmpeg parallel binutils; do \
+	@missing=""; for p in libopenblas-dev pkg-config ffmpeg parallel binutils libjpeg-dev; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "make setup: installing$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
-	else echo "make setup: libopenblas-dev, pkg-config, ffmpeg, parallel and binutils are installed"; fi
+	else echo "make setup: libopenblas-dev, pkg-config, ffmpeg, parallel, binutils and libjpeg-dev are installed"; fi
 
 build: setup
 	$(RELEASE)
