@@ -28,6 +28,11 @@ enum AccuracyPreset {
         return AccuracyOptions.Scales(sizes: unique, outputStride: outputStride, flip: flip, maximumUpscale: maximumUpscale)
     }
 
+    /// What the preset is for, as measured (docs/accuracy.md "--accurate in crowds"): it finds small
+    /// and mid-sized people better; large people standing side by side it can assemble worse
+    /// than the default.
+    static let promise = "Finds small and mid-sized people better, in crowds too; for large people standing side by side (close-ups of a group) the default can be better"
+
     /// What `--help` says the preset runs.
     static var summary: String {
         let sizes = inputSizes.map(String.init).joined(separator: " and ")

@@ -28,7 +28,8 @@ struct PoseCommand: AsyncParsableCommand {
         person and keypoint (--no-smooth for the raw per-frame positions); streams without a \
         frame rate (Y4M F0:0) are taken as \(Int(PoseStream.fallbackFrameRate)) frames/s for tracking and smoothing.
 
-        --accurate trades speed for accuracy (about \(AccuracyPreset.relativeCost.shortText)x the time): \(AccuracyPreset.summary) \
+        --accurate trades speed for accuracy (about \(AccuracyPreset.relativeCost.shortText)x the time): \(AccuracyPreset.summary). \
+        \(AccuracyPreset.promise) \
         (--input-size sets the largest size). --input-sizes merges sizes of your choice; \
         --max-upscale keeps small images from being blown up.
 
