@@ -53,7 +53,7 @@ extension PoseDetector {
         /// The `posekit pose`, `posekit actions` and `posekit eval` defaults.
         public static let `default` = Configuration()
 
-        /// The same as ``default``: action recognition finds poses as `posekit pose` does (input
+        /// The same as `.default`: action recognition finds poses as `posekit pose` does (input
         /// 513, smoothed video). ActionNet was trained on poses found at 353, unsmoothed, and
         /// counts every shared clip exactly on both (docs/actions.md "One answer").
         @available(*, deprecated, renamed: "default", message: "pose and actions share one default")
