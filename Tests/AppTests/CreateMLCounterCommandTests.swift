@@ -8,7 +8,8 @@ struct CreateMLCounterCommandTests {
 
     static func summary(_ result: CLI.Result) throws -> [String: Any] {
         #expect(result.status == 0, "\(result.stderr)")
-        return try #require(try JSONSerialization.jsonObject(with: Data(try #require(result.lines.last).utf8)) as? [String: Any])
+        let last = try #require(result.lines.last)
+        return try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
     }
 
     @Test func countersFollowTheMappingUnderTheModelsLabels() throws {
