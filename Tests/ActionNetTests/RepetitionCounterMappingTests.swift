@@ -19,7 +19,8 @@ struct RepetitionCounterMappingTests {
 
     @Test func overridesAddDropAndAreChecked() throws {
         let base = RepetitionCounterMapping.matchingNames(Self.exerciseLabels)
-        let noLunges = try base.applying(["Lunges": .some(nil)], labels: Self.exerciseLabels)
+        let drop: [String: ActionClass?] = ["Lunges": ActionClass?.none]
+        let noLunges = try base.applying(drop, labels: Self.exerciseLabels)
         #expect(noLunges.entries.map(\.label) == ["Jumping Jacks", "Burpees"])
         let otherAsSquats = try base.applying(["Other Action": .squats], labels: Self.exerciseLabels)
         #expect(otherAsSquats.entries.first == .init(label: "Other Action", counter: .squats))
