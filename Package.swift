@@ -100,6 +100,16 @@ let guardSettings: [SwiftSetting] = tuned.map { cpu, level in
     [.define(level == .avx512 ? "POSEKIT_BUILD_AVX512" : "POSEKIT_BUILD_AVX2"), .define("POSEKIT_BUILD_TUNED")]
 } ?? []
 
+// A client's package resolves PoseKit into a `checkouts/` directory (SwiftPM's `.build/checkouts/`,
+// Xcode's `SourcePackages/checkouts/`) and uses only the library products. There the manifest
+// leaves out the `posekit` command and what only it and the docs need: SwiftPM compiles the
+// plugins of every package in the graph (swift-argument-parser's GenerateManual and
+// GenerateDoccReference) even when no product uses them, minutes on a loaded 2-core host
+// (scripts/client-package-check.sh checks they are not compiled). `POSEKIT_LIBRARY_ONLY=1` asks
+// for the same anywhere (a path dependency, whose directory says nothing).
+let isClientCheckout = Context.packageDirectory.contains("/checkouts/")
+    || ProcessInfo.processInfo.environment["POSEKIT_LIBRARY_ONLY"] == "1"
+
 let package = Package(
     name: "PoseKit",
     products: [
@@ -181,3 +191,11 @@ let package = Package(
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf"]),
     ]
 )
+
+if isClientCheckout {
+    // Library products only: no command, no argument parser, no documentation plugin.
+    let commandOnly: Set<String> = ["App", "AppTests"]
+    package.targets.removeAll { commandOnly.contains($0.name) }
+    package.products.removeAll { $0.name == "posekit" }
+    package.dependencies.removeAll()
+}

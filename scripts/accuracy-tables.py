@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The accuracy tables of README "Accuracy", re-created from `posekit pose` and `posekit eval` runs.
+"""The accuracy tables of docs/accuracy.md, re-created from `posekit pose` and `posekit eval` runs.
 
 Scores are COCO keypoint AP as the COCO benchmark computes it (OKS AP over thresholds
 .50:.05:.95, at most 20 poses per image; `posekit eval` equals pycocotools), on the shared images
@@ -10,7 +10,7 @@ Scores are COCO keypoint AP as the COCO benchmark computes it (OKS AP over thres
                                           MPI-INF-3DHP; 180 to 2048 px)
   union       both, against one ground truth merged from the two (their image ids differ)
 
-The protocol (README "Accuracy: how settings are chosen and reported"):
+The protocol (docs/accuracy.md "How settings are chosen and reported"):
   1. The candidates are the grid CANDIDATES below: input sizes (one, or with 513 merged), the
      upscale limit, the output stride, flip averaging, and a few single settings.
   2. Each candidate runs once over the 25 images (`posekit pose`, one process); every AP is

@@ -40,5 +40,14 @@ sed "s|@POSEKIT_URL@|file://$work/posekit|" "$root/Tests/Fixtures/ClientPackage/
 
 # The client must build exactly as a user's would: no PoseKit environment variables.
 echo "client-package-check: building a package that depends on PoseKit 1.0.0 by git URL"
-env -u POSEKIT_TARGET_CPU -u POSEKIT_GEMM swift build -c release --package-path "$work/client" 2>&1 | tail -n 3
+env -u POSEKIT_TARGET_CPU -u POSEKIT_GEMM swift build -c release --package-path "$work/client" > "$work/client-build.log" 2>&1 \
+  || { tail -n 20 "$work/client-build.log" >&2; exit 1; }
+tail -n 3 "$work/client-build.log"
+# A client uses the library products only: PoseKit's manifest, resolved into checkouts/, leaves out the
+# command and its swift-argument-parser, whose plugins SwiftPM would otherwise compile for every client.
+if grep -q "Compiling plugin\|swift-argument-parser" "$work/client-build.log"; then
+  echo "client-package-check: the client's build fetched swift-argument-parser or compiled a plugin:" >&2
+  grep "Compiling plugin\|swift-argument-parser" "$work/client-build.log" >&2; exit 1
+fi
+echo "client-package-check: the client's build compiled no plugin and fetched no swift-argument-parser"
 "$work/client/.build/release/PoseKitClient" "$weights" "$case_dir"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's "Use as a library" code, as a user would take it: its first `swift` block becomes
+# The library guide's code (docs/library.md "Use as a library"; the README's one example is its first
+# block), as a user would take it: its first `swift` block becomes
 # Sources/PoseDemo/main.swift, its second Package.swift and its third Sources/PoseVideo/main.swift
 # of a fresh client package beside this checkout (`../posekit`, a path dependency), built with no
 # PoseKit environment variables. PoseDemo runs on a shared image: its first pose's nose must lie
@@ -42,10 +43,14 @@ trap 'rm -rf "$work"' EXIT
 ln -s "$root" "$work/posekit"
 mkdir -p "$work/PoseDemo/Sources/PoseDemo" "$work/PoseDemo/Sources/PoseVideo" "$work/PoseDemo/Sources/PoseActions"
 readme=$root/README.md
+guide=$root/docs/library.md
 article=$root/Sources/PoseKit/PoseKit.docc/GettingStarted.md
-swift_block "$readme" "## Use as a library" 1 > "$work/PoseDemo/Sources/PoseDemo/main.swift"
-swift_block "$readme" "## Use as a library" 2 > "$work/PoseDemo/Package.swift"
-swift_block "$readme" "## Use as a library" 3 > "$work/PoseDemo/Sources/PoseVideo/main.swift"
+swift_block "$guide" "## Use as a library" 1 > "$work/PoseDemo/Sources/PoseDemo/main.swift"
+swift_block "$guide" "## Use as a library" 2 > "$work/PoseDemo/Package.swift"
+swift_block "$guide" "## Use as a library" 3 > "$work/PoseDemo/Sources/PoseVideo/main.swift"
+# The README's one example is the guide's first, word for word.
+diff -u "$work/PoseDemo/Sources/PoseDemo/main.swift" <(swift_block "$readme" "## Use as a library" 1) || {
+  echo "readme-library-check: the README's library example differs from $guide's first block" >&2; exit 1; }
 for pair in "Package.swift 1" "Sources/PoseDemo/main.swift 2" "Sources/PoseVideo/main.swift 3"; do
   set -- $pair
   diff -u "$work/PoseDemo/$1" <(swift_block "$article" "" "$2") || {
@@ -90,7 +95,7 @@ done
 # The video example on a short MP4: the same frames, ids and noses (to the pixel) as `posekit pose`.
 ffmpeg -nostdin -loglevel error -i "$shared/media/videos/yuyoujiang_test_video__squat.mp4" -t 1 -vf scale=320:-2 -c:v libx264 "$work/clip.mp4"
 (cd "$work/PoseDemo" && .build/release/PoseVideo "$work/clip.mp4") > "$work/video.txt"
-"$posekit" pose --input-size 353 "$work/clip.mp4" > "$work/video.jsonl"
+"$posekit" pose "$work/clip.mp4" > "$work/video.jsonl"
 python3 - "$work/video.txt" "$work/video.jsonl" <<'PY'
 import json, sys
 printed = [line.rstrip("\n") for line in open(sys.argv[1])]

@@ -15,6 +15,9 @@ public struct ActionEngineConfiguration: Sendable {
     public var confidenceThreshold: Double = 0.5
     /// How people are told apart (`posekit pose`'s tracking, the same defaults).
     public var tracking = PoseTracker.Configuration()
+    /// Which classes repetitions are counted for, and by which counter (ActionNet's: every
+    /// exercise; a Create ML model's: its labels matched by name, ``RepetitionCounterMapping``).
+    public var counters: RepetitionCounterMapping = .actionNet
     public init() {}
 
     /// The settings for `classifier` as its weight bundle describes it: the bundle's frame rate and
@@ -31,9 +34,12 @@ public struct ActionEngineConfiguration: Sendable {
     /// The settings for a Create ML classifier: its frame rate (metadata, else
     /// ``/PoseCore/PoseStream/fallbackFrameRate``) and window
     /// length, a window every `windowStride` frames (nil: 10, as Apple's sample).
+    /// `counters` maps the model's classes to repetition counters (nil: its labels matched by
+    /// name, ``RepetitionCounterMapping/matchingNames(_:)``).
     public init(createML model: CreateMLActionClassifier, confidenceThreshold: Double = 0.5, windowStride: Int? = nil,
-                tracking: PoseTracker.Configuration = PoseTracker.Configuration()) {
+                tracking: PoseTracker.Configuration = PoseTracker.Configuration(), counters: RepetitionCounterMapping? = nil) {
         self.tracking = tracking
+        self.counters = counters ?? .matchingNames(model.labels)
         fps = model.frameRate
         windowLength = model.windowLength
         self.windowStride = windowStride ?? CreateMLActionClassifier.defaultWindowStride
@@ -46,13 +52,16 @@ public struct ActionStatus: Sendable, Equatable {
     /// Label of the latest window (nil before the first window).
     public var label: ActionLabel?
     public var confidence: Double
-    /// Repetitions counted so far for the latest window's class (0 for abstentions).
+    /// Repetitions counted so far for the latest window's class (0 for abstentions and classes
+    /// without a counter).
     public var repetitions: Int
     /// The latest repetition of the latest window's class, with its posture cue (nil for none or abstentions).
     public var lastRepetition: RepetitionEvent?
     /// The prominent person's track and pose in the latest frame.
     public var trackID: Int?
     public var pose: Pose?
+    /// Whether the latest window's class has a repetition counter (``ActionEngineConfiguration/counters``).
+    public var countsRepetitions = false
 }
 
 /// The action-recognition pipeline for one stream: tracking → prominent person → resampling
@@ -99,8 +108,8 @@ public final class ActionEngine {
     }
 
     /// A pipeline around a Create ML action classifier: windows of its length at its frame rate,
-    /// labeled with its classes as it spells them; repetitions are counted for the classes our
-    /// counters know (``ActionClass/init(createMLLabel:)``). Its coordinates need the frames'
+    /// labeled with its classes as it spells them; repetitions are counted for the classes
+    /// ``ActionEngineConfiguration/counters`` maps to a counter, under their own labels. Its coordinates need the frames'
     /// size: feed ``/PoseCore/PoseFrame``s with `width` and `height`, or pass them to
     /// ``process(frameIndex:time:poses:imageWidth:imageHeight:)``.
     public convenience init(createML model: CreateMLActionClassifier, configuration: ActionEngineConfiguration) throws {
@@ -116,6 +125,10 @@ public final class ActionEngine {
         }
         guard (0...1).contains(configuration.minimumPoseFraction), (0...1).contains(configuration.confidenceThreshold) else {
             throw ActionNetError.invalidConfiguration("fractions must be in 0...1")
+        }
+        let labels = classifier.classLabels.map(\.name)
+        if let stray = configuration.counters.entries.first(where: { !labels.contains($0.label) }) {
+            throw ActionNetError.invalidConfiguration("repetition counter for '\(stray.label)', which is not a class of the classifier")
         }
         self.configuration = configuration
         self.classifier = classifier
@@ -240,9 +253,10 @@ public final class ActionEngine {
         let pool = actions.isEmpty ? labeled : actions
         let best = pool.max { $0.value < $1.value || ($0.value == $1.value && $0.key.name > $1.key.name) }?.key
         var reps: [ActionClass: Int] = [:], rejectedReps: [ActionClass: Int] = [:]
-        for e in ActionClass.exercises { reps[e] = counts[e] ?? 0; rejectedReps[e] = rejected[e] ?? 0 }
+        for e in configuration.counters.entries.map(\.counter) { reps[e] = counts[e] ?? 0; rejectedReps[e] = rejected[e] ?? 0 }
         events.append(.summary(ActionSummary(frames: framesConsumed, label: best, seconds: seconds, reps: reps,
-                                              rejectedReps: rejectedReps, classLabels: classifier.classLabels)))
+                                              rejectedReps: rejectedReps, classLabels: classifier.classLabels,
+                                              counters: configuration.counters)))
         return events
     }
 
@@ -266,9 +280,11 @@ public final class ActionEngine {
         if prediction.label.isClass, let c = prediction.topClass {
             status.repetitions = counts[c] ?? 0
             status.lastRepetition = lastRepetitions[c]
+            status.countsRepetitions = configuration.counters.label(for: c) != nil
         } else {
             status.repetitions = 0
             status.lastRepetition = nil
+            status.countsRepetitions = false
         }
         return events
     }
@@ -284,10 +300,16 @@ public final class ActionEngine {
             let covered = rep.slot >= first && rep.slot <= last && rep.action == topClass
             if covered && !rep.looksLikeExercise {
                 rejected[rep.action, default: 0] += 1
+                // Visible as an event of its own: a movement judged not to be the exercise.
+                events.append(.rejectedRepetition(RejectedRepetition(
+                    action: rep.action, label: configuration.counters.label(for: rep.action) ?? rep.action.name,
+                    frame: rep.sourceFrame, time: rep.time, rule: rep.rule.name, reading: rep.posture ?? 0,
+                    threshold: rep.rule.minimum, cue: rep.cue)))
             } else if covered {
                 let n = (counts[rep.action] ?? 0) + 1
                 counts[rep.action] = n
-                let event = RepetitionEvent(action: rep.action, count: n, frame: rep.sourceFrame, time: rep.time, cue: rep.cue)
+                let event = RepetitionEvent(action: rep.action, count: n, frame: rep.sourceFrame, time: rep.time, cue: rep.cue,
+                                            label: configuration.counters.label(for: rep.action) ?? rep.action.name)
                 lastRepetitions[rep.action] = event
                 events.append(.repetition(event))
             } else if rep.slot >= first + configuration.windowStride || rep.slot > last {

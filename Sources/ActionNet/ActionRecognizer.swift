@@ -7,7 +7,7 @@ import Tensor
 ///
 ///     let recognizer = try ActionRecognizer()
 ///     let events = recognizer.events(for: frames)                  // [PoseFrame] → events, summary last
-///     for try await event in recognizer.events(from: detector.poses(from: video, smoothing: false)) {
+///     for try await event in recognizer.events(from: detector.poses(from: video)) {
 ///         print(event.jsonLine)                                      // as `posekit actions` prints it
 ///     }
 ///     let verdict = recognizer.classify(PoseWindow(frames: myFrames))  // your own 60-frame window
@@ -17,9 +17,9 @@ import Tensor
 ///     let exercises = try ActionRecognizer(createMLModel: URL(fileURLWithPath: "ExerciseClassifier.mlmodel"))
 ///     let events = try exercises.events(for: frames)   // frames with their width and height
 ///
-/// The poses can come from PoseNet's `PoseDetector` (ideally configured with
-/// `PoseDetector.Configuration.actionRecognition`, input 353, which the classifier was trained
-/// on, and unsmoothed: `smoothing: false`) or from anywhere else, in image pixels.
+/// The poses can come from PoseNet's `PoseDetector` with its defaults (`PoseDetector.Configuration.default`,
+/// smoothed video: what `posekit pose` and `posekit actions` run, so both give this recognizer
+/// the same poses) or from anywhere else, in image pixels.
 ///
 /// **Thread safety.** A recognizer is immutable apart from its classifier's scratch memory,
 /// which ``classify(_:imageWidth:imageHeight:)`` uses under a lock; ``events(for:)``, ``events(from:)`` and
@@ -60,12 +60,17 @@ public final class ActionRecognizer: @unchecked Sendable {
 
     /// A recognizer running the Create ML action classifier at `url` (a `.mlmodel`): windows of
     /// its length at its frame rate (metadata, else 30/s), one every `windowStride` frames (nil:
-    /// 10, as Apple's sample), labeled with its classes as it spells them.
-    /// - Throws: ``CoreMLModelError`` for a file that is not a runnable action classifier.
-    public init(createMLModel url: URL, confidenceThreshold: Double = 0.5, windowStride: Int? = nil) throws {
+    /// 10, as Apple's sample), labeled with its classes as it spells them; repetitions counted
+    /// for the classes `counters` maps to a counter (nil: the labels that name an exercise,
+    /// ``RepetitionCounterMapping/matchingNames(_:)``), under the model's labels.
+    /// - Throws: ``CoreMLModelError`` for a file that is not a runnable action classifier;
+    ///   ``ActionNetError`` for a mapping naming a class the model lacks.
+    public init(createMLModel url: URL, confidenceThreshold: Double = 0.5, windowStride: Int? = nil,
+                counters: RepetitionCounterMapping? = nil) throws {
         let model = try CreateMLActionClassifier(contentsOf: url)
         weightsURL = nil
-        configuration = ActionEngineConfiguration(createML: model, confidenceThreshold: confidenceThreshold, windowStride: windowStride)
+        configuration = ActionEngineConfiguration(createML: model, confidenceThreshold: confidenceThreshold, windowStride: windowStride,
+                                                  counters: counters)
         classifier = .createML(model)
         _ = try ActionEngine(windowClassifier: classifier, configuration: configuration)
     }

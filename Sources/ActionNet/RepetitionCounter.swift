@@ -13,11 +13,14 @@ struct RepetitionCandidate {
     var posture: Double?
     /// Whether the turning point passed the posture rule; one that did not is never counted.
     var looksLikeExercise: Bool
+    /// The rule it was judged by.
+    var rule: PostureRule
 
     init(_ action: ActionClass, _ turn: TurningPointDetector<RepetitionCue>.TurningPoint, posture: Double?, rule: PostureRule) {
         self.action = action
         slot = turn.slot; sourceFrame = turn.sourceFrame; time = turn.time; cue = turn.cue
         self.posture = posture
+        self.rule = rule
         looksLikeExercise = rule.accepts(posture)
     }
 

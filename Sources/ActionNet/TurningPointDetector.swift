@@ -1,4 +1,4 @@
-/// The repetition convention, stated once (README "Repetitions" says the same):
+/// The repetition convention, stated once (docs/actions.md "Repetitions" says the same):
 ///
 /// A repetition counts at its **turning point**: the deepest point of a squat or lunge, arms
 /// overhead and feet apart in a jumping jack, the jump of a burpee. A repetition whose turning

@@ -24,12 +24,11 @@ enum WindowClassifier {
         }
     }
 
-    /// The exercise whose repetitions output `index` stands for (nil: none our counters know).
-    func exercise(forOutput index: Int) -> ActionClass? {
-        switch self {
-        case .actionNet: return ActionClass(rawValue: index)
-        case .createML(let model): return ActionClass(createMLLabel: model.labels[index])
-        }
+    /// ActionNet's `other` for its output (a class of its own that no counter counts); nil for
+    /// every other output, and for every output of a Create ML model without a counter.
+    func uncountedClass(forOutput index: Int) -> ActionClass? {
+        if case .actionNet = self, index == ActionClass.other.rawValue { return .other }
+        return nil
     }
 
     /// One probability per output for `window`, whose poses are in a `width × height` image.

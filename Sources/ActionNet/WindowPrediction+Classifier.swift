@@ -4,7 +4,7 @@ extension WindowPrediction {
     /// ``ActionEngineConfiguration/minimumPoseFraction`` of its frames hold a pose,
     /// `low_confidence` when the top probability is under ``ActionEngineConfiguration/confidenceThreshold``.
     /// (``ActionEngine`` and ``ActionRecognizer`` both label windows here.)
-    /// `topClass` is the exercise the top output stands for (``WindowClassifier/exercise(forOutput:)``),
+    /// `topClass` is the counter the top output is mapped to (``ActionEngineConfiguration/counters``),
     /// which the repetitions must match; `imageWidth` × `imageHeight` is the frames' size (a
     /// Create ML classifier's coordinates are normalized by it).
     init(_ window: PoseWindow, realSlots: Int, classifier: WindowClassifier, configuration: ActionEngineConfiguration,
@@ -21,7 +21,7 @@ extension WindowPrediction {
             let top = probs.indices.max { probs[$0] < probs[$1] }!
             probabilities = probs
             confidence = probs[top]
-            topClass = classifier.exercise(forOutput: top)
+            topClass = configuration.counters.counter(forLabel: labels[top].name) ?? classifier.uncountedClass(forOutput: top)
             label = probs[top] >= configuration.confidenceThreshold ? labels[top] : .lowConfidence
         }
     }

@@ -149,7 +149,7 @@ public enum ActionTrainer {
             case .summary(let s):
                 summaryLabel = s.label?.name ?? "none"
                 reps = s.reps[clip.label] ?? 0
-            case .repetition: break
+            case .repetition, .rejectedRepetition: break
             }
         }
         return (ClipEvaluation(clip: clip.name, expected: clip.label, summaryLabel: summaryLabel, expectedReps: clip.repetitions,

@@ -5,7 +5,7 @@ import PoseKit
 /// How the network sees each image, shared by `pose` and `eval`: the accuracy preset
 /// `--accurate`, several input sizes merged (`--input-sizes`), and the upscale limit.
 struct AccuracyOptions: ParsableArguments {
-    @Flag(help: ArgumentHelp("Accuracy preset: \(AccuracyPreset.summary) (about \(AccuracyPreset.relativeCost.shortText)x the time of the default; README \"Accuracy\")."))
+    @Flag(help: ArgumentHelp("Accuracy preset: \(AccuracyPreset.summary) (about \(AccuracyPreset.relativeCost.shortText)x the time of the default). \(AccuracyPreset.promise) (docs/accuracy.md)."))
     var accurate = false
 
     @Option(name: .long, help: ArgumentHelp(

@@ -1,4 +1,4 @@
-/// `--accurate`: the setting chosen by the protocol of README "Accuracy": the best COCO keypoint
+/// `--accurate`: the setting chosen by the protocol of docs/accuracy.md: the best COCO keypoint
 /// AP on images-val among the candidates of `scripts/accuracy-tables.py`, reported on images,
 /// which it was not chosen on (0.651 against the default's 0.523; 0.647 against 0.620 on
 /// images-val, 0.637 against 0.563 on both).
@@ -7,7 +7,7 @@ enum AccuracyPreset {
     /// default) keeps the large ones, whom 897 alone misassembles.
     static let inputSizes = [897, 513]
     static let outputStride = 16
-    /// Flip averaging lowers AP on images-val here (README "Accuracy"), so the preset leaves it off.
+    /// Flip averaging lowers AP on images-val here (docs/accuracy.md), so the preset leaves it off.
     static let flip = false
     /// No image is enlarged more than this: a 215-pixel photo runs at 321, not 897.
     static let maximumUpscale = 1.5
@@ -27,6 +27,11 @@ enum AccuracyPreset {
         for size in sizes where !unique.contains(size) { unique.append(size) }
         return AccuracyOptions.Scales(sizes: unique, outputStride: outputStride, flip: flip, maximumUpscale: maximumUpscale)
     }
+
+    /// What the preset is for, as measured (docs/accuracy.md "--accurate in crowds"): it finds small
+    /// and mid-sized people better; large people standing side by side it can assemble worse
+    /// than the default.
+    static let promise = "Finds small and mid-sized people better, in crowds too; for large people standing side by side (close-ups of a group) the default can be better"
 
     /// What `--help` says the preset runs.
     static var summary: String {

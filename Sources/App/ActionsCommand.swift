@@ -8,7 +8,9 @@ struct ActionsCommand: AsyncParsableCommand {
         commandName: "actions",
         abstract: "Recognize exercises and count repetitions in a video (or in pose JSON Lines).",
         discussion: """
-        Finds every person's pose in each frame, follows the most prominent person (largest box, \
+        Finds every person's pose in each frame exactly as posekit pose does by default (so \
+        `posekit actions clip.mp4` and `posekit pose clip.mp4 | posekit actions --poses -` give \
+        the same summary), follows the most prominent person (largest box, \
         with hysteresis), classifies their last 2 s of movement every few frames and counts \
         repetitions. Writes JSON Lines:
 
@@ -16,8 +18,10 @@ struct ActionsCommand: AsyncParsableCommand {
            "label": "squats", "confidence": c, "probabilities": {...}, "track": id}   per window
           {"type": "rep", "label": "squats", "count": n, "frame": f, "time": s,
            "depth": d, "knee_angle": a, "hips_below_knees": b}    per repetition, with its posture cue
+          {"type": "rejected_rep", "label": "squats", "frame": f, "time": s, "rule": "knees_bent",
+           "reading": r, "threshold": t, ...}   per turning point whose posture was not the exercise's
           {"type": "summary", "frames": N, "label": "squats", "seconds": {...}, "reps": {...},
-           "rejected_reps": {...}}   last (turning points whose posture was not the exercise's)
+           "rejected_reps": {...}}   last
 
         Labels: jumping_jacks, lunges, burpees, squats, other; no_person when fewer than 60% of \
         a window's frames show a person; low_confidence when the top probability is under \
@@ -27,12 +31,12 @@ struct ActionsCommand: AsyncParsableCommand {
         and feet apart in a jumping jack, the jump of a burpee), with that point's frame and time; \
         one cut off before its turning point does not count. Cue fields per exercise: squats and \
         lunges depth, knee_angle, hips_below_knees; jumping jacks arm_angle, feet_apart; burpees \
-        chest_height, chest_to_floor, jump_height (README "Repetitions").
+        chest_height, chest_to_floor, jump_height (docs/cli.md, docs/actions.md "Repetitions").
 
         EXAMPLES
           ffmpeg -loglevel error -i workout.mp4 -f yuv4mpegpipe - \\
             | posekit actions -
-          posekit pose clip.y4m > poses.jsonl && posekit actions --poses poses.jsonl
+          posekit pose clip.mp4 | posekit actions --poses -     # the same summary
           ffmpeg -loglevel error -i workout.mp4 -f yuv4mpegpipe - \\
             | posekit actions --overlay - --json actions.jsonl - \\
             | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - annotated.mp4
@@ -46,6 +50,7 @@ struct ActionsCommand: AsyncParsableCommand {
 
           {"type": "prediction", "label": "Lunges", "probabilities": {label: p, ...}}
 
+          posekit actions --classifier ExerciseClassifier.mlmodel --counter "Lunges=none" workout.mp4
           posekit actions --classifier ExerciseClassifier.mlmodel --window window.npy
           posekit info ExerciseClassifier.mlmodel
         """)
@@ -53,19 +58,22 @@ struct ActionsCommand: AsyncParsableCommand {
     @OptionGroup var model: ModelOptions
     @OptionGroup var decode: DecodeOptions
 
-    @Argument(help: ArgumentHelp("Y4M videos or PNM image sequences, any video ffmpeg reads (MP4, MKV, WebM, AVI, a /dev/video device), a directory of them, or - for standard input (several need --output-dir).", valueName: "input"))
+    @Argument(help: ArgumentHelp("Y4M videos or PNM image sequences, any video ffmpeg reads (MP4, MKV, WebM, AVI, a /dev/video device), a directory of them, or - for standard input (several need --output-dir).", valueName: "input"), completion: .file())
     var inputs: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Read `posekit pose` JSON Lines instead of frames. Frames out of time order are sorted when this is a file and refused on a stream; duplicated frames or times are refused.", valueName: "path|-"))
+    @Option(name: .long, help: ArgumentHelp("Read `posekit pose` JSON Lines instead of frames. Frames out of time order are sorted when this is a file and refused on a stream; duplicated frames or times are refused.", valueName: "path|-"), completion: .file(extensions: ["jsonl", "json"]))
     var poses: String?
 
-    @Option(name: .long, help: ArgumentHelp("Action classifier weights (name or path).", valueName: "name|path"))
+    @Option(name: .long, help: ArgumentHelp("Action classifier weights (name or path).", valueName: "name|path"), completion: .file(extensions: ["pkw"]))
     var weights: String = "actionnet"
 
-    @Option(name: .long, help: ArgumentHelp("A Create ML action classifier (a .mlmodel path, or NAME for NAME.mlmodel where weight bundles are kept) to run instead of ActionNet: its labels as spelled, its window length, its frame rate (metadata, else \(Int(PoseStream.fallbackFrameRate))/s), a window every 10 frames (--stride); repetitions counted for the exercises PoseKit's counters know.", valueName: "path|name"))
+    @Option(name: .long, help: ArgumentHelp("A Create ML action classifier (a .mlmodel path, or NAME for NAME.mlmodel where weight bundles are kept) to run instead of ActionNet: its labels as spelled, its window length, its frame rate (metadata, else \(Int(PoseStream.fallbackFrameRate))/s), a window every 10 frames (--stride); repetitions counted, under the model's labels, for its classes mapped to a counter (--counter).", valueName: "path|name"), completion: .file(extensions: ["mlmodel"]))
     var classifier: String?
 
-    @Option(name: .long, help: ArgumentHelp("Classify this one window with --classifier (.npy float32 [T, 3, 18] or JSON [T][3][18]) and print its prediction.", valueName: "file"))
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("With --classifier: count this class's repetitions with this counter (\(RepetitionCounterMapping.counterNames)), or none; repeatable. Default: the labels that name a counter's exercise (\"Jumping Jacks\" -> jumping_jacks; docs/cli.md \"Create ML\").", valueName: "label=counter"))
+    var counter: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Classify this one window with --classifier (.npy float32 [T, 3, 18] or JSON [T][3][18]) and print its prediction.", valueName: "file"), completion: .file(extensions: ["npy", "json"]))
     var window: String?
 
     @Option(name: .long, help: ArgumentHelp("Windows whose top probability is lower are labeled low_confidence (\(Limits.probability.text)).", valueName: "x"))
@@ -77,11 +85,15 @@ struct ActionsCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Frame rate assumed for inputs without one (PNM sequences, JSON lines without \"time\"; \(Limits.framesPerSecond.text)).", valueName: "fps"))
     var fps: Double = PoseStream.fallbackFrameRate
 
-    @Option(name: .long, help: ArgumentHelp("Also write annotated frames (pose, label, confidence, reps) to this path: .mp4, .mkv, .webm, .mov or .m4v encoded by ffmpeg; .y4m, a FIFO or - (stdout; then JSON goes to --json) raw Y4M. Other names are refused.", valueName: "path|-"))
+    @Option(name: .long, help: ArgumentHelp("Also write annotated frames (pose, label, confidence, reps) to this path: .mp4, .mkv, .webm, .mov or .m4v encoded by ffmpeg; .y4m, a FIFO or - (stdout; then JSON goes to --json) raw Y4M. Other names are refused.", valueName: "path|-"), completion: .file())
     var overlay: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write the JSON Lines here instead of stdout.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Write the JSON Lines here instead of stdout.", valueName: "path"), completion: .file(extensions: ["jsonl"]))
     var json: String?
+
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "Smooth keypoints over time per person before classifying (One-Euro filter, as posekit pose does by default; --no-smooth for raw per-frame poses)."))
+    var smooth = true
 
     @Flag(help: "Show progress on stderr even when it is not a terminal.")
     var progress = false
@@ -100,6 +112,8 @@ struct ActionsCommand: AsyncParsableCommand {
             return
         }
         if classifier != nil && weights != "actionnet" { throw ValidationError("give --classifier (a Create ML model) or --weights (ActionNet), not both") }
+        if !counter.isEmpty && classifier == nil { throw ValidationError("--counter maps a Create ML classifier's classes; it needs --classifier (ActionNet's classes are its counters)") }
+        _ = try counterOverrides()
         if hasFrames == (poses != nil) { throw ValidationError("give an input video (or -), or --poses FILE, but not both") }
         try Limits.framesPerSecond.check(fps, "--fps")
         try Limits.probability.check(confidence, "--confidence")
@@ -122,13 +136,20 @@ struct ActionsCommand: AsyncParsableCommand {
         }
         // A Create ML classifier is immutable and shared; ActionNet's weights are loaded per engine.
         let createML = try classifier.map { try CreateMLActionClassifier.loading($0) }
+        let counters = try createML.map { model in
+            do {
+                return try RepetitionCounterMapping.matchingNames(model.labels).applying(counterOverrides(), labels: model.labels)
+            } catch ActionNetError.invalidConfiguration(let problem) {
+                throw ValidationError("--counter: \(model.fileName): \(problem)")
+            }
+        }
         let weightsURL = createML == nil ? try ModelLocator.resolve(weights) : nil
         // The file the classifier comes from, which no output may overwrite.
         let classifierPath = weightsURL?.path ?? classifier.map { CreateMLActionClassifier.modelPath($0) ?? $0 }
         func makeEngine() throws -> ActionEngine {
             if let createML {
                 let configuration = ActionEngineConfiguration(createML: createML, confidenceThreshold: confidence, windowStride: stride,
-                                                              tracking: tracking.configuration)
+                                                              tracking: tracking.configuration, counters: counters)
                 return try ActionEngine(createML: createML, configuration: configuration)
             }
             return try CLIError.reading(weightsURL!.path) {
@@ -151,8 +172,8 @@ struct ActionsCommand: AsyncParsableCommand {
         try SameFileCheck.refuse(inputs: inputs + [batch.inputsFrom, classifierPath].compactMap { $0 },
                                  outputs: batch.outputs(for: inputs, json: json, overlay: overlay))
         if let overlay { try MediaWriter.check(path: overlay) }   // before any work
-        // ActionNet was trained on poses found at 353 (`make train-actions`), so that is its default.
-        let detector = try model.makeDetector(decode, defaults: .actionRecognition)
+        // The one default of pose, actions and the library: `actions X` and `pose X | actions --poses -` agree.
+        let detector = try model.makeDetector(decode, defaults: .default)
         let reporter = ProgressReporter(forced: progress)
         defer { reporter.finish() }
         if let directory = batch.outputDir {
@@ -171,6 +192,25 @@ struct ActionsCommand: AsyncParsableCommand {
                 throw CLIError(CLIError.describe(error, input: inputs[0]))
             }
         }
+    }
+
+    /// `--counter LABEL=COUNTER` options: label → counter (nil: `none`, no counter).
+    private func counterOverrides() throws -> [String: ActionClass?] {
+        var overrides: [String: ActionClass?] = [:]
+        for item in counter {
+            guard let equals = item.lastIndex(of: "="), equals != item.startIndex else {
+                throw ValidationError("--counter \(item): give LABEL=COUNTER, e.g. \"Jumping Jacks=jumping_jacks\" or \"Other Action=none\"")
+            }
+            let label = String(item[..<equals]), name = String(item[item.index(after: equals)...])
+            if name == "none" {
+                overrides[label] = .some(nil)
+            } else if let action = ActionClass(name: name), ActionClass.exercises.contains(action) {
+                overrides[label] = action
+            } else {
+                throw ValidationError("--counter \(item): no counter '\(name)' (counters: \(RepetitionCounterMapping.counterNames), or none)")
+            }
+        }
+        return overrides
     }
 
     /// `--classifier MODEL --window FILE`: one prediction line, or one error line and nothing written.
@@ -221,13 +261,16 @@ struct ActionsCommand: AsyncParsableCommand {
         return frame
     }
 
-    /// Events for every frame of a video (the library's pipeline, raw keypoints: the classifier
-    /// was trained on them), and annotated frames into `overlay` when given.
+    /// Events for every frame of a video (the library's pipeline with `posekit pose`'s defaults,
+    /// smoothing included), and annotated frames into `overlay` when given.
     private func recognize(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
                            overlay: MediaWriter?, _ reporter: ProgressReporter) async throws {
         try InputDirectory.requireFound(input)
         let outputs = [sink, overlay?.output.sink].compactMap { $0 }
-        var frames = detector.poses(inMediaAt: input, smoothing: false, tracking: tracking.configuration).makeAsyncIterator()
+        let probe = InputAnnouncement.begin(input, reporter)
+        // An encoded overlay of a video with sound keeps the sound.
+        if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
+        var frames = detector.poses(inMediaAt: input, smoothing: smooth, tracking: tracking.configuration).makeAsyncIterator()
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
         frames.whenWaiting = { for output in outputs { try? output.flush() } }
         while let detected = try await frames.next() {

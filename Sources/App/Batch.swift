@@ -7,12 +7,12 @@ import PoseKit
 struct BatchOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Also read inputs from this file, one path per line (blank lines ignored; - for stdin).",
-        valueName: "file"))
+        valueName: "file"), completion: .file())
     var inputsFrom: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "Write one JSON Lines file per input, DIR/<input name without extension>.jsonl, each atomically; inputs whose file is already there are skipped (resume); failed inputs are listed at the end.",
-        valueName: "dir"))
+        valueName: "dir"), completion: .directory)
     var outputDir: String?
 
     @Option(name: .long, help: ArgumentHelp(

@@ -38,14 +38,14 @@ struct Eval: AsyncParsableCommand {
               posekit eval --ground-truth gt.json --poses results.json
             """)
 
-    @Option(name: .long, help: ArgumentHelp("COCO keypoint ground truth (JSON).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("COCO keypoint ground truth (JSON).", valueName: "path"), completion: .file(extensions: ["json"]))
     var groundTruth: String
 
     @OptionGroup var model: ModelOptions
     @OptionGroup var decode: DecodeOptions
     @OptionGroup var accuracy: AccuracyOptions
 
-    @Option(name: .long, help: ArgumentHelp("Score this `posekit pose` output (JSON Lines or --format coco) instead of running the network.", valueName: "path|-"))
+    @Option(name: .long, help: ArgumentHelp("Score this `posekit pose` output (JSON Lines or --format coco) instead of running the network.", valueName: "path|-"), completion: .file(extensions: ["jsonl", "json"]))
     var poses: String?
 
     @Option(name: .long, help: ArgumentHelp("Multiply the ground-truth area inside OKS by this (1 = pycocotools; \(Limits.oksAreaScale.text)).", valueName: "x"))
@@ -54,7 +54,7 @@ struct Eval: AsyncParsableCommand {
     @Flag(help: "Print one JSON object with the metrics.")
     var json = false
 
-    @Argument(help: ArgumentHelp("Images (PNM files; JPEG, PNG, ... through ffmpeg) or directories of them; each must have an entry in the ground truth.", valueName: "image"))
+    @Argument(help: ArgumentHelp("Images (PNM files; JPEG, PNG, ... through ffmpeg) or directories of them; each must have an entry in the ground truth.", valueName: "image"), completion: .file())
     var images: [String] = []
 
     func validate() throws {

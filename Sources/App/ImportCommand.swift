@@ -33,10 +33,10 @@ struct Import: ParsableCommand {
               posekit import old-actionnet.pkw -o Weights/actionnet.pkw
             """)
 
-    @Argument(help: "The model file to import (.mlmodel, frozen .pb, .tflite, or a PKACTN01 ActionNet file).")
+    @Argument(help: "The model file to import (.mlmodel, frozen .pb, .tflite, or a PKACTN01 ActionNet file).", completion: .file(extensions: ["mlmodel", "pb", "tflite", "pkw"]))
     var source: String
 
-    @Option(name: .shortAndLong, help: "Where to write the bundle, e.g. Weights/mobilenet075.pkw.")
+    @Option(name: .shortAndLong, help: "Where to write the bundle, e.g. Weights/mobilenet075.pkw.", completion: .file(extensions: ["pkw"]))
     var output: String
 
     @Option(help: "Storage type: auto (fp16 where lossless), fp32, or fp16 (rounds fp32 sources).")

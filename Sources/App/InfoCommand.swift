@@ -28,7 +28,7 @@ struct Info: ParsableCommand {
               POSEKIT_GEMM=packed posekit info --build
             """)
 
-    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050, actionnet, pose_detection, ...), a TFLite model (.tflite), or a Create ML action classifier (.mlmodel).")
+    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050, actionnet, pose_detection, ...), a TFLite model (.tflite), or a Create ML action classifier (.mlmodel).", completion: .file(extensions: ["pkw", "tflite", "mlmodel"]))
     var model: String = ModelLocator.defaultModel
 
     @Flag(help: "Also list every tensor with its dtype, shape and layout.")

@@ -14,11 +14,11 @@ private enum Defaults {
 struct ModelOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Model name (mobilenet075, mobilenet050) or path to a .pkw weight bundle.",
-        valueName: "name|path"))
+        valueName: "name|path"), completion: .file(extensions: ["pkw"]))
     var model: String = PoseModel.default.description
 
     @Option(name: .long, help: ArgumentHelp(
-        "Side of the square network input, in pixels (default: \(Defaults.configuration.inputSize) for pose and eval, the most accurate and 70+ frames/s on 2 cores; \(PoseDetector.Configuration.actionRecognition.inputSize) for actions, which was trained on it). Sizes 16k+1 (257, 353, 513) align the output grid with the image. Range \(Limits.inputSize.text).",
+        "Side of the square network input, in pixels (default: \(Defaults.configuration.inputSize) for pose, actions and eval alike, the most accurate and 70+ frames/s on 2 cores). Sizes 16k+1 (257, 353, 513) align the output grid with the image. Range \(Limits.inputSize.text).",
         valueName: "n"))
     var inputSize: Int?
 

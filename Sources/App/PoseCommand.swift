@@ -28,11 +28,12 @@ struct PoseCommand: AsyncParsableCommand {
         On video each pose also has "id": the person's identity, 1, 2, 3, ... in order of first \
         appearance, kept while they stay in view (and through gaps up to 1 s, --max-track-age), never reused \
         within the stream; weak duplicates of a person and faint poses that never become a person \
-        are left out (README "Identities"). Video keypoints are smoothed over time by a One-Euro filter per \
+        are left out (docs/cli.md "Identities"). Video keypoints are smoothed over time by a One-Euro filter per \
         person and keypoint (--no-smooth for the raw per-frame positions); streams without a \
         frame rate (Y4M F0:0) are taken as \(Int(PoseStream.fallbackFrameRate)) frames/s for tracking and smoothing.
 
-        --accurate trades speed for accuracy (about \(AccuracyPreset.relativeCost.shortText)x the time): \(AccuracyPreset.summary) \
+        --accurate trades speed for accuracy (about \(AccuracyPreset.relativeCost.shortText)x the time): \(AccuracyPreset.summary). \
+        \(AccuracyPreset.promise) \
         (--input-size sets the largest size). --input-sizes merges sizes of your choice; \
         --max-upscale keeps small images from being blown up.
 
@@ -80,10 +81,13 @@ struct PoseCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "Also write annotated frames to this path: .mp4, .mkv, .webm, .mov, .m4v, .png or .jpg are encoded by ffmpeg; .y4m, .ppm, a FIFO or - (stdout; then JSON goes to --json) get raw Y4M for video, PPM for images. Other names are refused.",
-        valueName: "path|-"))
+        valueName: "path|-"), completion: .file())
     var overlay: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write the JSON Lines here instead of stdout.", valueName: "path"))
+    @Flag(help: "With --overlay: label each person with their id (#1, #2, ... as in the JSON's \"id\").")
+    var overlayIds = false
+
+    @Option(name: .long, help: ArgumentHelp("Write the JSON Lines here instead of stdout.", valueName: "path"), completion: .file(extensions: ["jsonl"]))
     var json: String?
 
     @Flag(help: "Drop frames that arrive while the previous one is still being processed (live sources); the count of dropped frames is reported.")
@@ -105,7 +109,7 @@ struct PoseCommand: AsyncParsableCommand {
         valueName: "pixels|normalized|vision"))
     var coordinates: KeypointCoordinates = .pixels
 
-    @Option(name: .long, help: ArgumentHelp("With --format coco: COCO ground truth whose image ids to use (matched by file name).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("With --format coco: COCO ground truth whose image ids to use (matched by file name).", valueName: "path"), completion: .file(extensions: ["json"]))
     var groundTruth: String?
 
     @Flag(help: "Show progress (frames, frames/s, dropped) on stderr even when it is not a terminal.")
@@ -115,12 +119,13 @@ struct PoseCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Batches") var batch: BatchOptions
 
-    @Argument(help: ArgumentHelp("Images (.ppm/.pgm/.pnm; JPEG, PNG, ... through ffmpeg), Y4M videos (MP4, MKV, ... or a /dev/video device through ffmpeg), directories of them, or - for standard input.", valueName: "input"))
+    @Argument(help: ArgumentHelp("Images (.ppm/.pgm/.pnm; JPEG, PNG, ... through ffmpeg), Y4M videos (MP4, MKV, ... or a /dev/video device through ffmpeg), directories of them, or - for standard input.", valueName: "input"), completion: .file())
     var inputs: [String] = []
 
     func validate() throws {
         if inputs.isEmpty && batch.inputsFrom == nil { throw ValidationError("give at least one input (a file, - for stdin, or --inputs-from FILE)") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
+        if overlayIds && overlay == nil { throw ValidationError("--overlay-ids labels the people of --overlay; give --overlay PATH") }
         if overlay == "-" && json == nil { throw ValidationError("--overlay - writes frames to stdout, so give --json PATH for the JSON Lines") }
         if overlay == "-" && json == "-" { throw ValidationError("--overlay - and --json - cannot both use stdout") }
         if smooth == true, let image = inputs.first(where: { PoseOutputFormat.looksLikeImage($0) }) {
@@ -193,6 +198,9 @@ struct PoseCommand: AsyncParsableCommand {
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) async throws {
         try InputDirectory.requireFound(input)
         let outputs = [json, overlay?.output.sink].compactMap { $0 }
+        let probe = InputAnnouncement.begin(input, progressReporter)
+        // An encoded overlay of a video with sound keeps the sound.
+        if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
         var frames = finder.poses(inMediaAt: input, smoothing: smooth ?? true, tracking: tracking.configuration,
                                   dropsLateFrames: realtime).makeAsyncIterator()
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
@@ -213,6 +221,7 @@ struct PoseCommand: AsyncParsableCommand {
             if let overlay {
                 var image = detected.frame.rgb()
                 PoseOverlay().draw(detected.poses, on: &image)
+                if overlayIds { PoseOverlay().drawIDs(detected.poses, on: &image) }
                 try overlay.write(image, of: detected.frame)
             }
             progressReporter.frameDone(dropped: detected.droppedBefore)

@@ -17,15 +17,13 @@ public struct ActionOverlay: Sendable {
         if let pose = status.pose { PoseOverlay().draw([pose], on: &image) }
         let scale = max(2, min(image.width, image.height) / 180)
         var caption = status.label.map { "\($0.name)  \(Int((status.confidence * 100).rounded()))%" } ?? "waiting for 2 s of movement"
-        if let label = status.label, label.isClass, label != .action(.other) {
+        if status.label?.isClass == true, status.countsRepetitions {
             caption += "  reps \(status.repetitions)"
         }
-        image.drawText(caption, x: 2 * scale, y: 2 * scale, scale: scale, color: .white,
-                       background: .black, backgroundOpacity: 0.6)
-        if let last = status.lastRepetition {
-            image.drawText("#\(last.count): \(last.cue.caption)", x: 2 * scale, y: (4 + BitmapFont.glyphHeight) * scale,
-                           scale: scale, color: .white, background: .black, backgroundOpacity: 0.6)
-        }
+        var lines = [caption]
+        if let last = status.lastRepetition { lines.append("#\(last.count): \(last.cue.caption)") }
+        // Fitted to the width: a portrait frame gets a smaller or wrapped caption, never a cut one.
+        image.draw(Caption(lines), preferredScale: scale)
     }
 }
 

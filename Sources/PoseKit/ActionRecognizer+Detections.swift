@@ -1,10 +1,10 @@
 /// Action recognition straight from a detector's stream.
 extension ActionRecognizer {
     /// The exercises and repetitions in `detections` (``/PoseNet/PoseFinding/poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)``
-    /// with `smoothing: false`: the classifier was trained on raw per-frame poses), the summary last.
+    /// with its defaults, as `posekit actions` runs it), the summary last.
     ///
-    ///     let detector = try PoseDetector(model: .mobilenet075, configuration: .actionRecognition)
-    ///     for try await event in try ActionRecognizer().events(from: detector.poses(inMediaAt: "workout.mp4", smoothing: false)) {
+    ///     let detector = try PoseDetector(model: .mobilenet075)
+    ///     for try await event in try ActionRecognizer().events(from: detector.poses(inMediaAt: "workout.mp4")) {
     ///         print(event.jsonLine)
     ///     }
     public func events<Detections: AsyncSequence & Sendable>(from detections: Detections)

@@ -4,7 +4,11 @@ import Tensor
 
 extension PoseDetector {
     /// Everything that decides what a ``PoseDetector`` finds, besides its weights. The defaults
-    /// are the `posekit pose` command's: the command reads its option defaults from here.
+    /// are the one default of `posekit pose`, `posekit actions` and the library (the commands
+    /// read their option defaults from here), so a clip gives one answer whichever way it is run:
+    /// `posekit actions clip.mp4` and `posekit pose clip.mp4 | posekit actions --poses -` give
+    /// the same summary. (Video streams are also smoothed by default, `poses(from:smoothing:)`,
+    /// in all three.)
     ///
     ///     var configuration = PoseDetector.Configuration()
     ///     configuration.inputSize = 353                      // faster, less accurate
@@ -46,11 +50,14 @@ extension PoseDetector {
             self.decoding = decoding
         }
 
-        /// The `posekit pose` and `posekit eval` defaults.
+        /// The `posekit pose`, `posekit actions` and `posekit eval` defaults.
         public static let `default` = Configuration()
 
-        /// What `ActionRecognizer`'s classifier was trained on (`posekit actions`): input 353.
-        public static let actionRecognition = Configuration(inputSize: 353)
+        /// The same as `.default`: action recognition finds poses as `posekit pose` does (input
+        /// 513, smoothed video). ActionNet was trained on poses found at 353, unsmoothed, and
+        /// counts every shared clip exactly on both (docs/actions.md "One answer").
+        @available(*, deprecated, renamed: "default", message: "pose and actions share one default")
+        public static let actionRecognition = Configuration()
 
         /// Threads the network uses: ``threads``, or every core.
         public var resolvedThreads: Int { threads ?? Parallelism.defaultThreads }

@@ -56,7 +56,7 @@ struct PostureRuleTests {
     }
 
     @Test func aCueNeverMeasuredRejectsNothing() {
-        let rule = PostureRule(cue: \.kneesBent, minimum: 60)
+        let rule = PostureRule(name: "knees_bent", cue: \.kneesBent, minimum: 60)
         #expect(rule.accepts(nil) && rule.accepts(60) && !rule.accepts(59.9))
     }
 

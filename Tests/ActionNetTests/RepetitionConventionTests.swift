@@ -4,7 +4,7 @@ import PoseCore
 @testable import ActionNet
 @testable import ActionTraining
 
-/// The repetition convention (README "Repetitions"): a repetition counts at its turning point,
+/// The repetition convention (docs/actions.md "Repetitions"): a repetition counts at its turning point,
 /// only if the turning point is reached within the input, and carries the turning point's time.
 /// Stick figures with known turning points, cut at chosen moments.
 struct RepetitionConventionTests {

@@ -50,6 +50,20 @@ struct StreamTests {
         } catch { Issue.record("unexpected error \(error)") }
     }
 
+    /// A rejected turning point's line: its rule, reading and threshold (degrees as whole
+    /// numbers, the burpee's hip drop as a proportion), then its cue.
+    @Test func rejectedRepetitionLineHasTheDocumentedShape() {
+        let walk = ActionEvent.rejectedRepetition(RejectedRepetition(
+            action: .squats, label: "squats", frame: 301, time: 10.0333, rule: "knees_bent", reading: 27.6, threshold: 60,
+            cue: .depth(depth: 0.3, kneeAngle: 161, hipsBelowKnees: false)))
+        #expect(walk.jsonLine == "{\"type\": \"rejected_rep\", \"label\": \"squats\", \"frame\": 301, \"time\": 10.033, "
+                + "\"rule\": \"knees_bent\", \"reading\": 28, \"threshold\": 60, \"depth\": 0.3, \"knee_angle\": 161, \"hips_below_knees\": false}")
+        let bow = ActionEvent.rejectedRepetition(RejectedRepetition(
+            action: .burpees, label: "Burpees", frame: 5, time: 0.1667, rule: "hips_down", reading: 0.123, threshold: 0.4,
+            cue: .burpee(chestHeight: nil, chestToFloor: nil, jumpHeight: 0.2)))
+        #expect(bow.jsonLine.contains("\"label\": \"Burpees\"") && bow.jsonLine.contains("\"reading\": 0.12, \"threshold\": 0.4"), "\(bow.jsonLine)")
+    }
+
     @Test func eventLinesHaveTheDocumentedShape() throws {
         let rep = ActionEvent.repetition(RepetitionEvent(action: .squats, count: 3, frame: 120, time: 4.0,
                                                          cue: .depth(depth: 0.5, kneeAngle: 80, hipsBelowKnees: false)))

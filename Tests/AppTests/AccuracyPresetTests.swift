@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `--accurate` holds (README "Accuracy"): on both shared image sets it scores at least the
+/// `--accurate` holds (docs/accuracy.md): on both shared image sets it scores at least the
 /// default's COCO keypoint AP, and more on their union. (It was chosen on images-val; these
 /// numbers also guard the set it was chosen on, so a change that breaks it anywhere shows.)
 @Suite(.serialized) struct AccuracyPresetTests {

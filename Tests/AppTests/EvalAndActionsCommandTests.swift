@@ -99,22 +99,35 @@ import Testing
     }
 
     /// The whole squat video, of which `squats_01` is the first 9.6 s, as a user runs it:
-    /// `posekit actions VIDEO.mp4`, decoded at its own 960×544. After the three squats the man walks
-    /// toward the camera and PoseNet places an ankle too high, so his hips seem to drop by 30 %
-    /// while his knees stay straight: the squat counter's turning point there fails the squat's
-    /// posture rule (both knees bent). Exactly the three labeled squats count, at their times, and
-    /// the walk is the one turning point rejected.
+    /// `posekit actions VIDEO.mp4`, decoded at its own 960×544: exactly the three labeled squats
+    /// count, at their times. After the squats the man walks toward the camera. With the one
+    /// default (513, smoothed) the walk makes no squat turning point at all; with raw poses at 353
+    /// (the old `actions` default) PoseNet places an ankle too high, so his hips seem to drop by
+    /// 30 % while his knees stay straight: that turning point fails the squat's posture rule (both
+    /// knees bent) and is visible as one `rejected_rep` line naming the rule, its reading and the
+    /// threshold, and in `rejected_reps`, while the count stays 3.
     @Test func theWholeSquatVideoCountsTheSquatsNotTheWalk() throws {
         let video = CLI.shared.appendingPathComponent("media/videos/yuyoujiang_test_video__squat.mp4")
-        let (reps, events, label, rejected) = try repetitions(try CLI.run(["actions", video.path]))
-        #expect(label == "squats")
-        #expect(reps == ["jumping_jacks": 0, "lunges": 0, "burpees": 0, "squats": 3], "\(reps)")
-        let times = events.compactMap { $0["time"] as? Double }
-        #expect(times.count == 3)
-        for (counted, labeled) in zip(times, try #require(Self.labeledTurningPoints["squats_01"])) {
-            #expect(abs(counted - labeled) < 0.5, "turning point at \(counted) s")
+        for options in [[], ["--input-size", "353", "--no-smooth"]] {
+            let result = try CLI.run(["actions"] + options + [video.path])
+            let (reps, events, label, rejected) = try repetitions(result)
+            #expect(label == "squats")
+            #expect(reps == ["jumping_jacks": 0, "lunges": 0, "burpees": 0, "squats": 3], "\(options): \(reps)")
+            let times = events.compactMap { $0["time"] as? Double }
+            #expect(times.count == 3)
+            for (counted, labeled) in zip(times, try #require(Self.labeledTurningPoints["squats_01"])) {
+                #expect(abs(counted - labeled) < 0.5, "\(options): turning point at \(counted) s")
+            }
+            let walk = options.isEmpty ? 0 : 1
+            #expect(rejected == ["jumping_jacks": 0, "lunges": 0, "burpees": 0, "squats": walk], "\(options): \(rejected)")
+            let lines = try result.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            let rejections = lines.filter { $0["type"] as? String == "rejected_rep" }
+            #expect(rejections.count == walk, "\(options): \(rejections)")
+            for r in rejections {
+                #expect(r["label"] as? String == "squats" && r["rule"] as? String == "knees_bent" && r["threshold"] as? Int == 60, "\(r)")
+                #expect((r["reading"] as? Int ?? 99) < 60 && (r["time"] as? Double ?? 0) > 9, "the walk, after the squats: \(r)")
+            }
         }
-        #expect(rejected == ["jumping_jacks": 0, "lunges": 0, "burpees": 0, "squats": 1], "\(rejected)")
     }
 
     /// Turning points of the shared clips, seconds, from labels.json's notes (hand-labeled).
@@ -126,7 +139,7 @@ import Testing
         "other_pushups_01": [],
     ]
 
-    /// Every shared clip: `posekit pose --no-smooth` at 353 (what `actions` runs), then `posekit actions --poses`
+    /// Every shared clip: `posekit pose` with the one default `actions` runs too (513, smoothed), then `posekit actions --poses`
     /// on the whole clip and on the clip cut at every half second: the summary names the clip's
     /// label and counts exactly the labeled turning points before the end (push-ups are `other`:
     /// no exercise repetitions at all). Cuts within 0.25 s of a turning point are skipped, since
@@ -134,11 +147,12 @@ import Testing
     @Test(arguments: CLI.sharedClipNames)
     func actionsOnARealClipCountsExactlyWhereverItEnds(name: String) throws {
         let (y4m, clip) = try CLI.sharedClip(name)
-        // Raw per-frame poses, as `actions` itself sees them (smoothing would delay the turning points).
-        let posed = try CLI.run(["pose", "--input-size", "353", "--no-smooth", "-"], stdin: y4m)
+        // The poses `actions` itself finds (one default; the One-Euro filter is causal, so a cut
+        // input's poses are the whole input's up to the cut).
+        let posed = try CLI.run(["pose", "-"], stdin: y4m)
         #expect(posed.status == 0, "\(posed.stderr)")
         let lines = posed.lines
-        #expect(try IdentityTests.identityChanges(lines) == 0, "\(name) at 353: the person's id changed")
+        #expect(try IdentityTests.identityChanges(lines) == 0, "\(name): the person's id changed")
         let times = try lines.map { try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["time"] as? Double) }
         let label = clip["label"] as! String
         let turns = try #require(Self.labeledTurningPoints[name])

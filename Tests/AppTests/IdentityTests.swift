@@ -4,7 +4,7 @@ import Testing
 /// Identities on real video, as a user sees them in `posekit pose` output: each shared clip shows
 /// one person, who must keep one `"id"` and be reported alone; the multi-person clips that
 /// `scripts/identity-clips.sh` makes from them (two people side by side; one walking in front of
-/// the other) must give each person one id (README "Identities").
+/// the other) must give each person one id (docs/cli.md "Identities").
 struct IdentityTests {
     /// The `"poses"` of each line of `posekit pose` output.
     static func poses(_ lines: [String]) throws -> [[[String: Any]]] {

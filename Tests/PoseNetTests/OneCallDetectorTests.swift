@@ -19,7 +19,6 @@ struct OneCallDetectorTests {
         #expect(defaults.threads == nil && defaults.resolvedThreads == Parallelism.defaultThreads)
         #expect(defaults.decoding.mode == .multi && !defaults.decoding.flipAveraging)
         #expect(defaults.decoding.parameters == MultiPoseParameters(maxPoses: 20, minPoseScore: 0.05))   // COCO's 20 detections per image
-        #expect(PoseDetector.Configuration.actionRecognition.inputSize == 353)
         #expect(PoseModel.default == .mobilenet075 && PoseModel.mobilenet050.description == "mobilenet050")
     }
 

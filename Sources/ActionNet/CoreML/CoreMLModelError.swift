@@ -20,6 +20,9 @@ public enum CoreMLModelError: Error, CustomStringConvertible, Equatable {
     /// A window file (``PoseWindowFile/read(contentsOf:)``) that cannot be read, or does not hold
     /// a finite `[T, 3, 18]` window; `file` is its path, `detail` what is wrong with it.
     case badWindowFile(file: String, detail: String)
+    /// A classifier given by a short name that is in none of the places searched (`searched`:
+    /// every path tried, in order).
+    case notFound(model: String, searched: [String])
 
     public var description: String {
         switch self {
@@ -30,6 +33,8 @@ public enum CoreMLModelError: Error, CustomStringConvertible, Equatable {
         case .unsupportedInput(let file, let detail): return "\(file): \(detail)"
         case .badWindow(let detail): return "window: \(detail)"
         case .badWindowFile(let file, let detail): return "\(file): window: \(detail)"
+        case .notFound(let model, let searched):
+            return "\(model): no such Create ML classifier (looked for \(searched.joined(separator: ", "))); give the .mlmodel's path, or put it in one of those directories"
         }
     }
 }

@@ -6,8 +6,16 @@ extension CreateMLActionClassifier {
     /// The Create ML classifier at `nameOrPath`: a path, or a short name found as `NAME.mlmodel`
     /// where weight bundles are kept (``/Tensor/ModelLocator``); its errors name the path
     /// (``init(contentsOf:threads:)``).
+    /// - Throws: ``CoreMLModelError/notFound(model:searched:)`` naming every place searched when
+    ///   a short name is found nowhere; the reader's errors otherwise.
     public static func loading(_ nameOrPath: String) throws -> CreateMLActionClassifier {
         let path = modelPath(nameOrPath) ?? nameOrPath
+        if !nameOrPath.contains("/"), !FileManager.default.fileExists(atPath: path) {
+            // A bare name found nowhere: say where it was looked for.
+            let fileName = nameOrPath.lowercased().hasSuffix(".mlmodel") ? nameOrPath : nameOrPath + ".mlmodel"
+            let current = FileManager.default.currentDirectoryPath + "/" + nameOrPath
+            throw CoreMLModelError.notFound(model: nameOrPath, searched: [current] + ModelLocator.searchDirectories().map { $0 + "/" + fileName })
+        }
         // A regular file only: a FIFO named like a model must not make the caller wait. Messages
         // name the path as given, not made absolute.
         return try CreateMLActionClassifier(bytes: [UInt8](RegularFile.contents(atPath: path)), fileName: path)

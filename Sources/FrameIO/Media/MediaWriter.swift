@@ -32,6 +32,8 @@ public final class MediaWriter {
         let muxer: String
         let codecArguments: [String]
         let isImage: Bool
+        /// The audio encoder for audio copied from the input (nil: images).
+        var audioCodec: String? { isImage ? nil : (muxer == "webm" ? "libopus" : "aac") }
 
         static let mp4 = EncodedFormat(name: "an MP4 video", muxer: "mp4",
                                        codecArguments: ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"], isImage: false)
@@ -70,6 +72,9 @@ public final class MediaWriter {
     private var ppm: PPMWriter?
     private var encoder: FFmpegEncoder?
     private var framesWritten = 0
+    /// A media file whose audio an encoded video output gets (`posekit pose --overlay clip.mp4`
+    /// keeps the clip's sound); set before the first frame. Ignored for raw Y4M and images.
+    public var audioSource: String?
 
     /// Throws a ``FrameIOError`` naming `path` unless frames can be written there: `-`, a FIFO or
     /// device, or a file whose extension is one of the table above.
@@ -121,7 +126,7 @@ public final class MediaWriter {
                 guard let temporary = output.temporaryPath else {
                     throw FrameIOError.file(path: path, .invalidArgument("ffmpeg needs a regular file to write \(format.name)"))
                 }
-                encoder = try FFmpegEncoder(format: format, file: temporary, name: path)
+                encoder = try FFmpegEncoder(format: format, file: temporary, name: path, audioFrom: audioSource)
                 output.isWrittenElsewhere = true
             }
             do {

@@ -10,7 +10,7 @@ import Foundation
 /// position only where their bodies overlap, rarely four.
 ///
 /// On the shared clips 88 % of these ghosts share 8 or more keypoints with the person, and
-/// nearly all of the rest 4 or more (README "Identities").
+/// nearly all of the rest 4 or more (docs/cli.md "Identities").
 public enum DuplicatePoses {
     /// `poses` (best first) without those that have `sharing` keypoints within `radius` × the
     /// box diagonal of an earlier kept pose's same keypoints. Returns the indices kept, in order;

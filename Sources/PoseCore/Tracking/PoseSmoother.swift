@@ -7,7 +7,7 @@
 /// Time comes from the stream's time stamps, so dropped frames and variable frame rates are
 /// smoothed over the real interval.
 ///
-/// Defaults (measured, README "Smoothing"): still keypoints are smoothed at 0.5 Hz; the cutoff
+/// Defaults (measured, docs/cli.md "Smoothing"): still keypoints are smoothed at 0.5 Hz; the cutoff
 /// rises by 8 Hz per diagonal/s of speed, which keeps the added lag under one frame at 30 fps
 /// for exercise-speed motion.
 public struct PoseSmoother: Sendable {

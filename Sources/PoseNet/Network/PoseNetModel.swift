@@ -187,7 +187,7 @@ public final class PoseNetModel: @unchecked Sendable {
     /// whose 3×3 windows see only the band are equal, so each layer computes one of them and
     /// copies it only where a later layer reads it; the band narrows at every layer and is gone by
     /// the 17×17 blocks. A 257 forward pass then takes 0.93–0.95× the time at 4:3, 0.85–0.87× at
-    /// 16:9, 0.90–0.93× at 9:16 (one thread; README "0.5.0 skips the letterbox"). The heads are
+    /// 16:9, 0.90–0.93× at 9:16 (one thread; docs/speed.md "0.5.0 skips the letterbox"). The heads are
     /// bit for bit the same as without the band with PoseKit's GEMM (tuned builds); OpenBLAS's
     /// (``/Tensor/GEMMKernel/blas``) may round a row's last bit by where it falls in a call.
     ///

@@ -33,7 +33,7 @@ extension PoseFinding {
     ///
     /// **Video and still images.** Video frames are tracked: each pose has its ``/PoseCore/Pose/id`` (1, 2,
     /// 3, ... in order of first appearance), only the poses that are people are kept, and with
-    /// `smoothing` their keypoints are One-Euro filtered (README "Identities"). Still images
+    /// `smoothing` their keypoints are One-Euro filtered (docs/cli.md "Identities"). Still images
     /// (``/FrameIO/VideoFrame/isStillImage``: PNM, JPEG, PNG, ...) are each decoded on their own: every
     /// pose, no ids.
     ///
