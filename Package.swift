@@ -121,6 +121,8 @@ let package = Package(
         // Imported networks: the graph IR and its .pkw storage, and the TFLite importer that builds it.
         .library(name: "ModelGraph", targets: ["ModelGraph"]),
         .library(name: "TFLite", targets: ["TFLite"]),
+        // MediaPipe's hand and BlazePose pipelines (its calculators) on imported graphs.
+        .library(name: "MediaPipe", targets: ["MediaPipe"]),
         // The one import for clients: all of the above.
         .library(name: "PoseKit", targets: ["PoseKit"]),
         .executable(name: "posekit", targets: ["App"]),

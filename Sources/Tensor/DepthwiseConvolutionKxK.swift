@@ -1,4 +1,8 @@
 extension Convolution {
+    /// Interior output pixels the k×k kernel computes together (sharing each weight load), as the
+    /// 3×3 kernel's groups in `CKernels` do.
+    static let depthwiseGroupPixels = 4
+
     /// Depthwise k×k convolution (one filter per channel, depth multiplier 1) with **explicit**
     /// zero padding, any stride, fused bias + activation: the 5×5 layers of MediaPipe's models and
     /// every depthwise layer whose padding is neither TF SAME nor VALID (a `PAD` folded in).

@@ -11,12 +11,14 @@ extension Convolution {
     ///
     /// - Parameters:
     ///   - input: `[H, W, Cin]`.
-    ///   - weightsOHWI: `[Cout, kH, kW, Cin]`.
+    ///   - weights: `[Cout, kH, kW, Cin]` (the argument label `weightsOHWI:` names the layout).
     ///   - bias: `[Cout]`, or nil.
     ///   - stride: ≥ 1 (both axes).
     ///   - padTop: zero rows above the input, in `0..<kH`.
     ///   - padLeft: zero columns left of the input, in `0..<kW`.
+    ///   - activation: applied after the bias.
     ///   - output: `[outH, outW, Cout]`; must not overlap `input`.
+    ///   - threads: how many cores share the output rows.
     /// - Throws: ``TensorError`` when the shapes or the padding do not fit.
     public static func fewChannels(
         _ input: Tensor, weightsOHWI weights: Tensor, bias: Tensor?, stride: Int, padTop: Int, padLeft: Int,

@@ -36,9 +36,8 @@ import Testing
 
     @Test func idLabelsSitAboveTheirPersonInsideTheFrame() {
         var image = RGBImage(width: 200, height: 150)
-        let parts = BodyPart.allCases
-        let keypoints = parts.enumerated().map { i, part in
-            Keypoint(part: part, position: Point(x: 100 + Double(i % 3), y: 40 + Double(i) * 5), score: 0.9)
+        let keypoints = (0..<BodyPart.count).map { i in
+            Keypoint(position: Point(x: 100 + Double(i % 3), y: 40 + Double(i) * 5), score: 0.9)
         }
         PoseOverlay().drawIDs([Pose(keypoints: keypoints, score: 0.9, id: 7), Pose(keypoints: keypoints, score: 0.9)], on: &image)
         var touched: [(Int, Int)] = []
@@ -48,7 +47,7 @@ import Testing
         #expect(touched.allSatisfy { $0.1 < 40 && $0.0 >= 98 }, "\(touched.prefix(5))")
         // A person at the top edge keeps the label inside the frame.
         var edge = RGBImage(width: 200, height: 150)
-        let high = keypoints.map { Keypoint(part: $0.part, position: Point(x: 190, y: $0.position.y - 40), score: 0.9) }
+        let high = keypoints.map { Keypoint(position: Point(x: 190, y: $0.position.y - 40), score: 0.9) }
         PoseOverlay().drawIDs([Pose(keypoints: high, score: 0.9, id: 12)], on: &edge)
         var inside = true, any = false
         for y in 0..<edge.height { for x in 0..<edge.width where edge[x, y] != .black { any = true; inside = inside && x < 199 && y > 0 } }

@@ -23,12 +23,12 @@ public enum NumPyArray {
         try data.withUnsafeBytes { try decode(bytes: $0) }
     }
 
-    /// ``decode(_:)`` of bytes in an array.
+    /// `decode(_:)` of bytes in an array.
     public static func decode(_ bytes: [UInt8]) throws -> Tensor {
         try bytes.withUnsafeBytes { try decode(bytes: $0) }
     }
 
-    /// ``decode(_:)`` of bytes in place (a mapped file is read without a copy). Every size in
+    /// `decode(_:)` of bytes in place (a mapped file is read without a copy). Every size in
     /// the file is checked against the bytes that are there before anything is allocated, so
     /// memory is bounded by the input's size.
     public static func decode(bytes: UnsafeRawBufferPointer) throws -> Tensor {
