@@ -45,9 +45,11 @@ env -u POSEKIT_TARGET_CPU -u POSEKIT_GEMM swift build -c release --package-path 
 tail -n 3 "$work/client-build.log"
 # A client uses the library products only: PoseKit's manifest, resolved into checkouts/, leaves out the
 # command and its swift-argument-parser, whose plugins SwiftPM would otherwise compile for every client.
-if grep -q "Compiling plugin\|swift-argument-parser" "$work/client-build.log"; then
-  echo "client-package-check: the client's build fetched swift-argument-parser or compiled a plugin:" >&2
-  grep "Compiling plugin\|swift-argument-parser" "$work/client-build.log" >&2; exit 1
+if grep -q "Compiling plugin" "$work/client-build.log"; then
+  echo "client-package-check: the client's build compiled a plugin:" >&2
+  grep "Compiling plugin" "$work/client-build.log" >&2; exit 1
 fi
-echo "client-package-check: the client's build compiled no plugin and fetched no swift-argument-parser"
+# (SwiftPM still fetches swift-argument-parser while it resolves versions: it reads the tagged manifest
+# outside the checkouts folder. Fetching is a git copy; compiling its plugins was the cost.)
+echo "client-package-check: the client's build compiled no plugin"
 "$work/client/.build/release/PoseKitClient" "$weights" "$case_dir"
