@@ -123,20 +123,9 @@ extension Convolution {
         let rowStride = g.inputWidth * c
         // Per pixel, the in-bounds taps as (input offset, weight offset) pairs: at most 9.
         withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: 9) { taps in
-            let tapList = UnsafePointer(taps.baseAddress!)
+            let tapList = taps.baseAddress!
             func borderPixel(_ oy: Int, _ ox: Int, _ out: UnsafeMutablePointer<Float>) {
-                var n = 0
-                for ky in 0..<3 {
-                    let iy = oy * s - g.padTop + ky * d
-                    guard iy >= 0 && iy < g.inputHeight else { continue }
-                    for kx in 0..<3 {
-                        let ix = ox * s - g.padLeft + kx * d
-                        guard ix >= 0 && ix < g.inputWidth else { continue }
-                        taps[n] = ((iy * g.inputWidth + ix) * c, (ky * 3 + kx) * c)
-                        n += 1
-                    }
-                }
-                depthwisePixel(src, wts, bias, tapList, n, c, low, high, out)
+                depthwiseBorderPixel(src, wts, bias, g, c, low, high, oy, ox, tapList, out)
             }
             for (r, oy) in outputRows.enumerated() {
                 let outRow = dst + r * g.outputWidth * c
@@ -159,6 +148,31 @@ extension Convolution {
                 columns.forEachKept(interiorEnd..<g.outputWidth) { for ox in $0 { borderPixel(oy, ox, outRow + ox * c) } }
             }
         }
+    }
+
+    /// One output pixel at the image border: its in-bounds taps gathered into `taps` (room for 9),
+    /// then `depthwisePixel`. A function of its own (`@inline(never)`) so that the SIMD loads and
+    /// stores stay inlined and specialized here, whatever the caller's closures do
+    /// (scripts/check-codegen.py).
+    @inline(never)
+    static func depthwiseBorderPixel(
+        _ src: UnsafePointer<Float>, _ wts: UnsafePointer<Float>, _ bias: UnsafePointer<Float>?,
+        _ g: ConvolutionGeometry, _ c: Int, _ low: Float, _ high: Float, _ oy: Int, _ ox: Int,
+        _ taps: UnsafeMutablePointer<(Int, Int)>, _ out: UnsafeMutablePointer<Float>
+    ) {
+        let s = g.stride, d = g.dilation
+        var n = 0
+        for ky in 0..<3 {
+            let iy = oy * s - g.padTop + ky * d
+            guard iy >= 0 && iy < g.inputHeight else { continue }
+            for kx in 0..<3 {
+                let ix = ox * s - g.padLeft + kx * d
+                guard ix >= 0 && ix < g.inputWidth else { continue }
+                taps[n] = ((iy * g.inputWidth + ix) * c, (ky * 3 + kx) * c)
+                n += 1
+            }
+        }
+        depthwisePixel(src, wts, bias, UnsafePointer(taps), n, c, low, high, out)
     }
 
     /// One output pixel: `clamp(bias + Σ taps input·weight, low, high)` over all channels.
