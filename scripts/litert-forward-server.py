@@ -11,11 +11,11 @@ usage: litert-forward-server.py MODEL.tflite INPUT.npy --threads 1
 Needs: python3 -m pip install ai-edge-litert numpy
 """
 import argparse
-import sys
-import time
 
 import numpy as np
 from ai_edge_litert.interpreter import Interpreter
+
+from forward_server_loop import serve
 
 ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 ap.add_argument('model')
@@ -27,18 +27,4 @@ interpreter.allocate_tensors()
 detail = interpreter.get_input_details()[0]
 x = np.load(a.input).astype(np.float32).reshape(detail['shape'])
 interpreter.set_tensor(detail['index'], x)
-for _ in range(5):
-    interpreter.invoke()
-print('ready', flush=True)
-
-for line in sys.stdin:
-    words = line.split()
-    if len(words) != 2 or words[0] != 'run' or not words[1].isdigit() or int(words[1]) < 1:
-        print(f'error: expected "run N", got {line.strip()!r}', flush=True)
-        continue
-    times = []
-    for _ in range(int(words[1])):
-        start = time.perf_counter()
-        interpreter.invoke()
-        times.append((time.perf_counter() - start) * 1000)
-    print(f'median_ms={np.median(times):.3f} min_ms={min(times):.3f}', flush=True)
+serve(interpreter.invoke)
