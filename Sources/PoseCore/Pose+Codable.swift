@@ -3,27 +3,31 @@
 ///     {"keypointSet": "coco17", "score": 0.8, "id": 1,
 ///      "keypoints": [{"part": "nose", "position": {"x": 1, "y": 2}, "score": 0.9}, ...]}
 ///
-/// `visibility` is written for keypoints that have one, `id` for tracked poses. Decoding takes
+/// `visibility`, `presence` and `z` are written for keypoints that have them, `id` for tracked
+/// poses, `world` (metres, one `{"x","y","z"}` per keypoint) for models that estimate it. Decoding takes
 /// the keypoints in any order, by name, and needs every point of the set; without
 /// `keypointSet`, the set is the smallest known one holding all the names given.
 /// (`posekit pose` writes JSON Lines with ``PoseJSONLinesEncoder``, not this.)
 extension Pose: Codable {
-    private enum CodingKeys: String, CodingKey { case keypointSet, keypoints, score, id }
+    private enum CodingKeys: String, CodingKey { case keypointSet, keypoints, score, id, world }
     private struct NamedKeypoint: Codable {
         var part: String
         var position: Point
         var score: Double
         var visibility: Double?
+        var presence: Double?
+        var z: Double?
     }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(keypointSet.identifier, forKey: .keypointSet)
         try container.encode(zip(keypointSet.names, keypoints).map {
-            NamedKeypoint(part: $0, position: $1.position, score: $1.score, visibility: $1.visibility)
+            NamedKeypoint(part: $0, position: $1.position, score: $1.score, visibility: $1.visibility, presence: $1.presence, z: $1.z)
         }, forKey: .keypoints)
         try container.encode(score, forKey: .score)
         try container.encodeIfPresent(id, forKey: .id)
+        try container.encodeIfPresent(world, forKey: .world)
     }
 
     public init(from decoder: Decoder) throws {
@@ -49,7 +53,7 @@ extension Pose: Codable {
                 throw DecodingError.dataCorruptedError(forKey: .keypoints, in: container,
                     debugDescription: "\"\(k.part)\" is not a point of \(set.identifier) or is given twice")
             }
-            slots[index] = Keypoint(position: k.position, score: k.score, visibility: k.visibility)
+            slots[index] = Keypoint(position: k.position, score: k.score, visibility: k.visibility, presence: k.presence, z: k.z)
         }
         if let missing = slots.firstIndex(where: { $0 == nil }) {
             throw DecodingError.dataCorruptedError(forKey: .keypoints, in: container,
@@ -57,5 +61,12 @@ extension Pose: Codable {
         }
         self.init(keypoints: slots.map { $0! }, score: try container.decode(Double.self, forKey: .score),
                   id: try container.decodeIfPresent(Int.self, forKey: .id), keypointSet: set)
+        if let world = try container.decodeIfPresent([WorldPoint].self, forKey: .world) {
+            guard world.count == set.count else {
+                throw DecodingError.dataCorruptedError(forKey: .world, in: container,
+                    debugDescription: "a \(set.identifier) pose has \(set.count) world points, got \(world.count)")
+            }
+            self.world = world
+        }
     }
 }

@@ -24,12 +24,31 @@ public struct Keypoint: Equatable, Sendable {
     /// How likely the point is visible rather than hidden, in 0...1, for models that say so
     /// apart from the score (BlazePose's visibility); nil when the model does not (PoseNet).
     public var visibility: Double?
+    /// How likely the point is in the frame at all, in 0...1 (BlazePose's presence); nil when the
+    /// model does not say.
+    public var presence: Double?
+    /// Depth relative to the model's reference point (BlazePose: the hips' midpoint; a hand: the
+    /// wrist), in the pixels of ``position``'s x axis, smaller is nearer the camera (MediaPipe's
+    /// `z` scaled by the image width); nil for 2D models (PoseNet).
+    public var z: Double?
 
-    public init(position: Point, score: Double, visibility: Double? = nil) {
+    public init(position: Point, score: Double, visibility: Double? = nil, presence: Double? = nil, z: Double? = nil) {
         self.position = position
         self.score = score
         self.visibility = visibility
+        self.presence = presence
+        self.z = z
     }
+}
+
+/// A point in metres in a model's world frame (MediaPipe's world landmarks: origin at the hips'
+/// midpoint for a body, the hand's approximate geometric centre for a hand; `x` right, `y` down,
+/// `z` away from the camera).
+public struct WorldPoint: Equatable, Sendable, Codable {
+    public var x: Double
+    public var y: Double
+    public var z: Double
+    public init(x: Double, y: Double, z: Double) { self.x = x; self.y = y; self.z = z }
 }
 
 /// An axis-aligned box in image pixels.
@@ -66,6 +85,9 @@ public struct Pose: Equatable, Sendable {
     /// person stays in view (``PoseStream``); nil for still images and untracked poses (`"id"` in
     /// `posekit pose` output).
     public var id: Int?
+    /// The same points in metres, one per keypoint in the set's order, for models that estimate
+    /// them (BlazePose's and the hand model's world landmarks); nil otherwise (PoseNet).
+    public var world: [WorldPoint]?
 
     /// A pose of `keypointSet` (COCO-17, PoseNet's, when not given); `keypoints` must have the
     /// set's count (`precondition`).
