@@ -60,10 +60,13 @@ struct CoreMLConvolution: Sendable {
         let inPlace = kernelHeight == 1 && kernelWidth == 1 && strideY == 1 && strideX == 1
             && padTop == 0 && padBottom == 0 && padLeft == 0 && padRight == 0
         let positions = oh * ow
-        var out = [Float](repeating: 0, count: batch * outputChannels * positions)
-        // im2col rows, `K × P`; the positions a tap leaves in the padding are the same for every
-        // batch item, so they stay zero.
-        var columns = inPlace ? [] : [Float](repeating: 0, count: k * positions)
+        // Every value of `out` and `columns` is written below (im2col writes the padding's zeros
+        // itself): no zero fill first.
+        var out = [Float](unsafeUninitializedCapacity: batch * outputChannels * positions) { _, n in
+            n = batch * outputChannels * positions
+        }
+        // im2col rows, `K × P`.
+        var columns = inPlace ? [] : [Float](unsafeUninitializedCapacity: k * positions) { _, n in n = k * positions }
         let product = try Tensor(zeros: [outputChannels, 1, positions])
         for b in 0..<batch {
             let base = b * c * h * w
@@ -93,7 +96,7 @@ struct CoreMLConvolution: Sendable {
 
     /// The im2col rows of batch item `base` (its `[C, H, W]` values start there): row
     /// `(ci, ky, kx)` holds input channel `ci` shifted by the tap over the `oh × ow` output
-    /// positions. Positions whose tap lands in the padding are left as they are (zero).
+    /// positions. Positions whose tap lands in the padding get zero.
     private func im2col(_ src: [Float], base: Int, height h: Int, width w: Int, outputHeight oh: Int,
                         outputWidth ow: Int, into columns: inout [Float]) {
         let positions = oh * ow
@@ -107,15 +110,20 @@ struct CoreMLConvolution: Sendable {
                             let firstX = max(0, (padLeft - kx + strideX - 1) / strideX)
                             let lastReach = w - 1 + padLeft - kx  // largest ox·sx whose tap is inside
                             let endX = lastReach < 0 ? 0 : min(ow, lastReach / strideX + 1)
-                            guard firstX < endX else { continue }
                             for oy in 0..<oh {
                                 let iy = oy * strideY + ky - padTop
-                                guard iy >= 0 && iy < h else { continue }
+                                let to = cols.baseAddress! + row + oy * ow
+                                guard iy >= 0 && iy < h && firstX < endX else {
+                                    for ox in 0..<ow { to[ox] = 0 }
+                                    continue
+                                }
                                 let from = base + (ci * h + iy) * w
                                 // An element loop: the runs are short (one joint row, 18 floats), where a
                                 // library memmove call costs more than the copy.
-                                let to = cols.baseAddress! + row + oy * ow, at = src.baseAddress! + from + kx - padLeft
+                                let at = src.baseAddress! + from + kx - padLeft
+                                for ox in 0..<firstX { to[ox] = 0 }
                                 for ox in firstX..<endX { to[ox] = at[ox * strideX] }
+                                for ox in endX..<ow { to[ox] = 0 }
                             }
                         }
                     }

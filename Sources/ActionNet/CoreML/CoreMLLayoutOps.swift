@@ -6,31 +6,59 @@ enum CoreMLLayoutOps {
     static func fail(_ layer: String, _ detail: String) -> CoreMLModelError { .layerFailed(layer: layer, detail: detail) }
 
     /// `numpy.transpose(x, axes)`: output axis `i` is input axis `axes[i]`.
+    ///
+    /// An odometer walks the output in order. Where the input's contiguous axis is not the output's
+    /// last (Create ML's `[0, 3, 2, 1]` swaps channels and joints), reading along the output's last
+    /// axis would stride through memory, so the two axes are moved in square tiles instead: each
+    /// tile reads input rows and writes output rows that stay in cache.
     static func transpose(_ x: CoreMLArray, axes: [Int], layer: String) throws -> CoreMLArray {
         guard axes.count == x.rank, Set(axes) == Set(0..<x.rank) else {
             throw fail(layer, "transpose axes \(axes) are not a permutation of input \(x.shape)'s axes")
         }
         let shape = axes.map { x.shape[$0] }
+        guard x.count > 0, let last = shape.last else { return CoreMLArray(shape: shape, values: x.values) }
         let inStrides = CoreMLArray.strides(of: x.shape)
         let stepOf = axes.map { inStrides[$0] }
-        guard x.count > 0, let last = shape.last else { return CoreMLArray(shape: shape, values: x.values) }
-        // Runs along the output's last axis (input step `lastStep`), an odometer over the other axes.
-        let lastStep = stepOf[shape.count - 1]
-        var index = [Int](repeating: 0, count: shape.count)
+        let outStrides = CoreMLArray.strides(of: shape)
+        let lastAxis = shape.count - 1
+        // The output axis that reads the input's contiguous axis (a size-1 axis never matters).
+        let contiguous = axes.firstIndex(of: x.rank - 1).flatMap { shape[$0] > 1 && $0 != lastAxis ? $0 : nil }
         let out = [Float](unsafeUninitializedCapacity: x.count) { dst, initialized in
             x.values.withUnsafeBufferPointer { src in
+                let source = src.baseAddress!, target = dst.baseAddress!
+                // The odometer's axes: every output axis but the last, and but `contiguous` (tiled below).
+                let walked = (0..<lastAxis).filter { $0 != contiguous }
+                var index = [Int](repeating: 0, count: shape.count)
                 var from = 0, to = 0
-                while to < x.count {
-                    for j in 0..<last { (dst.baseAddress! + to + j).initialize(to: src[from + j * lastStep]) }
-                    to += last
-                    var axis = shape.count - 2
-                    while axis >= 0 {
+                var done = false
+                while !done {
+                    if let tiled = contiguous {
+                        // Output (r, j) ← input r + j·lastStep, in blocks of `block` values of the
+                        // last axis: the block's input lines stay in cache while every row `r`
+                        // reads them, and each output row is written contiguously.
+                        let rows = shape[tiled], rowStep = outStrides[tiled], lastStep = stepOf[lastAxis]
+                        let block = 64
+                        for j0 in stride(from: 0, to: last, by: block) {
+                            let j1 = min(j0 + block, last)
+                            for r in 0..<rows {
+                                let row = target + to + r * rowStep, column = source + from + r
+                                for j in j0..<j1 { (row + j).initialize(to: column[j * lastStep]) }
+                            }
+                        }
+                    } else {
+                        let lastStep = stepOf[lastAxis]
+                        for j in 0..<last { (target + to + j).initialize(to: source[from + j * lastStep]) }
+                    }
+                    // Next position of the walked axes (innermost first).
+                    done = true
+                    for axis in walked.reversed() {
                         index[axis] += 1
                         from += stepOf[axis]
-                        if index[axis] < shape[axis] { break }
+                        to += outStrides[axis]
+                        if index[axis] < shape[axis] { done = false; break }
                         from -= stepOf[axis] * shape[axis]
+                        to -= outStrides[axis] * shape[axis]
                         index[axis] = 0
-                        axis -= 1
                     }
                 }
             }
@@ -81,11 +109,17 @@ enum CoreMLLayoutOps {
         }
         var start = 0
         return parts.map { part in
-            var values = [Float]()
-            values.reserveCapacity(outer * part * inner)
-            for o in 0..<outer {
-                let from = (o * size + start) * inner
-                values.append(contentsOf: x.values[from..<(from + part * inner)])
+            // One copy per outer index straight between the buffers (slices would retain and
+            // release the array on each of them).
+            let run = part * inner
+            let values = [Float](unsafeUninitializedCapacity: outer * run) { dst, initialized in
+                x.values.withUnsafeBufferPointer { src in
+                    guard run > 0 else { return }
+                    for o in 0..<outer {
+                        (dst.baseAddress! + o * run).initialize(from: src.baseAddress! + (o * size + start) * inner, count: run)
+                    }
+                }
+                initialized = outer * run
             }
             start += part
             var shape = x.shape
@@ -107,12 +141,20 @@ enum CoreMLLayoutOps {
         let outer = first.split(around: a).outer
         var shape = first.shape
         shape[a] = aligned.map { $0.shape[a] }.reduce(0, +)
-        var values = [Float]()
-        values.reserveCapacity(shape.reduce(1, *))
-        for o in 0..<outer {
-            for input in aligned {
-                let (_, size, inner) = input.split(around: a)
-                values.append(contentsOf: input.values[(o * size * inner)..<((o + 1) * size * inner)])
+        // Each input's values per outer index: one contiguous run.
+        let runs = aligned.map { input -> Int in
+            let (_, size, inner) = input.split(around: a)
+            return size * inner
+        }
+        let total = outer * runs.reduce(0, +)
+        let values = [Float](unsafeUninitializedCapacity: total) { dst, initialized in
+            initialized = total
+            guard total > 0, var to = dst.baseAddress else { return }
+            for o in 0..<outer {
+                for (input, run) in zip(aligned, runs) where run > 0 {
+                    input.values.withUnsafeBufferPointer { to.initialize(from: $0.baseAddress! + o * run, count: run) }
+                    to += run
+                }
             }
         }
         return CoreMLArray(shape: shape, values: values)
