@@ -17,13 +17,15 @@
 //   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector and
 //               its async streams (reads frames through FrameIO)
 //   Protobuf    the protocol-buffers wire-format reader (no schema; Core ML and TensorFlow files)
+//   CoreMLFormat the Core ML format's one reader (description, layers, parameters, weights by one fp16 rule)
 //   FlatBuffers the FlatBuffers binary-format reader (bounds-checked; TFLite files)
 //   ModelGraph  a network as a DAG of operations, its checks and its .pkw storage
 //   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet and Tensor (one import)
 //   ActionNet   sliding windows, temporal-convolution action classifier, Create ML action classifiers
 //               (Core ML layer graphs), repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
-//   PoseNetImport     Core ML / TensorFlow weight importers
+//   TensorFlowGraphDef the TensorFlow GraphDef format's reader (nodes, Const tensors)
+//   PoseNetImport     the PoseNet family on the Core ML and GraphDef readers (weight importers)
 //   TFLite            the TFLite schema subset and mapper to a ModelGraph graph (fp16/sparse weights folded)
 //   PoseEvaluation    COCO keypoint evaluation and results
 //   KernelBenchmarks  naive reference kernels, timing helpers, synthetic heads, benchmarks
@@ -154,11 +156,16 @@ let package = Package(
         .target(name: "MediaPipe", dependencies: ["Tensor", "FrameIO", "ModelGraph"], swiftSettings: kernelSettings),
         // The protocol-buffers wire reader (Core ML and TensorFlow files), shared by the importers and ActionNet.
         .target(name: "Protobuf", swiftSettings: optimize),
-        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf"], swiftSettings: optimize),
+        // The Core ML format's one reader (model description, layers and their parameters, weights by one
+        // fp16 rule), on the wire reader; PoseNet's importer and ActionNet's Create ML classifiers build on it.
+        .target(name: "CoreMLFormat", dependencies: ["Protobuf", "Tensor"], swiftSettings: optimize),
+        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf", "CoreMLFormat"], swiftSettings: optimize),
         // The umbrella module: re-exports the runtime modules (`import PoseKit`).
         .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Tensor"]),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
-        .target(name: "PoseNetImport", dependencies: ["PoseNet", "PoseCore", "Tensor", "Protobuf"], swiftSettings: optimize),
+        // The TensorFlow GraphDef format's reader (nodes, Const tensors); PoseNet's importer matches names on it.
+        .target(name: "TensorFlowGraphDef", dependencies: ["Protobuf", "Tensor"], swiftSettings: optimize),
+        .target(name: "PoseNetImport", dependencies: ["PoseNet", "PoseCore", "Tensor", "Protobuf", "CoreMLFormat", "TensorFlowGraphDef"], swiftSettings: optimize),
         // The TFLite schema subset and its family mapper: a .tflite file becomes a ModelGraph.Graph.
         .target(name: "TFLite", dependencies: ["FlatBuffers", "ModelGraph", "Tensor"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
@@ -183,12 +190,13 @@ let package = Package(
         .testTarget(name: "PoseCoreTests", dependencies: ["PoseCore"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore", "TestSupport"]),
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport"]),
-        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "TestSupport"]),
+        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "CoreMLFormat", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
         // libjpeg for the MediaPipe tests: MediaPipe's goldens were made from libjpeg-decoded JPEGs (ffmpeg
         // decodes them differently), so bit-exact input tensors need the same pixels. Tests only.
         .target(name: "CLibJPEG", path: "Tests/CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "FrameIO", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
+        .testTarget(name: "CoreMLFormatTests", dependencies: ["CoreMLFormat", "Protobuf", "TestSupport"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
         .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf"]),
     ]

@@ -6,16 +6,26 @@ import TFLite
 /// Where `posekit run` and `bench model` get an imported graph: a `.tflite` file (imported in
 /// memory) or a graph bundle (`.pkw` of kind `graph`, by path or short name).
 enum GraphModelFile {
-    /// Whether `model` names an imported graph: a `.tflite`, or a bundle of kind `graph`.
-    static func isGraph(_ model: String) -> Bool {
+    /// Whether `model` is read as a TFLite model: a regular file holding one (the `TFL3`
+    /// identifier at byte 4), whatever its name, or a name ending in `.tflite` (a file so named
+    /// that is not one is then refused by the TFLite reader, in one line naming it).
+    static func isTFLite(_ model: String) -> Bool {
         if model.hasSuffix(".tflite") { return true }
+        guard RegularFile.exists(atPath: model), let handle = FileHandle(forReadingAtPath: model) else { return false }
+        defer { try? handle.close() }
+        return TFLiteImporter.isTFLite([UInt8]((try? handle.read(upToCount: 8)) ?? Data()))
+    }
+
+    /// Whether `model` names an imported graph: a TFLite model (``isTFLite(_:)``), or a bundle of kind `graph`.
+    static func isGraph(_ model: String) -> Bool {
+        if isTFLite(model) { return true }
         guard let url = try? ModelLocator.resolve(model), let bundle = try? WeightBundle(contentsOf: url) else { return false }
         return bundle.manifest.kind == Graph.bundleKind
     }
 
     /// The graph `model` holds; errors name the file.
     static func load(_ model: String) throws -> Graph {
-        if model.hasSuffix(".tflite") {
+        if isTFLite(model) {
             let bytes = try CLIError.reading(model) { [UInt8](try RegularFile.contents(atPath: model)) }
             return try CLIError.reading(model) { try TFLiteImporter.importModel(bytes: bytes, file: model).graph }
         }
@@ -26,7 +36,7 @@ enum GraphModelFile {
     /// The `.tflite` a model came from, for the TFLite peer: the file itself, or for a bundle the
     /// source file its manifest names, beside the bundle or under `../shared/weights/*/`.
     static func sourceTFLite(of model: String) -> String? {
-        if model.hasSuffix(".tflite") { return model }
+        if isTFLite(model) { return model }
         guard let url = try? ModelLocator.resolve(model), let bundle = try? WeightBundle(contentsOf: url) else { return nil }
         let fileName = bundle.manifest.source.fileName
         var candidates = [url.deletingLastPathComponent().appendingPathComponent(fileName).path]

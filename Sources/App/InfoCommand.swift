@@ -28,7 +28,7 @@ struct Info: ParsableCommand {
               POSEKIT_GEMM=packed posekit info --build
             """)
 
-    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050, actionnet, pose_detection, ...), a TFLite model (.tflite), or a Create ML action classifier (.mlmodel).", completion: .file(extensions: ["pkw", "tflite", "mlmodel"]))
+    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050, actionnet, pose_detection, ...), a TFLite model (recognized by its content), or a Create ML action classifier (.mlmodel).", completion: .file(extensions: ["pkw", "tflite", "mlmodel"]))
     var model: String = ModelLocator.defaultModel
 
     @Flag(help: "Also list every tensor with its dtype, shape and layout.")
@@ -56,12 +56,13 @@ struct Info: ParsableCommand {
             print(Info.buildDescription)
             return
         }
-        if let path = CreateMLActionClassifier.modelPath(model) {
-            try describeCreateMLClassifier(at: path)
+        // By content first: a TFLite model renamed is still one.
+        if GraphModelFile.isTFLite(model) {
+            try describeTFLite(at: model)
             return
         }
-        if model.hasSuffix(".tflite") {
-            try describeTFLite(at: model)
+        if let path = CreateMLActionClassifier.modelPath(model) {
+            try describeCreateMLClassifier(at: path)
             return
         }
         let url = try ModelLocator.resolve(model)

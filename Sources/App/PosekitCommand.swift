@@ -42,6 +42,8 @@ struct PosekitCommand: AsyncParsableCommand {
             printToStandardError("posekit: error: \(problem)")
             Glibc.exit(1)
         }
+        // An instruction set the CPU lacks is not an error: the kernels run the best one it has.
+        if let fallback = KernelISA.environmentFallback { printToStandardError("posekit: warning: \(fallback)") }
         // A closed output pipe must end the program with a status, not kill it with a signal;
         // a file-size limit likewise surfaces as a write error (EFBIG) naming the output.
         signal(SIGPIPE, SIG_IGN)

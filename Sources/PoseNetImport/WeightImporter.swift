@@ -1,6 +1,7 @@
 import PoseNet
 import Protobuf
 import PoseCore
+import TensorFlowGraphDef
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -72,7 +73,7 @@ public enum WeightImporter {
         case (1, 2):
             guard let length = try? root.readVarint(&position), length <= UInt64(bytes.count - position),
                   let node = try? ProtobufFields(root.message(position..<(position + Int(length)))),
-                  (try? node.string(GraphDefImporter.nodeName).isEmpty) == false else {
+                  (try? node.string(GraphDef.nodeName).isEmpty) == false else {
                 throw ImportError.unknownFormat(file: file, detail: "first protobuf field is not a GraphDef node")
             }
             return .tensorFlowGraphDef

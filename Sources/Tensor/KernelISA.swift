@@ -21,7 +21,10 @@ public enum KernelISA: String, CaseIterable, Comparable, Sendable {
     }
 
     /// Narrows ``preferred`` to a lower instruction set (`baseline`, `avx2`, `avx512`), for
-    /// measurements and tests; one the CPU lacks is refused (``environmentProblem``).
+    /// measurements and tests. A name that is no instruction set is refused
+    /// (``environmentProblem``); one this CPU or binary lacks falls back to the best it has
+    /// (``environmentFallback``), as the library always did: a variable set for a whole fleet must
+    /// not stop the servers that lack the instruction set it names.
     public static let environmentVariable = "POSEKIT_KERNEL_ISA"
 
     /// The CPU features a copy needs (`HostCPU.features`, which `POSEKIT_FORCE_CPU_FEATURES` narrows).
@@ -45,16 +48,39 @@ public enum KernelISA: String, CaseIterable, Comparable, Sendable {
         return supported.last ?? .baseline
     }()
 
-    /// A sentence when ``environmentVariable`` names no instruction set, or one this CPU or binary lacks.
-    public static var environmentProblem: String? {
-        guard let value = ProcessInfo.processInfo.environment[environmentVariable] else { return nil }
+    /// What a value of ``environmentVariable`` does, when it does not simply narrow the choice.
+    public enum EnvironmentOutcome: Equatable, Sendable {
+        /// Not an instruction set's name (a typo): `posekit` refuses to start (one error line, exit 1).
+        case invalid(String)
+        /// An instruction set the CPU or binary lacks: the kernels run the best one it has
+        /// (``preferred``); `posekit` says so in one warning line and goes on.
+        case fallback(String)
+    }
+
+    /// The outcome of `value` (nil: unset) on a CPU that runs `supported` (lowest first); nil when
+    /// it is unset or honoured.
+    public static func environmentOutcome(of value: String?, supported: [KernelISA]) -> EnvironmentOutcome? {
+        guard let value else { return nil }
         guard let isa = KernelISA(rawValue: value) else {
-            return "\(environmentVariable)=\(value) is not an instruction set; use \(allCases.map(\.rawValue).joined(separator: ", "))"
+            return .invalid("\(environmentVariable)=\(value) is not an instruction set; use \(allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard supported.contains(isa) else {
-            return "\(environmentVariable)=\(value): this CPU lacks \(isa.name); using \(preferred.name)"
+            return .fallback("\(environmentVariable)=\(value): this CPU lacks \(isa.name); using \((supported.last ?? .baseline).name)")
         }
         return nil
+    }
+
+    /// A sentence when ``environmentVariable`` names no instruction set (`posekit` exits 1 on it).
+    public static var environmentProblem: String? {
+        guard case .invalid(let sentence) = environmentOutcome(of: ProcessInfo.processInfo.environment[environmentVariable], supported: supported) else { return nil }
+        return sentence
+    }
+
+    /// A sentence when ``environmentVariable`` names an instruction set this CPU or binary lacks:
+    /// the kernels run ``preferred`` instead (`posekit` prints it as a warning and runs).
+    public static var environmentFallback: String? {
+        guard case .fallback(let sentence) = environmentOutcome(of: ProcessInfo.processInfo.environment[environmentVariable], supported: supported) else { return nil }
+        return sentence
     }
 
     /// How people name it: "AVX-512", "AVX2+FMA", "SSE2" or "NEON".

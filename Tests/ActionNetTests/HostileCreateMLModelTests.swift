@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ActionNet
+import CoreMLFormat
 
 /// A small Create ML-style action classifier written field by field, valid as written: input
 /// `poses` [4, 3, 18] → expandDims [1, 4, 3, 18] → convolution 4 → 2 channels, kernel 3×18 →
@@ -20,6 +21,8 @@ struct CraftedCreateMLModel {
     var transposeAxes: [UInt64]?
     var specificationVersion: UInt64 = 4
     var targetFrameRate = "30"
+    /// Store the convolution weights as `float16Value` (little-endian halves) instead of `floatValue`.
+    var float16Weights = false
 
     var bytes: [UInt8] {
         var model = ProtobufWriter()
@@ -56,7 +59,16 @@ struct CraftedCreateMLModel {
                 p.uint(F.convKernelChannels, kernelChannels)
                 if let groups { p.uint(F.convGroups, groups) }
                 p.packedUInts(F.convKernelSize, [3, 18])
-                p.message(F.convWeights) { $0.packedFloats(F.weightFloat, convolutionWeights) }
+                p.message(F.convWeights) { w in
+                    if float16Weights {
+                        w.bytes(F.weightFloat16, convolutionWeights.flatMap { value -> [UInt8] in
+                            let bits = Float16(value).bitPattern
+                            return [UInt8(bits & 0xff), UInt8(bits >> 8)]
+                        })
+                    } else {
+                        w.packedFloats(F.weightFloat, convolutionWeights)
+                    }
+                }
             }
             layer("bn", "c", "b", .batchnorm) { p in
                 p.uint(F.bnChannels, batchnormChannels)
@@ -220,5 +232,52 @@ struct HostileCreateMLModelTests {
         var model = CraftedCreateMLModel()
         model.targetFrameRate = " 15 "
         #expect(Self.refusal(model) == nil)
+    }
+}
+
+/// A Create ML model cut at every offset, through Core ML's reader and the Create ML family: one
+/// line naming the file (a `CoreMLModelError`), never a trap.
+struct TruncatedCreateMLModelTests {
+    @Test func truncatedAtEveryOffsetIsOneLine() {
+        let whole = CraftedCreateMLModel().bytes
+        for end in 0..<whole.count {
+            do {
+                _ = try CreateMLActionClassifier(bytes: Array(whole.prefix(end)), fileName: "cut.mlmodel")
+                Issue.record("cut at \(end) of \(whole.count) bytes loaded")
+            } catch let error as CoreMLModelError {
+                let line = error.localizedDescription
+                #expect(line.hasPrefix("cut.mlmodel: ") && !line.contains("\n"), "cut at \(end): \(line)")
+            } catch {
+                Issue.record("cut at \(end): \(type(of: error)): \(error)")
+            }
+        }
+    }
+}
+
+/// Core ML weights are read by one rule for every family (`CoreMLFormat`'s `CoreMLWeights`): a
+/// Create ML classifier stored in float16 loads (0.10 refused it: "float32 only", while PoseNet's
+/// importer read the same field) and computes exactly what its float32 twin computes.
+struct CreateMLFloat16WeightTests {
+    @Test func float16WeightsLoadAndMatchTheirFloat32Twin() throws {
+        var model = CraftedCreateMLModel()
+        model.convolutionWeights = model.convolutionWeights.enumerated().map { Float(Float16(Float($0.offset % 13) * 0.0137 - 0.08)) }
+        let float32 = try CreateMLActionClassifier(bytes: model.bytes, fileName: "fp32.mlmodel")
+        model.float16Weights = true
+        let float16 = try CreateMLActionClassifier(bytes: model.bytes, fileName: "fp16.mlmodel")
+        let window = (0..<(4 * 54)).map { Float($0 % 11) / 11 }
+        let expected = try float32.classify(window).probabilities
+        #expect(try float16.classify(window).probabilities == expected)
+        #expect(expected.count == 2 && abs(expected[0] - expected[1]) > 1e-3, "the window tells the labels apart: \(expected)")
+    }
+
+    @Test func nonFiniteFloat16WeightsAreRefused() {
+        for bad: Float in [.nan, .infinity] {
+            var model = CraftedCreateMLModel()
+            model.convolutionWeights[17] = bad
+            model.float16Weights = true
+            let message = HostileCreateMLModelTests.refusal(model)
+            #expect(message?.contains("layer 'conv': convolution weights hold a value that is not finite") == true, "\(bad): \(message ?? "loaded")")
+            #expect(message?.contains("index 17") == true)
+        }
     }
 }

@@ -35,20 +35,25 @@ import Testing
     }
 
     /// POSEKIT_KERNEL_ISA narrows the packed GEMM's instruction set; one the CPU lacks (as
-    /// narrowed by POSEKIT_FORCE_CPU_FEATURES) is one error line.
+    /// narrowed by POSEKIT_FORCE_CPU_FEATURES) is one warning line and the run goes on with the
+    /// best the CPU has (0.10 said "using SSE2" and exited 1); a name that is no instruction set
+    /// is one error line, exit 1.
     @Test func kernelISAFollowsTheCPUAndTheEnvironment() throws {
         let baseline = try CLI.run(["info", "--build"], environment: ["POSEKIT_KERNEL_ISA": "baseline"])
         #expect(baseline.status == 0)
         #expect(baseline.stdoutText.contains("GEMM kernel   PoseKit packed GEMM, 6x8 tile, 4-lane vectors"))
         let sse = try CLI.run(["info", "--build"], environment: ["POSEKIT_FORCE_CPU_FEATURES": "sse2", "POSEKIT_KERNEL_ISA": "avx2"])
-        #expect(sse.status == 1)
         if BuildTarget.isTuned {
             // A tuned build's CPU guard refuses an SSE2-only CPU before any kernel is chosen.
+            #expect(sse.status == 1)
             #expect(sse.stderr.hasPrefix("posekit: error: this build needs \(BuildTarget.requirementName)"), "\(sse.stderr)")
         } else {
-            #expect(sse.stderr == "posekit: error: POSEKIT_KERNEL_ISA=avx2: this CPU lacks AVX2+FMA; using SSE2\n")
+            #expect(sse.status == 0, "\(sse.stderr)")
+            #expect(sse.stderr == "posekit: warning: POSEKIT_KERNEL_ISA=avx2: this CPU lacks AVX2+FMA; using SSE2\n")
+            #expect(sse.stdoutText.contains("GEMM kernel   PoseKit packed GEMM, 6x8 tile, 4-lane vectors"), "\(sse.stdoutText)")
         }
         let unknown = try CLI.run(["info", "--build"], environment: ["POSEKIT_KERNEL_ISA": "sse9"])
+        #expect(unknown.status == 1)
         #expect(unknown.stderr == "posekit: error: POSEKIT_KERNEL_ISA=sse9 is not an instruction set; use baseline, avx2, avx512\n")
     }
 

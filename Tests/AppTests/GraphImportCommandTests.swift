@@ -51,6 +51,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.pkw").path))
     }
 
+    /// `info` knows a TFLite model by its content (`TFL3` at byte 4), not by its name: a renamed
+    /// model is described (0.10 sent it to the bundle reader, which refused it); a file named
+    /// `.tflite` that is not one is one line naming it, exit 1.
+    @Test func infoRecognizesTFLiteByContent() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let renamed = dir.appendingPathComponent("hand-model.bin")
+        try FileManager.default.copyItem(atPath: Self.handLite, toPath: renamed.path)
+        let info = try CLI.run(["info", renamed.path])
+        #expect(info.status == 0, "\(info.stderr)")
+        let size = try Data(contentsOf: renamed).count
+        #expect(info.stdoutText.hasPrefix("\(renamed.path)  (\(size) bytes, TFLite schema version 3"), "\(info.stdoutText)")
+        #expect(info.stdoutText.contains("parameters    1011712"), "\(info.stdoutText)")
+
+        let impostor = dir.appendingPathComponent("model.tflite")
+        try Data("P6\n1 1\n255\n\u{0}\u{0}\u{0}".utf8).write(to: impostor)
+        let refused = try CLI.run(["info", impostor.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "posekit: error: \(impostor.path): not a TFLite model (no TFL3 file identifier at byte 4)\n", "\(refused.stderr)")
+    }
+
     @Test func importHelpTeachesTFLite() throws {
         let help = try CLI.run(["import", "--help"]).stdoutText
         #expect(help.contains("mediapipe-0.10.14/pose_detection.tflite"))

@@ -216,6 +216,16 @@ import TestSupport
         #expect(writer.manifest.dtypes == [.fp32])
     }
 
+    /// One weight rule for both Core ML families (`CoreMLFormat`): a NaN stored as float16 is
+    /// refused by the reader naming its layer, as a Create ML classifier's is (0.10's PoseNet
+    /// importer noticed it only after folding, naming a tensor).
+    @Test func nonFiniteFloat16WeightIsRefusedNamingTheLayer() throws {
+        var fixture = CoreMLFixture(seed: 1, fp16: true)
+        fixture.convs[3].weights[5] = .nan
+        Self.expectRefusal(fixture.encoded(), name: "nan.mlmodel",
+                           ["layer '\(fixture.convs[3].name)': convolution weights hold a value that is not finite (nan at index 5)"])
+    }
+
     @Test func bgrInputIsReorderedToRGB() throws {
         var fixture = CoreMLFixture(seed: 5)
         let rgb = try Self.importBytes(fixture.encoded())
@@ -323,7 +333,8 @@ import TestSupport
             p.packedUInts(20, [3, 3]); p.message(51) { _ in }
         }
         fixture.injected = (at: 6, layer: conv)
-        ImportCraftedModelTests.expectRefusal(fixture.encoded(), name: "huge.mlmodel", ["'huge'", "outside what PoseNet uses"])
+        // Range-checked by Core ML's reader before PoseNet's matcher sees it (every integer, one rule).
+        ImportCraftedModelTests.expectRefusal(fixture.encoded(), name: "huge.mlmodel", ["'huge'", "convolution outputChannels 18446744073709551615 is outside 1...65536"])
     }
 
     @Test func overflowingGraphDefShapeIsRefused() throws {
@@ -365,5 +376,37 @@ import TestSupport
             }
         }
         #expect(refused > 50)
+    }
+
+    /// A crafted model cut at every offset, through the format readers (`CoreMLFormat`,
+    /// `TensorFlowGraphDef`) and PoseNet's matcher: one line naming the file, never a trap.
+    @Test(arguments: ["coreml", "graphdef"]) func truncatedAtEveryOffsetIsOneLine(kind: String) {
+        let whole = kind == "coreml" ? CoreMLFixture(seed: 4).encoded() : GraphDefFixture().encoded()
+        for end in 0..<whole.count {
+            do {
+                _ = try WeightImporter.importModel(bytes: Array(whole.prefix(end)), file: "cut.model")
+                Issue.record("\(kind) cut at \(end) of \(whole.count) bytes imported")
+            } catch let error as ImportError {
+                let line = error.description
+                #expect(line.hasPrefix("cut.model: ") && !line.contains("\n"), "\(kind) cut at \(end): \(line)")
+            } catch {
+                Issue.record("\(kind) cut at \(end): \(type(of: error)): \(error)")
+            }
+        }
+    }
+}
+
+/// Moving the reading of Core ML and GraphDef files into format readers of their own
+/// (`CoreMLFormat`, `TensorFlowGraphDef`) changed where a file is read, not what is stored: the
+/// bundles imported from the two shared PoseNet files are byte for byte those made before (sha256
+/// of `posekit import`'s output from main 055dec4, which the `make weights` bundles also had).
+@Suite struct ImportByteIdentityTests {
+    @Test(arguments: [
+        (SharedData.coreMLModel, "98fb21667bf6d208d7d5c371da2d60ae18a6a52e1ac5379b1795f0b2e09cbe00"),
+        (SharedData.graphDefModel, "eeeaa897901e264f8a1a2cb985d539d138fced806f10b8f187911e29e25d8bc2"),
+    ])
+    func importedBundleBytesAreUnchanged(source: URL, sha256: String) throws {
+        let bytes = try WeightImporter.importModel(at: source).bundleWriter().encoded()
+        #expect(SHA256.hexDigest(bytes) == sha256, "\(source.lastPathComponent)")
     }
 }

@@ -1,8 +1,8 @@
 import ActionNet
 
 /// libFuzzer entry point: read `data` as a Core ML `.mlmodel` (the protobuf wire-format reader,
-/// the Create ML classifier's layer reader with every integer range-checked, the graph's probe run
-/// on a zero window). Malformed input must be a `CoreMLModelError`, never a trap; a model that
+/// Core ML's one format reader `CoreMLFormat` with every integer range-checked and its weight rule,
+/// the Create ML family's layer mapper, the graph's probe run on a zero window). Malformed input must be a `CoreMLModelError`, never a trap; a model that
 /// loads must classify a zero window into finite probabilities or refuse it with `badWindow`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCoreML(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -1,5 +1,5 @@
 /// The names of Core ML's `NeuralNetworkLayer` kinds (the `oneof layer` field names of coremltools'
-/// `NeuralNetwork.proto`) by field number: what both Core ML readers (PoseNet's importer, ActionNet's
+/// `NeuralNetwork.proto`) by field number: what the families on the Core ML reader (PoseNet's importer, ActionNet's
 /// Create ML classifiers) call a layer kind in their messages about layers they do not run.
 public enum CoreMLLayerKindNames {
     public static let byField: [Int: String] = [
