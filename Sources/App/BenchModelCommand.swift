@@ -39,6 +39,7 @@ struct BenchModel: ParsableCommand {
             .tflite in rounds interleaved with ours and prints our time over its time; --layers \
             adds where our time goes per kind of step:
               posekit bench model --models palm_detection_full.pkw --threads 1 --compare-tflite
+              posekit bench model --models palm_detection_full.pkw --threads 1 --compare-fusion --layers
               posekit bench model --models hand_landmark_full.pkw pose_landmark_full.pkw --threads 1 --layers --json
             """)
 
@@ -88,6 +89,13 @@ struct BenchModel: ParsableCommand {
         "For imported graphs (.pkw from a .tflite, or a .tflite): also time the TFLite runtime on the same .tflite (ai-edge-litert, XNNPACK), in rounds interleaved with ours, and print the ratio (needs python3 with numpy and ai-edge-litert)."))
     var compareTflite = false
 
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "For imported graphs: run each residual ADD and PRELU in the epilogue of the convolution before it where the graph allows (what `posekit run` and the pipelines do; the same values). With --no-fuse-epilogues each runs as a step of its own."))
+    var fuseEpilogues = true
+
+    @Flag(help: "For imported graphs: also time the plan without epilogue fusion, in rounds interleaved with the others, and print fused / unfused (what fusion saves).")
+    var compareFusion = false
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -113,7 +121,9 @@ struct BenchModel: ParsableCommand {
                 GraphModelBenchmark.Model(name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent,
                                           graph: try GraphModelFile.load(path), tflite: GraphModelFile.sourceTFLite(of: path))
             }
-            let benchmark = GraphModelBenchmark(models: loaded, threads: threads, runs: runs, compareTFLite: compareTflite, layers: layers)
+            var benchmark = GraphModelBenchmark(models: loaded, threads: threads, runs: runs, compareTFLite: compareTflite, layers: layers)
+            benchmark.fusingEpilogues = fuseEpilogues
+            benchmark.compareFusion = compareFusion
             let report = try benchmark.run(log: json ? { _ in } : { print($0) })
             if json {
                 let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
@@ -122,6 +132,9 @@ struct BenchModel: ParsableCommand {
             return
         }
         if compareTflite { throw ValidationError("--compare-tflite compares imported graphs (.pkw of a .tflite, or a .tflite)") }
+        if compareFusion || !fuseEpilogues {
+            throw ValidationError("--compare-fusion and --no-fuse-epilogues are for imported graphs (.pkw of a .tflite, or a .tflite)")
+        }
         let benchmark = ModelBenchmark(models: models, sizes: sizes, threads: threads, outputStride: outputStride, runs: runs,
                                        layers: layers, busyNeighbor: busyNeighbor, compareOrt: compareOrt,
                                        letterbox: letterbox.map { ModelBenchmark.FrameSize(width: $0.width, height: $0.height) },

@@ -5,7 +5,8 @@ import Tensor
 /// The measurements behind `posekit bench model --models M.pkw` for imported graphs: the forward
 /// pass of each graph on ``GraphRunner`` (median and minimum ms per thread count), optionally
 /// interleaved with the TFLite runtime on the same `.tflite` (ai-edge-litert, XNNPACK: the engine
-/// these networks were tuned for) and a breakdown of our time per kind of step.
+/// these networks were tuned for) and with our plan without epilogue fusion, and a breakdown of
+/// our time per kind of step.
 public struct GraphModelBenchmark {
     /// One graph to time: its name in the report, the graph, and the `.tflite` it was imported
     /// from (for the TFLite peer; nil when not found).
@@ -24,6 +25,10 @@ public struct GraphModelBenchmark {
     public var compareTFLite: Bool
     /// Print where our time goes per kind of step (`conv 1x1`, `depthwise 5x5 s2`, ...).
     public var layers: Bool
+    /// Run residual `ADD`s and `PRELU`s in the convolutions' epilogues (``GraphRunner``'s default).
+    public var fusingEpilogues = true
+    /// Also time the plan without epilogue fusion, in rounds interleaved with the others.
+    public var compareFusion = false
 
     /// Passes per round of one engine before the other engine's round.
     static let runsPerRound = 10
@@ -37,7 +42,8 @@ public struct GraphModelBenchmark {
         var report = BenchEnvironment.report(log: log)
         var rows: [[String: Any]] = []
         let peer = compareTFLite ? try TFLitePeer() : nil
-        log("model                    threads  steps  median ms   min ms" + (compareTFLite ? "  TFLite ms  TFLite min  ratio" : ""))
+        log("model                    threads  steps  median ms   min ms" + (compareFusion ? "  unfused ms  fused/unfused" : "")
+            + (compareTFLite ? "  TFLite ms  TFLite min  ratio" : ""))
         for model in models {
             // The input, both engines': values spread evenly over [0, 1) (the golden-ratio
             // sequence), like the TFLite peer script's uniform noise.
@@ -46,25 +52,36 @@ public struct GraphModelBenchmark {
                 Float((Double($0) * 0.618_033_988_749_895).truncatingRemainder(dividingBy: 1))
             })
             for t in threads {
-                let runner = try GraphRunner(graph: model.graph, threads: t)
-                var row: [String: Any] = ["model": model.name, "threads": t, "steps": runner.stepCount]
+                let runner = try GraphRunner(graph: model.graph, threads: t, fusingEpilogues: fusingEpilogues)
+                let unfused: GraphRunner? = try compareFusion ? GraphRunner(graph: model.graph, threads: t, fusingEpilogues: false) : nil
+                var row: [String: Any] = ["model": model.name, "threads": t, "steps": runner.stepCount,
+                                          "fused_nodes": runner.fusedNodes.count]
                 let ours: Benchmark.Timing
                 var theirs: [Double] = []
-                if let peer {
-                    guard let tflite = model.tflite else {
-                        throw BenchmarkError("--compare-tflite: the .tflite \(model.name) was imported from is not found (give the .tflite itself)")
+                var unfusedTiming: Benchmark.Timing?
+                if peer != nil || unfused != nil {
+                    var timer: OnnxRuntimePeer.ForwardTimer?
+                    if let peer {
+                        guard let tflite = model.tflite else {
+                            throw BenchmarkError("--compare-tflite: the .tflite \(model.name) was imported from is not found (give the .tflite itself)")
+                        }
+                        timer = try peer.forwardTimer(model: tflite, input: input, threads: t)
                     }
-                    let timer = try peer.forwardTimer(model: tflite, input: input, threads: t)
-                    for _ in 0..<3 { _ = try runner.run([input]) }
-                    var samples: [Double] = []
+                    for _ in 0..<3 { _ = try runner.run([input]); _ = try unfused?.run([input]) }
+                    var samples: [Double] = [], unfusedSamples: [Double] = []
                     var done = 0
+                    // Rounds: ours, ours unfused, theirs, so the host's load falls on all alike.
                     while done < runs {
                         let n = min(Self.runsPerRound, runs - done)
                         samples += try Benchmark.measure(warmup: 0, runs: n) { _ = try runner.run([input]) }.samples
-                        theirs.append(try timer.medianMilliseconds(runs: n))
+                        if let unfused {
+                            unfusedSamples += try Benchmark.measure(warmup: 0, runs: n) { _ = try unfused.run([input]) }.samples
+                        }
+                        if let timer { theirs.append(try timer.medianMilliseconds(runs: n)) }
                         done += n
                     }
                     ours = Benchmark.Timing(samples: samples)
+                    if unfused != nil { unfusedTiming = Benchmark.Timing(samples: unfusedSamples) }
                 } else {
                     ours = try Benchmark.measure(warmup: 3, runs: runs, minimumSeconds: 0.5) { _ = try runner.run([input]) }
                 }
@@ -72,6 +89,11 @@ public struct GraphModelBenchmark {
                 row["median_ms"] = median
                 row["min_ms"] = minimum
                 var line = String(format: "%-24@ %7d  %5d  %9.2f  %7.2f", model.name as NSString, t, runner.stepCount, median, minimum)
+                if let unfusedTiming {
+                    let unfusedMedian = unfusedTiming.median * 1e3
+                    row["unfused_median_ms"] = unfusedMedian
+                    line += String(format: "  %10.2f  %13.3f", unfusedMedian, median / unfusedMedian)
+                }
                 if !theirs.isEmpty {
                     let peerMedian = theirs.sorted()[theirs.count / 2], peerMinimum = theirs.min()!
                     row["tflite_median_ms"] = peerMedian

@@ -19,6 +19,24 @@ struct GraphPlan {
     /// `PAD` nodes that run as their depthwise consumer's padding instead (node index → the
     /// depthwise node's index).
     var foldedPads: [Int: Int] = [:]
+    /// Convolutions that run the `ADD` and / or `PRELU` after them in their epilogue, by the
+    /// convolution's node index.
+    var epilogueChains: [Int: EpilogueChain] = [:]
+
+    /// A convolution and the nodes its epilogue runs: `PRELU(ADD(conv, residual))`, `ADD(conv,
+    /// residual)` or `PRELU(conv)`. The fused step runs where the chain's last node stood, when
+    /// the residual is made (whatever the node order), and writes the chain's last value.
+    struct EpilogueChain {
+        var add: Int?
+        var residual: ValueID?
+        var prelu: Int?
+        /// The value the fused step writes.
+        var output: ValueID
+        /// Where the fused step runs: the chain's last node.
+        var last: Int
+
+        var nodes: [Int] { [add, prelu].compactMap { $0 } }
+    }
 
     enum Placement {
         case none
@@ -28,8 +46,10 @@ struct GraphPlan {
         case buffer(Int)
     }
 
-    /// Plans `graph` to compute `outputs` (value IDs).
-    init(graph: Graph, outputs: [ValueID]) throws {
+    /// Plans `graph` to compute `outputs` (value IDs); with `fusingEpilogues`, residual `ADD`s
+    /// and `PRELU`s run in the epilogue of the convolution before them where the graph allows
+    /// (``epilogueChains(_:needed:outputs:producer:)``).
+    init(graph: Graph, outputs: [ValueID], fusingEpilogues: Bool = true) throws {
         // The checks every graph passes (IDs in range, producers before consumers, shapes).
         try graph.validate()
         let valueCount = graph.values.count
@@ -65,7 +85,16 @@ struct GraphPlan {
         steps = []
         bufferCapacities = []
         foldedPads = Self.padsFoldedIntoDepthwise(graph, needed: needed, outputs: outputs, producer: producer)
+        if fusingEpilogues { epilogueChains = Self.epilogueChains(graph, needed: needed, outputs: outputs) }
+        // Chain node → its convolution; every node of a chain but the last is bound with it.
+        var chainAt: [Int: Int] = [:]
+        for (conv, chain) in epilogueChains { chainAt[conv] = conv; for node in chain.nodes { chainAt[node] = conv } }
         for (index, node) in graph.nodes.enumerated() where needed[index] {
+            if let conv = chainAt[index] {
+                let chain = epilogueChains[conv]!
+                if index == chain.last { try bind(graph.nodes[conv], index: conv, graph: graph, chain: chain) }
+                continue
+            }
             try bind(node, index: index, graph: graph)
         }
         try placeBuffers(inputs: graph.inputs.filter { seen[$0] }, outputs: outputs)
@@ -88,9 +117,11 @@ struct GraphPlan {
         return shapes.count - 1
     }
 
-    private mutating func bind(_ node: GraphNode, index: Int, graph: Graph) throws {
+    /// Binds `node` to a step; a convolution with an epilogue `chain` writes the chain's output
+    /// and runs its `ADD` / `PRELU` too.
+    private mutating func bind(_ node: GraphNode, index: Int, graph: Graph, chain: EpilogueChain? = nil) throws {
         let op = node.operation
-        let out = node.outputs[0]
+        let out = chain?.output ?? node.outputs[0]
         func fail(_ message: String) -> GraphRunnerError {
             .unsupported("node \(index) (\(op.name), '\(names[out])'): \(message)")
         }
@@ -100,7 +131,8 @@ struct GraphPlan {
             }
         }
         func step(_ kernel: GraphStep.Kernel, _ inputs: [ValueID], output: ValueID = out) {
-            steps.append(GraphStep(kernel: kernel, inputs: inputs, output: output, node: index))
+            steps.append(GraphStep(kernel: kernel, inputs: inputs + [chain?.residual].compactMap { $0 }, output: output,
+                                   node: index, fusedNodes: chain?.nodes ?? []))
         }
         do {
             switch op {
@@ -123,13 +155,24 @@ struct GraphPlan {
                     return
                 }
                 let packed = try PackedPointwiseWeights(weights: weights.reshaped([kh * kw * cin, cout]), bias: bias)
+                var epilogue = StepEpilogue(activation)
+                if let chain {
+                    if let add = chain.add, case .add(let addActivation) = graph.nodes[add].operation {
+                        epilogue.activation = addActivation
+                        epilogue.addsResidual = true
+                    }
+                    if let prelu = chain.prelu {
+                        epilogue.prelu = try PReLUSlopes(try constant(graph.nodes[prelu].inputs[1], "slope", of: prelu,
+                                                                      graph.nodes[prelu].operation))
+                    }
+                }
                 if pointwise {
-                    step(.pointwise(packed, activation), [x])
+                    step(.pointwise(packed, epilogue), [x])
                     return
                 }
                 let (input, padding) = try convolutionInput(x, window: window, output: out, node: index)
                 step(.convolution(packed, kernelHeight: kh, kernelWidth: kw, stride: window.strideHeight,
-                                  padding: padding, activation), [input])
+                                  padding: padding, epilogue), [input])
             case .depthwiseConv2D(var window, let activation):
                 try requireInputs(3)
                 var x = node.inputs[0]
@@ -218,6 +261,64 @@ struct GraphPlan {
         } catch let error as TensorError {
             throw GraphRunnerError.invalidGraph("node \(index) (\(op.name), '\(names[out])'): \(error.description)")
         }
+    }
+
+    /// Whether `node` is a `CONV_2D` that runs on the packed GEMM (`pointwise` or `convolution`
+    /// steps, whose kernels take an epilogue): not one of ``fewChannelsLimit`` channels.
+    static func runsOnPackedGEMM(_ node: GraphNode, _ graph: Graph) -> Bool {
+        guard case .conv2D(let window, _) = node.operation, node.inputs.count == 3,
+              let weights = graph.values[node.inputs[1]].constant, weights.rank == 4 else { return false }
+        let (kh, kw, cout) = (weights.shape[0], weights.shape[1], weights.shape[3])
+        let pointwise = kh == 1 && kw == 1 && window.strideHeight == 1 && window.padding == .zero
+        return pointwise || !(cout <= fewChannelsLimit && window.padding.top < kh && window.padding.left < kw)
+    }
+
+    /// The convolutions whose epilogue can run the nodes after them: a packed-GEMM `CONV_2D`
+    /// whose output only an `ADD` reads (the convolution without an activation of its own, the
+    /// other operand a different value: the residual) or only a `PRELU` with constant slopes, one
+    /// per channel; after the `ADD`, a `PRELU` that alone reads the sum. A value fused away must
+    /// not be a requested output. The values are the same as unfused: the kernels add the
+    /// residual, clamp and apply PReLU in the separate kernels' order.
+    static func epilogueChains(_ graph: Graph, needed: [Bool], outputs: [ValueID]) -> [Int: EpilogueChain] {
+        var readers = [[Int]](repeating: [], count: graph.values.count)
+        for (index, node) in graph.nodes.enumerated() where needed[index] {
+            for id in Set(node.inputs) { readers[id].append(index) }
+        }
+        let requested = Set(outputs)
+        /// The one node reading `id`, when exactly one does, it reads it once, and `id` is not an output.
+        func soleReader(_ id: ValueID) -> Int? {
+            guard readers[id].count == 1, !requested.contains(id) else { return nil }
+            let reader = readers[id][0]
+            return graph.nodes[reader].inputs.filter { $0 == id }.count == 1 ? reader : nil
+        }
+        func fusablePReLU(after id: ValueID) -> Int? {
+            guard let reader = soleReader(id), case .prelu = graph.nodes[reader].operation,
+                  graph.nodes[reader].inputs.count == 2, let slopes = graph.values[graph.nodes[reader].inputs[1]].constant,
+                  slopes.count == graph.values[id].shape.last, graph.nodes[reader].inputs[0] == id else { return nil }
+            return reader
+        }
+        var chains: [Int: EpilogueChain] = [:]
+        var claimed = Set<Int>()  // an ADD read by two convolutions alone is run by the first
+        for (index, node) in graph.nodes.enumerated() where needed[index] && runsOnPackedGEMM(node, graph) {
+            guard case .conv2D(_, let activation) = node.operation, node.outputs.count == 1 else { continue }
+            let y = node.outputs[0]
+            if activation == .none, let add = soleReader(y), !claimed.contains(add), case .add = graph.nodes[add].operation,
+               graph.nodes[add].inputs.count == 2, graph.nodes[add].outputs.count == 1 {
+                let residual = graph.nodes[add].inputs[0] == y ? graph.nodes[add].inputs[1] : graph.nodes[add].inputs[0]
+                guard graph.values[residual].shape == graph.values[y].shape else { continue }
+                let sum = graph.nodes[add].outputs[0]
+                claimed.insert(add)
+                if let prelu = fusablePReLU(after: sum) {
+                    chains[index] = EpilogueChain(add: add, residual: residual, prelu: prelu,
+                                                  output: graph.nodes[prelu].outputs[0], last: prelu)
+                } else {
+                    chains[index] = EpilogueChain(add: add, residual: residual, prelu: nil, output: sum, last: add)
+                }
+            } else if let prelu = fusablePReLU(after: y) {
+                chains[index] = EpilogueChain(add: nil, residual: nil, prelu: prelu, output: graph.nodes[prelu].outputs[0], last: prelu)
+            }
+        }
+        return chains
     }
 
     /// Output channels up to which a k×k convolution runs as dot products
@@ -335,6 +436,15 @@ struct GraphPlan {
                 placement[id] = .buffer(buffer)
             } else if case .constant(let tensor) = placement[root[id]] {
                 placement[id] = .constant(try tensor.reshaped(shapes[id]))
+            }
+        }
+        // Every value a step reads or writes has a place (a step reading a value no step makes,
+        // e.g. one fused away, would otherwise read an unplaced view).
+        for (index, step) in steps.enumerated() {
+            for id in step.inputs + [step.output] {
+                if case .none = placement[id] {
+                    throw GraphRunnerError.invalidGraph("plan: step \(index) (\(step.kind), node \(step.node)) uses '\(names[id])', which no step makes")
+                }
             }
         }
     }

@@ -6,9 +6,10 @@ import Tensor
 ///
 /// Built once per graph, output selection and thread count: the constructor prunes the graph to
 /// the nodes the requested outputs need (pose_landmark_full without its segmentation branch, say),
-/// binds every node to a kernel with its weights packed once, and places every intermediate value
-/// in a pool of buffers reused by liveness. ``run(_:)`` then only executes the steps: no
-/// allocation besides the returned outputs.
+/// binds every node to a kernel with its weights packed once, runs residual `ADD`s and `PRELU`s in
+/// the epilogue of the convolution before them where the graph allows (``stepKinds`` shows
+/// which), and places every intermediate value in a pool of buffers reused by liveness.
+/// ``run(_:)`` then only executes the steps: no allocation besides the returned outputs.
 ///
 /// Layouts are the graph's (``Graph``): feature maps `[H, W, C]`, other values their source shape
 /// without the batch axis.
@@ -30,18 +31,20 @@ public final class GraphRunner: @unchecked Sendable {
     private let lock = NSLock()
 
     /// Plans `graph` to compute `outputs` (value IDs; nil: all of the graph's outputs, in its order)
-    /// on `threads` cores.
+    /// on `threads` cores. With `fusingEpilogues` false every `ADD` and `PRELU` runs as a step of
+    /// its own (the same values: for measuring what fusion pays, and for tests).
     ///
     /// - Throws: ``GraphRunnerError`` when the graph is malformed (a value read before it is
     ///   made, IDs out of range, shapes that disagree) or holds a configuration no kernel runs
     ///   (named with its node).
-    public init(graph: Graph, outputs: [ValueID]? = nil, threads: Int = Parallelism.defaultThreads) throws {
+    public init(graph: Graph, outputs: [ValueID]? = nil, threads: Int = Parallelism.defaultThreads,
+                fusingEpilogues: Bool = true) throws {
         let outputs = outputs ?? graph.outputs
         guard !outputs.isEmpty else { throw GraphRunnerError.invalidGraph("no outputs to compute") }
         self.graph = graph
         self.outputs = outputs
         self.threads = max(1, threads)
-        let plan = try GraphPlan(graph: graph, outputs: outputs)
+        let plan = try GraphPlan(graph: graph, outputs: outputs, fusingEpilogues: fusingEpilogues)
         self.plan = plan
         let buffers = try plan.bufferCapacities.map { try Tensor(zeros: [max(1, $0)]) }
         views = try plan.shapes.indices.map { id in
@@ -61,8 +64,16 @@ public final class GraphRunner: @unchecked Sendable {
     /// The shapes ``run(_:)`` returns, in ``outputs`` order.
     public var outputShapes: [[Int]] { outputs.map { plan.shapes[$0] } }
 
-    /// Steps the plan runs (nodes after pruning, plus any pad a convolution needed).
+    /// Steps the plan runs (nodes after pruning, plus any pad a convolution needed, less the
+    /// nodes run in a convolution's epilogue).
     public var stepCount: Int { plan.steps.count }
+
+    /// The kind of each step, in run order: `conv 1x1`, `depthwise 5x5 s2`, `add`, ..., and for a
+    /// convolution that runs the nodes after it in its epilogue, those too (`conv 1x1 + add + prelu`).
+    public var stepKinds: [String] { plan.steps.map(\.kind) }
+
+    /// The graph nodes run in a convolution's epilogue rather than as steps of their own.
+    public var fusedNodes: [Int] { plan.steps.flatMap(\.fusedNodes) }
 
     /// Floats held by the activation pool (every intermediate value of a run lives in it).
     public var poolFloatCount: Int { plan.bufferCapacities.reduce(0, +) }

@@ -5,11 +5,11 @@ import Tensor
 struct GraphStep {
     /// What runs.
     enum Kernel {
-        /// 1×1 stride-1 convolution (and fully connected) on the packed GEMM.
-        case pointwise(PackedPointwiseWeights, Activation)
+        /// 1×1 stride-1 convolution on the packed GEMM.
+        case pointwise(PackedPointwiseWeights, StepEpilogue)
         /// k×k convolution on the packed general convolution; padding is SAME or VALID here
         /// (other amounts got an explicit pad step before it).
-        case convolution(PackedPointwiseWeights, kernelHeight: Int, kernelWidth: Int, stride: Int, padding: Padding, Activation)
+        case convolution(PackedPointwiseWeights, kernelHeight: Int, kernelWidth: Int, stride: Int, padding: Padding, StepEpilogue)
         /// k×k convolution to a few output channels, as dot products (weights OHWI), explicit padding.
         case fewChannels(weightsOHWI: Tensor, bias: Tensor, stride: Int, padTop: Int, padLeft: Int, Activation)
         /// Depthwise 3×3 with TF SAME or VALID padding: Tensor's tuned 3×3 kernel.
@@ -33,17 +33,21 @@ struct GraphStep {
     }
 
     let kernel: Kernel
-    /// Values read, in the kernel's order (constants already taken into `kernel` are left out).
+    /// Values read, in the kernel's order (constants already taken into `kernel` are left out); a
+    /// convolution whose epilogue adds a residual reads it second.
     let inputs: [ValueID]
     let output: ValueID
     /// The node of the graph this step runs (a pad step inserted before a convolution names the convolution).
     let node: Int
+    /// Further nodes this step runs in its convolution's epilogue (an `ADD`, a `PRELU`), in order.
+    var fusedNodes: [Int] = []
 
-    /// The kind of work, for profiles: `conv 1x1`, `depthwise 5x5 s2`, `add`, ...
+    /// The kind of work, for profiles: `conv 1x1`, `depthwise 5x5 s2`, `add`, `conv 1x1 + add + prelu`
+    /// (a convolution with the nodes its epilogue runs), ...
     var kind: String {
         switch kernel {
-        case .pointwise: return "conv 1x1"
-        case .convolution(_, let kh, let kw, let stride, _, _): return "conv \(kh)x\(kw) s\(stride)"
+        case .pointwise(_, let epilogue): return "conv 1x1" + epilogue.kindSuffix
+        case .convolution(_, let kh, let kw, let stride, _, let epilogue): return "conv \(kh)x\(kw) s\(stride)" + epilogue.kindSuffix
         case .fewChannels(let weights, _, let stride, _, _, _): return "conv \(weights.shape[1])x\(weights.shape[2]) s\(stride) to \(weights.shape[0]) channels"
         case .depthwise3x3(_, _, let stride, _, _): return "depthwise 3x3 s\(stride)"
         case .depthwise(let weights, _, let stride, _, _, _): return "depthwise \(weights.shape[0])x\(weights.shape[1]) s\(stride)"
@@ -66,11 +70,13 @@ struct GraphStep {
         let output = values[self.output]!
         func input(_ i: Int) -> Tensor { values[inputs[i]]! }
         switch kernel {
-        case .pointwise(let packed, let activation):
-            try Convolution.pointwise(input(0), packed: packed, activation: activation, into: output, threads: threads)
-        case .convolution(let packed, let kh, let kw, let stride, let padding, let activation):
-            try Convolution.general(input(0), packed: packed, kernelHeight: kh, kernelWidth: kw, stride: stride,
-                                    padding: padding, activation: activation, into: output, workspace: workspace, threads: threads)
+        case .pointwise(let packed, let epilogue):
+            try Convolution.pointwise(input(0), packed: packed, epilogue: epilogue.epilogue(residual: epilogue.addsResidual ? input(1) : nil),
+                                      into: output, threads: threads)
+        case .convolution(let packed, let kh, let kw, let stride, let padding, let epilogue):
+            try Convolution.general(input(0), packed: packed, kernelHeight: kh, kernelWidth: kw, stride: stride, padding: padding,
+                                    epilogue: epilogue.epilogue(residual: epilogue.addsResidual ? input(1) : nil),
+                                    into: output, workspace: workspace, threads: threads)
         case .fewChannels(let weights, let bias, let stride, let padTop, let padLeft, let activation):
             try Convolution.fewChannels(input(0), weightsOHWI: weights, bias: bias, stride: stride, padTop: padTop, padLeft: padLeft,
                                         activation: activation, into: output, threads: threads)
@@ -107,4 +113,25 @@ struct GraphStep {
             break
         }
     }
+}
+
+/// What a convolution step does after its bias (Tensor's `Epilogue`, planned): the activation, a
+/// residual (the step's second input) and PReLU slopes, from the nodes fused into it.
+struct StepEpilogue {
+    /// The clamp: the convolution's own activation, or that of the `ADD` fused after it.
+    var activation: Activation
+    /// Whether the step's second input is added (a fused `ADD`).
+    var addsResidual = false
+    /// The slopes of a fused `PRELU`.
+    var prelu: PReLUSlopes?
+
+    init(_ activation: Activation) { self.activation = activation }
+
+    /// The epilogue of one run, `residual` being the step's second input's view.
+    func epilogue(residual: Tensor?) -> Epilogue {
+        Epilogue(activation: activation, residual: residual, prelu: prelu)
+    }
+
+    /// `" + add"`, `" + prelu"`, `" + add + prelu"` or nothing, for the step's kind.
+    var kindSuffix: String { (addsResidual ? " + add" : "") + (prelu != nil ? " + prelu" : "") }
 }

@@ -99,30 +99,3 @@ extension SIMD16 where Scalar == Float {
         return unsafeBitCast(bits, to: Self.self)
     }
 }
-
-/// Bias + activation over a row-major `rows × columns` tile with row stride `rowStride`,
-/// in place. `bias` has `columns` elements or is nil (no bias).
-///
-/// This is the GEMM epilogue: called on each band right after `cblas_sgemm` wrote it, while the
-/// band is in cache. Every activation is a clamp to ``Activation/bounds``, so one plain loop
-/// (which the optimizer vectorises to full-width compare/blend) serves them all.
-func applyEpilogue(
-    _ tile: UnsafeMutablePointer<Float>, rows: Int, columns: Int, rowStride: Int,
-    bias: UnsafePointer<Float>?, activation: Activation
-) {
-    let (low, high) = activation.bounds
-    for r in 0..<rows {
-        let row = tile + r * rowStride
-        if let bias {
-            for c in 0..<columns {
-                let v = row[c] + bias[c]
-                row[c] = v < low ? low : (v > high ? high : v)
-            }
-        } else if activation != .none {
-            for c in 0..<columns {
-                let v = row[c]
-                row[c] = v < low ? low : (v > high ? high : v)
-            }
-        }
-    }
-}

@@ -111,7 +111,7 @@ extension Convolution {
                         Int32(rows), Int32(cout), Int32(k), 1, columns, Int32(k), wts, Int32(cout),
                         0, dst + row0 * cout, Int32(cout))
                     applyEpilogue(dst + row0 * cout, rows: rows, columns: cout, rowStride: cout,
-                                  bias: biasPointer, activation: activation)
+                                  bias: biasPointer, epilogue: KernelEpilogue(activation))
                 }
             }
         }
@@ -174,6 +174,22 @@ extension Convolution {
         into output: Tensor, workspace: ConvolutionWorkspace? = nil, skippingRows: Range<Int> = 0..<0,
         skippingColumns: Range<Int> = 0..<0, threads: Int = Parallelism.defaultThreads
     ) throws {
+        try general(input, packed: packed, kernelHeight: kh, kernelWidth: kw, stride: stride, dilation: dilation,
+                    padding: padding, epilogue: Epilogue(activation: activation), into: output, workspace: workspace,
+                    skippingRows: skippingRows, skippingColumns: skippingColumns, threads: threads)
+    }
+
+    /// ``general(_:packed:kernelHeight:kernelWidth:stride:dilation:padding:activation:into:workspace:skippingRows:skippingColumns:threads:)``
+    /// with a whole ``Epilogue``: a residual added and a PReLU applied as each tile is stored.
+    ///
+    /// - Throws: ``TensorError`` on shape mismatches, non-positive stride / dilation, or an
+    ///   epilogue that does not fit the output.
+    public static func general(
+        _ input: Tensor, packed: PackedPointwiseWeights, kernelHeight kh: Int, kernelWidth kw: Int,
+        stride: Int = 1, dilation: Int = 1, padding: Padding = .same, epilogue: Epilogue,
+        into output: Tensor, workspace: ConvolutionWorkspace? = nil, skippingRows: Range<Int> = 0..<0,
+        skippingColumns: Range<Int> = 0..<0, threads: Int = Parallelism.defaultThreads
+    ) throws {
         try input.requireRank(3, "convolution input")
         let (h, w, cin) = (input.shape[0], input.shape[1], input.shape[2])
         guard kh >= 1, kw >= 1, packed.inputChannels == kh * kw * cin else {
@@ -185,6 +201,23 @@ extension Convolution {
         let cout = packed.outputChannels
         try output.requireShape([g.outputHeight, g.outputWidth, cout], "convolution output")
         try output.requireDisjoint(from: input, "convolution output")
+        try epilogue.check(output: output)
+        epilogue.withKernelEpilogue { epilogue in
+            packedGeneral(input, g, packed: packed, epilogue: epilogue, into: output, workspace: workspace,
+                              skippingRows: skippingRows, skippingColumns: skippingColumns, threads: threads)
+        }
+    }
+
+    /// The body of ``general(_:packed:kernelHeight:kernelWidth:stride:dilation:padding:epilogue:into:workspace:skippingRows:skippingColumns:threads:)``
+    /// once the shapes are checked.
+    private static func packedGeneral(
+        _ input: Tensor, _ g: ConvolutionGeometry, packed: PackedPointwiseWeights, epilogue: KernelEpilogue,
+        into output: Tensor, workspace: ConvolutionWorkspace?, skippingRows: Range<Int>, skippingColumns: Range<Int>,
+        threads: Int
+    ) {
+        let cin = input.shape[2]
+        let (kh, kw, dilation) = (g.kernelHeight, g.kernelWidth, g.dilation)
+        let cout = packed.outputChannels
         let k = kh * kw * cin
         let scratch = workspace ?? ConvolutionWorkspace()
         let rowsToCompute = SkippedRows(count: g.outputHeight, skipping: skippingRows)
@@ -194,7 +227,6 @@ extension Convolution {
             let columnsToCompute = SkippedRows(count: ow, skipping: skipsColumns(skippingColumns, packed) ? skippingColumns : 0..<0)
             let workers = max(1, min(threads, rowsToCompute.computed))
             scratch.reserve(count: workers * tileRows * k)
-            let (low, high) = activation.bounds
             withExtendedLifetime((input, packed, output, scratch)) {
                 let src = input.basePointer, dst = output.mutableBasePointer, scratchBase = scratch.base
                 Parallelism.forEachBand(workers) { worker in
@@ -202,7 +234,7 @@ extension Convolution {
                     let share = Parallelism.bandRange(worker, of: workers, count: rowsToCompute.computed)
                     rowsToCompute.forEachRun(share) { run in for oy in run {
                         columnsToCompute.forEachKept(0..<ow) { part in
-                            packedConvolutionRow(src, g, cin, packed, row: oy, columns: part, low, high,
+                            packedConvolutionRow(src, g, cin, packed, row: oy, columns: part, epilogue,
                                                  scratch: columns, into: dst)
                         }
                     } }
@@ -215,7 +247,8 @@ extension Convolution {
             let ow = g.outputWidth
             let pixels = (rowsToCompute.skipped.lowerBound * ow)..<(rowsToCompute.skipped.upperBound * ow)
             forEachIm2colBand(input, g, threads: threads, workspace: scratch, skippingPixels: pixels) { columns, row0, rows in
-                packedGEMM(a: columns, m: rows, packed: packed, c: dst + row0 * cout, activation: activation, threads: 1)
+                packedGEMM(a: columns, m: rows, packed: packed, c: dst + row0 * cout,
+                           epilogue: epilogue.offset(by: row0 * cout), threads: 1)
             }
         }
     }
@@ -232,7 +265,7 @@ extension Convolution {
     @inline(never)
     static func packedConvolutionRow(
         _ src: UnsafePointer<Float>, _ g: ConvolutionGeometry, _ cin: Int, _ packed: PackedPointwiseWeights,
-        row oy: Int, columns: Range<Int>, _ low: Float, _ high: Float,
+        row oy: Int, columns: Range<Int>, _ epilogue: KernelEpilogue,
         scratch: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Float>
     ) {
         let (w, kh, kw, stride) = (g.inputWidth, g.kernelHeight, g.kernelWidth, g.stride)
@@ -243,15 +276,15 @@ extension Convolution {
         while ox < columns.upperBound {
             let pixels = min(packed.tileRows, columns.upperBound - ox)
             let ix0 = ox * stride - g.padLeft
-            let out = dst + (oy * ow + ox) * cout
+            let out = (oy * ow + ox) * cout
             if rowInside && ix0 >= 0 && (ox + pixels - 1) * stride - g.padLeft + kw <= w {
                 packedRowTile(a: src + (iy0 * w + ix0) * cin, lda: stride * cin, segments: kh,
                               segmentLength: kw * cin, segmentStride: w * cin, rows: pixels,
-                              packed: packed, low: low, high: high, c: out)
+                              packed: packed, epilogue: epilogue, at: out, c: dst)
             } else {
                 im2colRows(src, g, cin, firstPixel: oy * ow + ox, pixels: pixels, into: scratch)
                 packedRowTile(a: scratch, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
-                              rows: pixels, packed: packed, low: low, high: high, c: out)
+                              rows: pixels, packed: packed, epilogue: epilogue, at: out, c: dst)
             }
             ox += pixels
         }

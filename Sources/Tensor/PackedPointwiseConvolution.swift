@@ -145,6 +145,20 @@ extension Convolution {
         _ input: Tensor, packed: PackedPointwiseWeights, activation: Activation = .none,
         into output: Tensor, skippingZeroChannels: Bool = true, threads: Int = Parallelism.defaultThreads
     ) throws {
+        try pointwise(input, packed: packed, epilogue: Epilogue(activation: activation), into: output,
+                      skippingZeroChannels: skippingZeroChannels, threads: threads)
+    }
+
+    /// ``pointwise(_:packed:activation:into:skippingZeroChannels:threads:)`` with a whole
+    /// ``Epilogue``: a residual added and a PReLU applied as each tile is stored (a graph's
+    /// `CONV_2D` → `ADD` → `PRELU` in one pass).
+    ///
+    /// - Throws: ``TensorError`` when shapes disagree, the output overlaps the input, or the
+    ///   epilogue does not fit the output.
+    public static func pointwise(
+        _ input: Tensor, packed: PackedPointwiseWeights, epilogue: Epilogue,
+        into output: Tensor, skippingZeroChannels: Bool = true, threads: Int = Parallelism.defaultThreads
+    ) throws {
         try input.requireRank(3, "pointwise input")
         let (h, w, cin) = (input.shape[0], input.shape[1], input.shape[2])
         guard cin == packed.inputChannels else {
@@ -152,30 +166,37 @@ extension Convolution {
         }
         try output.requireShape([h, w, packed.outputChannels], "pointwise output")
         try output.requireDisjoint(from: input, "pointwise output")
+        try epilogue.check(output: output)
         withExtendedLifetime((input, packed, output)) {
-            packedGEMM(a: input.basePointer, m: h * w, packed: packed, c: output.mutableBasePointer,
-                       activation: activation, threads: threads, skippingZeroChannels: skippingZeroChannels)
+            epilogue.withKernelEpilogue { epilogue in
+                packedGEMM(a: input.basePointer, m: h * w, packed: packed, c: output.mutableBasePointer,
+                           epilogue: epilogue, threads: threads, skippingZeroChannels: skippingZeroChannels)
+            }
         }
     }
 
-    /// `C = act(A·W + bias)` for row-major `A: m×Cin`, `C: m×Cout`, on `threads` cores, with
+    /// `C = epilogue(A·W + bias)` for row-major `A: m×Cin`, `C: m×Cout`, on `threads` cores, with
     /// the GEMM the weights were packed for; with `skippingZeroChannels`, the packed GEMM leaves
     /// out the input channels that are zero in all of a tile's pixels (ZeroChannels.swift).
+    /// The epilogue's residual is aligned with `c`.
     static func packedGEMM(
         a: UnsafePointer<Float>, m: Int, packed: PackedPointwiseWeights, c: UnsafeMutablePointer<Float>,
-        activation: Activation, threads: Int, skippingZeroChannels: Bool = false
+        epilogue: KernelEpilogue, threads: Int, skippingZeroChannels: Bool = false
     ) {
         guard packed.kernel == .packed else {
             gemmWithEpilogue(a: a, m: m, k: packed.inputChannels, b: UnsafePointer(packed.panels.buffer.baseAddress!),
                              n: packed.outputChannels, c: c, bias: UnsafePointer(packed.bias.buffer.baseAddress!),
-                             activation: activation, threads: threads, maxRows: 1024)
+                             epilogue: epilogue, threads: threads, maxRows: 1024)
             return
         }
         let tileRows = packed.tileRows
         let tiles = (m + tileRows - 1) / tileRows
+        // The rows spread evenly over the tiles: a 7×7 map's 49 pixels are 7 tiles of 7 rows, not
+        // 6 of 8 and one of 1 (a tile costs in proportion to its rows, but a 1-row tile cannot keep
+        // the multiply-add units busy).
+        let rowsPerTile = (m + tiles - 1) / tiles
         let workers = max(1, min(threads, tiles))
         let k = packed.inputChannels, n = packed.outputChannels
-        let (low, high) = activation.bounds
         let chunk = packedColumnChunk(inputChannels: k, panelWidth: packed.panelWidth)
         let panels = PackedPointwiseWeights.panelCount(outputChannels: n, panelWidth: packed.panelWidth)
         let tileFloats = tileRows * k
@@ -188,10 +209,10 @@ extension Convolution {
                 while columns < n {
                     let chunkColumns = columns..<min(n, columns + chunk)
                     for tile in run {
-                        let row0 = tile * tileRows
+                        let row0 = tile * rowsPerTile
                         packedRowTile(a: a + row0 * k, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
-                                      rows: min(tileRows, m - row0), packed: packed, columns: chunkColumns,
-                                      low: low, high: high, c: c + row0 * n)
+                                      rows: min(rowsPerTile, m - row0), packed: packed, columns: chunkColumns,
+                                      epilogue: epilogue, at: row0 * n, c: c)
                     }
                     columns = chunkColumns.upperBound
                 }
@@ -214,9 +235,9 @@ extension Convolution {
                             let group = first..<min(share.upperBound, first + size)
                             var zeroPairs = 0
                             for (i, tile) in group.enumerated() {
-                                let row0 = tile * tileRows
+                                let row0 = tile * rowsPerTile
                                 let scan = compactNonzeroChannels(
-                                    a: a + row0 * k, lda: k, rows: min(tileRows, m - row0), channels: k,
+                                    a: a + row0 * k, lda: k, rows: min(rowsPerTile, m - row0), channels: k,
                                     outputChannels: n, panelWidth: packed.panelWidth, tileRows: tileRows,
                                     list: channelLists + i * k, into: compacted + i * tileFloats)
                                 zeroPairs += k - scan.count
@@ -226,16 +247,16 @@ extension Convolution {
                             while columns < n {
                                 let chunkColumns = columns..<min(n, columns + chunk)
                                 for (i, tile) in group.enumerated() {
-                                    let row0 = tile * tileRows, rows = min(tileRows, m - row0)
+                                    let row0 = tile * rowsPerTile, rows = min(rowsPerTile, m - row0)
                                     if let count = counts[i] {
                                         packedCompactedRowTile(
                                             a: compacted + i * tileFloats, rows: rows, channels: channelLists + i * k,
-                                            count: count, packed: packed, columns: chunkColumns, low: low, high: high,
-                                            c: c + row0 * n)
+                                            count: count, packed: packed, columns: chunkColumns, epilogue: epilogue,
+                                            at: row0 * n, c: c)
                                     } else {
                                         packedRowTile(a: a + row0 * k, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
                                                       rows: rows, packed: packed, columns: chunkColumns,
-                                                      low: low, high: high, c: c + row0 * n)
+                                                      epilogue: epilogue, at: row0 * n, c: c)
                                     }
                                 }
                                 columns = chunkColumns.upperBound
@@ -252,7 +273,7 @@ extension Convolution {
         }
     }
 
-    /// Weights per column chunk of ``packedGEMM(a:m:packed:c:activation:threads:)``: a quarter
+    /// Weights per column chunk of `packedGEMM(a:m:packed:c:epilogue:threads:skippingZeroChannels:)`: a quarter
     /// of a 512 KiB L2, which then also holds the tiles' inputs and outputs.
     static let packedColumnChunkBytes = 128 * 1024
 
@@ -266,21 +287,24 @@ extension Convolution {
     }
 
     /// One row tile (≤ the weights' `tileRows` output pixels) times the panels of output channels
-    /// `columns` (all when nil; a range starts on a panel boundary): `c[r, columns] = clamp(A(r)·W + bias)`.
+    /// `columns` (all when nil; a range starts on a panel boundary): `c[r, columns] = epilogue(A(r)·W + bias)`.
     ///
     /// Row `r` of `A` is read as `segments` runs of `segmentLength` contiguous floats starting at
     /// `a + r·lda + s·segmentStride` (one run for a plain GEMM; for a convolution, the window rows
-    /// of an output pixel read in place from the input image). `c` has row stride Cout.
+    /// of an output pixel read in place from the input image). The tile's output starts at
+    /// `c + offset` (the epilogue's residual likewise, `epilogue` being aligned with `c`), row stride Cout.
     /// Only for weights packed for ``GEMMKernel/packed``: the weights' instruction set's copy of
     /// the microkernel (CKernels' packed_gemm_template.h) computes it.
     @inline(__always)
     static func packedRowTile(
         a: UnsafePointer<Float>, lda: Int, segments: Int, segmentLength: Int, segmentStride: Int, rows: Int,
-        packed: PackedPointwiseWeights, columns: Range<Int>? = nil, low: Float, high: Float, c: UnsafeMutablePointer<Float>
+        packed: PackedPointwiseWeights, columns: Range<Int>? = nil, epilogue: KernelEpilogue, at offset: Int,
+        c: UnsafeMutablePointer<Float>
     ) {
+        var tileEpilogue = epilogue.tile(offset)
         packed.microkernel.rowTile(
             a, lda, segments, segmentLength, segmentStride, rows,
             packed.panels.buffer.baseAddress!, packed.bias.buffer.baseAddress!, packed.inputChannels, packed.outputChannels,
-            columns?.lowerBound ?? 0, columns?.upperBound ?? packed.outputChannels, low, high, c)
+            columns?.lowerBound ?? 0, columns?.upperBound ?? packed.outputChannels, &tileEpilogue, c + offset)
     }
 }

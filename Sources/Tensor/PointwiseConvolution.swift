@@ -71,7 +71,7 @@ extension Convolution {
         withExtendedLifetime((input, weights, bias, output)) {
             gemmWithEpilogue(
                 a: input.basePointer, m: h * w, k: cin, b: weights.basePointer, n: cout,
-                c: output.mutableBasePointer, bias: bias?.basePointer, activation: activation,
+                c: output.mutableBasePointer, bias: bias?.basePointer, epilogue: KernelEpilogue(activation),
                 threads: threads)
         }
     }
@@ -88,12 +88,12 @@ extension Convolution {
         return output
     }
 
-    /// `C = act(A·B + bias)` for row-major `A: m×k`, `B: k×n`, `C: m×n`, banded over rows:
+    /// `C = epilogue(A·B + bias)` for row-major `A: m×k`, `B: k×n`, `C: m×n`, banded over rows:
     /// each band is one single-threaded sgemm plus its epilogue; bands run on `threads` cores.
     /// `maxRows` bounds a band (see `gemmBands(m:threads:maxRows:)`).
     static func gemmWithEpilogue(
         a: UnsafePointer<Float>, m: Int, k: Int, b: UnsafePointer<Float>, n: Int,
-        c: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?, activation: Activation,
+        c: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?, epilogue: KernelEpilogue,
         threads: Int, maxRows: Int = 512
     ) {
         BLASThreads.ensureSingleThreaded()
@@ -107,7 +107,8 @@ extension Convolution {
                     CblasRowMajor, CblasNoTrans, CblasNoTrans,
                     Int32(rows), Int32(n), Int32(k), 1, a + row0 * k, Int32(k), b, Int32(n),
                     0, c + row0 * n, Int32(n))
-                applyEpilogue(c + row0 * n, rows: rows, columns: n, rowStride: n, bias: bias, activation: activation)
+                applyEpilogue(c + row0 * n, rows: rows, columns: n, rowStride: n, bias: bias,
+                              epilogue: epilogue.offset(by: row0 * n))
             }
         }
     }

@@ -108,7 +108,7 @@ extension Convolution {
                                       skippingColumns: columns.skipped, isa: packed.isa, into: band)
                         if columns.skipped.isEmpty {
                             packedGEMM(a: band, m: rows * ow, packed: packed, c: dst + row * ow * cout,
-                                       activation: activation, threads: 1, skippingZeroChannels: skippingZeroChannels)
+                                       epilogue: KernelEpilogue(activation), threads: 1, skippingZeroChannels: skippingZeroChannels)
                         } else {
                             // The kept pixels between one row's skipped columns and the next row's
                             // are contiguous (the row's right part, the next row's left part): one
@@ -116,7 +116,7 @@ extension Convolution {
                             func gemm(_ pixels: Range<Int>) {
                                 guard !pixels.isEmpty else { return }
                                 packedGEMM(a: band + pixels.lowerBound * c, m: pixels.count, packed: packed,
-                                           c: dst + (row * ow + pixels.lowerBound) * cout, activation: activation,
+                                           c: dst + (row * ow + pixels.lowerBound) * cout, epilogue: KernelEpilogue(activation),
                                            threads: 1, skippingZeroChannels: skippingZeroChannels)
                             }
                             var start = 0

@@ -6,7 +6,7 @@
 /// layers are 60% of a forward pass at 257. Each core scans the first few tiles of its share of
 /// a call and goes on scanning only if that sample says it pays (``skippingPays(zeroPairs:pairs:panels:)``).
 /// A tile's nonzero channels are listed and its inputs gathered channel-major (``compactNonzeroChannels(a:lda:rows:channels:outputChannels:list:into:)``),
-/// then ``packedCompactedRowTile(a:rows:channels:count:packed:columns:low:high:c:)``
+/// then ``packedCompactedRowTile(a:rows:channels:count:packed:columns:epilogue:at:c:)``
 /// multiplies only those channels' weight rows.
 ///
 /// The result equals the full product whenever the weights are finite: a skipped term is
@@ -107,7 +107,7 @@ extension Convolution {
         return UnsafePointer(table)
     }()
 
-    /// ``packedRowTile(a:lda:segments:segmentLength:segmentStride:rows:packed:columns:low:high:c:)``
+    /// ``packedRowTile(a:lda:segments:segmentLength:segmentStride:rows:packed:columns:epilogue:at:c:)``
     /// for a tile compacted by ``compactNonzeroChannels(a:lda:rows:channels:outputChannels:panelWidth:tileRows:list:into:)``:
     /// `count` channels, the `i`-th being input channel `channels[i]` with its tile values at
     /// `a + i·tileRows`. Computes the output channels `columns` (a range starting on a
@@ -116,10 +116,12 @@ extension Convolution {
     @inline(__always)
     static func packedCompactedRowTile(
         a: UnsafePointer<Float>, rows: Int, channels: UnsafePointer<Int32>, count: Int,
-        packed: PackedPointwiseWeights, columns: Range<Int>, low: Float, high: Float, c: UnsafeMutablePointer<Float>
+        packed: PackedPointwiseWeights, columns: Range<Int>, epilogue: KernelEpilogue, at offset: Int,
+        c: UnsafeMutablePointer<Float>
     ) {
+        var tileEpilogue = epilogue.tile(offset)
         packed.microkernel.compactedRowTile(
             a, rows, channels, count, packed.panels.buffer.baseAddress!, packed.bias.buffer.baseAddress!,
-            packed.inputChannels, packed.outputChannels, columns.lowerBound, columns.upperBound, low, high, c)
+            packed.inputChannels, packed.outputChannels, columns.lowerBound, columns.upperBound, &tileEpilogue, c + offset)
     }
 }

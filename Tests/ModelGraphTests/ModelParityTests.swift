@@ -68,6 +68,8 @@ func errorOverRange(_ output: Tensor, _ reference: Tensor) -> Double {
 }
 
 @Suite struct ModelParityTests {
+    /// Each model against TFLite's and the float64 outputs, on the default (fused) plan; and the
+    /// fusion checks of `expectFusion`.
     @Test(arguments: MediaPipeCase.models)
     func matchesTFLiteAndFloat64(_ model: String) throws {
         let golden = try MediaPipeCase(model)
@@ -76,12 +78,35 @@ func errorOverRange(_ output: Tensor, _ reference: Tensor) -> Double {
                 "\(model): \(golden.tflite.count) TFLite and \(golden.float64.count) float64 goldens for \(graph.outputs.count) outputs")
         let runner = try GraphRunner(graph: graph, threads: 2)
         let outputs = try runner.run([golden.input])
+        try expectFusion(model, graph, runner, outputs: outputs, input: golden.input)
         for (i, output) in outputs.enumerated() {
             // The goldens keep the batch axis the graph drops.
             #expect([1] + output.shape == golden.tflite[i].shape, "\(model) output \(i): shape \(output.shape)")
             let againstTFLite = errorOverRange(output, golden.tflite[i]), againstFloat64 = errorOverRange(output, golden.float64[i])
             #expect(againstTFLite <= 1e-4, "\(model) output \(i): \(againstTFLite) of the range from TFLite's")
             #expect(againstFloat64 <= 1e-4, "\(model) output \(i): \(againstFloat64) of the range from the float64 reference")
+        }
+    }
+
+    /// Epilogue fusion on a model (called by the parity test, on its graph and runner): it happened
+    /// (residual ADDs, and PRELUs in the palm detectors, run in convolutions' epilogues: plan
+    /// introspection), and the fused plan gives the unfused plan's values within float rounding.
+    func expectFusion(_ model: String, _ graph: Graph, _ fused: GraphRunner, outputs got: [Tensor], input: Tensor) throws {
+        let unfused = try GraphRunner(graph: graph, threads: 2, fusingEpilogues: false)
+        let adds = graph.nodes.indices.filter { if case .add = graph.nodes[$0].operation { return true } else { return false } }
+        let prelus = graph.nodes.indices.filter { if case .prelu = graph.nodes[$0].operation { return true } else { return false } }
+        let fusedNodes = Set(fused.fusedNodes)
+        #expect(fusedNodes.isSubset(of: Set(adds + prelus)), "\(model): only ADD and PRELU nodes are fused")
+        #expect(unfused.fusedNodes.isEmpty && fused.stepCount == unfused.stepCount - fusedNodes.count)
+        // Most residual ADDs follow a 1x1 convolution; the palm detectors' PRELUs follow an ADD or a convolution.
+        let fusedAdds = fusedNodes.intersection(adds).count, fusedPReLUs = fusedNodes.intersection(prelus).count
+        #expect(2 * fusedAdds >= adds.count, "\(model): \(fusedAdds) of \(adds.count) ADDs fused")
+        #expect(2 * fusedPReLUs >= prelus.count, "\(model): \(fusedPReLUs) of \(prelus.count) PRELUs fused")
+        #expect(fused.stepKinds.contains { $0.hasPrefix("conv 1x1 + add") })
+        let want = try unfused.run([input])
+        for (i, (g, w)) in zip(got, want).enumerated() {
+            let difference = errorOverRange(g, w)
+            #expect(difference <= 1e-6, "\(model) output \(i): fused differs from unfused by \(difference) of the range")
         }
     }
 

@@ -15,21 +15,36 @@
 
 #include <stdint.h>
 
-/// `c[r, col0..<col1] = clamp(A(r)·W + bias, low, high)` for the `rows` (≤ tile_rows) rows of one
+/// What a GEMM tile does to each output value after the bias, as it stores it (the fused
+/// epilogue): `y = prelu(clamp(A·W + bias + residual, low, high))`, the residual and the PReLU each
+/// optional. One kernel per operation, the epilogue a parameter (ggml's way): a graph's residual
+/// add and PReLU cost no pass over memory of their own.
+typedef struct {
+    /// The activation as a clamp (−∞, +∞ for none).
+    float low, high;
+    /// NULL, or the tensor added after the bias, laid out as C: its value for `c[r, j]` is at
+    /// `residual + r·ldc + j` (set per tile, like `c`). May be C itself (read before written).
+    const float *residual;
+    /// NULL, or PReLU slopes after the clamp, one per output channel, indexed and zero-padded as
+    /// the bias: `y = max(y, 0) + slope·min(y, 0)`.
+    const float *slopes;
+} posekit_epilogue;
+
+/// `c[r, col0..<col1] = epilogue(A(r)·W + bias)` for the `rows` (≤ tile_rows) rows of one
 /// tile. Row r of A is `segments` runs of `segment_length` floats at `a + r·lda + s·segment_stride`.
 /// `k` is W's row count (the sum of the runs), `ldc` the row stride of C (the layer's Cout);
 /// `col0` starts a panel.
 typedef void (*posekit_row_tile_fn)(
     const float *a, long lda, long segments, long segment_length, long segment_stride, long rows,
     const float *panels, const float *bias, long k, long ldc, long col0, long col1,
-    float low, float high, float *c);
+    const posekit_epilogue *epilogue, float *c);
 
 /// The same over a compacted tile: `count` input channels, the i-th being W's row `channels[i]`,
 /// whose `tile_rows` values (one per row of the tile) are at `a + i·tile_rows`.
 typedef void (*posekit_compacted_row_tile_fn)(
     const float *a, long rows, const int32_t *channels, long count,
     const float *panels, const float *bias, long k, long ldc, long col0, long col1,
-    float low, float high, float *c);
+    const posekit_epilogue *epilogue, float *c);
 
 typedef struct {
     /// Rows (output pixels) one call computes.
