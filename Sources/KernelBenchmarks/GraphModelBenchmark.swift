@@ -28,8 +28,11 @@ public struct GraphModelBenchmark {
     /// Passes per round of one engine before the other engine's round.
     static let runsPerRound = 10
 
-    public init(models: [Model], threads: [Int], runs: Int, compareTFLite: Bool, layers: Bool) {
-        self.models = models; self.threads = threads; self.runs = runs
+    /// The precision of the graphs' 1×1 convolutions (`GraphRunner`'s).
+    public var precision: Precision
+
+    public init(models: [Model], threads: [Int], runs: Int, compareTFLite: Bool, layers: Bool, precision: Precision = .fp32) {
+        self.models = models; self.threads = threads; self.runs = runs; self.precision = precision
         self.compareTFLite = compareTFLite; self.layers = layers
     }
 
@@ -46,8 +49,9 @@ public struct GraphModelBenchmark {
                 Float((Double($0) * 0.618_033_988_749_895).truncatingRemainder(dividingBy: 1))
             })
             for t in threads {
-                let runner = try GraphRunner(graph: model.graph, threads: t)
-                var row: [String: Any] = ["model": model.name, "threads": t, "steps": runner.stepCount]
+                let runner = try GraphRunner(graph: model.graph, threads: t, precision: precision)
+                var row: [String: Any] = ["model": model.name, "threads": t, "steps": runner.stepCount,
+                                          "precision": try precision.resolved().rawValue]
                 let ours: Benchmark.Timing
                 var theirs: [Double] = []
                 if let peer {

@@ -19,6 +19,8 @@ struct GraphPlan {
     /// `PAD` nodes that run as their depthwise consumer's padding instead (node index → the
     /// depthwise node's index).
     var foldedPads: [Int: Int] = [:]
+    /// The arithmetic of the 1×1 convolutions (resolved: Tensor's `Precision`).
+    var precision: Precision = .fp32
 
     enum Placement {
         case none
@@ -29,7 +31,8 @@ struct GraphPlan {
     }
 
     /// Plans `graph` to compute `outputs` (value IDs).
-    init(graph: Graph, outputs: [ValueID]) throws {
+    init(graph: Graph, outputs: [ValueID], precision: Precision = .fp32) throws {
+        self.precision = precision
         // The checks every graph passes (IDs in range, producers before consumers, shapes).
         try graph.validate()
         let valueCount = graph.values.count
@@ -124,7 +127,8 @@ struct GraphPlan {
                 }
                 let packed = try PackedPointwiseWeights(weights: weights.reshaped([kh * kw * cin, cout]), bias: bias)
                 if pointwise {
-                    step(.pointwise(packed, activation), [x])
+                    // Reduced precision only here, the 1×1 convolutions (Tensor's `Precision`).
+                    step(.pointwise(try packed.converted(to: precision.forLayer(inputChannels: cin)), activation), [x])
                     return
                 }
                 let (input, padding) = try convolutionInput(x, window: window, output: out, node: index)
