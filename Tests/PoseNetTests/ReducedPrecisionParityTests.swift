@@ -8,9 +8,12 @@ import PoseCore
 /// cases (`shared/reference/`), with the tolerance of each precision stated here; the fp32 bounds
 /// are NetworkParityTests'. One weight load per precision, shared by both cases.
 ///
-/// Tolerances (measured on the AVX-512 host of docs/speed.md, then about doubled): bf16 rounds every
-/// pointwise operand to 8 significant bits, int8 quantizes weights per channel and activations per
-/// pixel to 255 steps; the errors accumulate over 13 layers.
+/// Tolerances, per precision, measured on the AVX-512 host of docs/speed.md and about doubled: bf16
+/// rounds the operands of the widest pointwise layers and the heads to 8 significant bits (measured
+/// worst: heatmap 0.011, heads 3.5 % of their range; means 0.0001 and 0.3 %); int8 quantizes them
+/// (weights per channel, activations per pixel, 255 steps; measured worst: heatmap 0.069, heads 27 %
+/// of their range, at cells of low heatmap score; means 0.0007 and 2 %: AP moves 0.002 on `images`,
+/// 0.024 on `images-val`). The means are printed.
 @Suite struct ReducedPrecisionParityTests {
     static let cases = ["mobilenet075__coco_000000196141__513_os16", "mobilenet075__coco_000000000785__257_os16"]
 
@@ -18,8 +21,8 @@ import PoseCore
     /// relative to the head's largest reference magnitude.
     static func tolerance(_ precision: Precision) -> (heatmap: Float, heads: Float) {
         switch precision {
-        case .bf16: return (0.02, 0.02)
-        case .int8: return (0.05, 0.04)
+        case .bf16: return (0.025, 0.07)
+        case .int8: return (0.15, 0.4)
         default: return (1e-4, 5e-4)
         }
     }
@@ -49,21 +52,25 @@ import PoseCore
                 let error = try Self.worstError(tensor, folder.appendingPathComponent(file))
                 relative.append(error.absolute / error.largest)
                 #expect(error.absolute <= headBound * error.largest, "\(precision) \(name) \(file): \(error.absolute) of \(error.largest)")
+                relative.append(error.mean / error.largest)
             }
-            print("reduced precision parity \(precision) \(name): heatmap \(heatmap.absolute), heads relative \(relative)")
+            print("reduced precision parity \(precision) \(name): heatmap worst \(heatmap.absolute) mean \(heatmap.mean), heads worst/mean relative \(relative)")
         }
     }
 
     /// The largest absolute difference from a float32 reference file, and the reference's largest magnitude.
-    static func worstError(_ tensor: Tensor, _ url: URL) throws -> (absolute: Float, largest: Float) {
+    static func worstError(_ tensor: Tensor, _ url: URL) throws -> (absolute: Float, largest: Float, mean: Float) {
         let data = try Data(contentsOf: url)
         let reference: [Float] = data.withUnsafeBytes { raw in
             (0..<(raw.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
         }
         let ours = tensor.scalars
         #expect(ours.count == reference.count)
-        var worst: Float = 0
-        for (a, b) in zip(ours, reference) { worst = max(worst, abs(a - b).isNaN ? .infinity : abs(a - b)) }
-        return (worst, reference.map(abs).max() ?? 0)
+        var worst: Float = 0, total: Double = 0
+        for (a, b) in zip(ours, reference) {
+            worst = max(worst, abs(a - b).isNaN ? .infinity : abs(a - b))
+            total += Double(abs(a - b))
+        }
+        return (worst, reference.map(abs).max() ?? 0, Float(total / Double(max(1, ours.count))))
     }
 }
