@@ -21,7 +21,7 @@ TEST_FLAGS := -c release -Xswiftc -enable-testing
 TEST_SCRATCH := --scratch-path .build-test
 # What the portable build must pass as well: every kernel (each instruction set's packed GEMM the
 # host runs, chosen at run time as in every build), network parity, decoding, the CPU guard.
-PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|SharedWeightsTests|RepeatedBandTests|Decoding|BuildInfoCommandTests|ModelGraphTests
+PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|ReducedPrecisionParityTests|SharedWeightsTests|RepeatedBandTests|Decoding|BuildInfoCommandTests|ModelGraphTests
 
 WEIGHTS := Weights/mobilenet075.pkw Weights/mobilenet050.pkw
 # MediaPipe's six TFLite models, imported as graph bundles (`make graphs`; git-ignored like the PoseNet ones).

@@ -61,7 +61,10 @@ struct AccuracyOptions: ParsableArguments {
         decoding.flipAveraging = plan.flip
         guard plan.sizes.count > 1 || plan.maximumUpscale != nil else { return try model.makeDetector(decode) }
         let url = try ModelLocator.resolve(model.model)
-        let weights = try CLIError.reading(url.path) { try PoseNetWeights(bundle: WeightBundle(contentsOf: url)) }
+        try model.requirePrecision()
+        let weights = try CLIError.reading(url.path) {
+            try PoseNetWeights(bundle: WeightBundle(contentsOf: url), precision: model.precision)
+        }
         let models = try plan.sizes.map {
             try PoseNetModel(weights: weights, inputSize: $0, outputStride: plan.outputStride, threads: model.resolvedThreads)
         }

@@ -31,6 +31,7 @@ struct BenchModel: ParsableCommand {
               posekit bench model --models mobilenet075 --sizes 257 --threads 1 --letterbox 640x480
               posekit bench model --models mobilenet075 --sizes 257 --threads 1 --layers --image photo.ppm
               posekit bench model --models mobilenet075 --sizes 257 --image photo.ppm --compare-skipping
+              posekit bench model --models mobilenet075 --sizes 513 --threads 2 --precision fp32 int8 bf16 --layers
               POSEKIT_GEMM=blas posekit bench model --sizes 513
               env -u OPENBLAS_CORETYPE posekit bench model --json
 
@@ -80,6 +81,11 @@ struct BenchModel: ParsableCommand {
     @Flag(help: "Also time each configuration with every channel multiplied, interleaved with the timed runs, and print the ratio (what skipping zero channels saves on this input).")
     var compareSkipping = false
 
+    @Option(parsing: .upToNextOption, help: ArgumentHelp(
+        "Precisions of the 1x1 convolutions to time (fp32, bf16, int8, auto); with several, each configuration is also timed with them interleaved and compared with the first (e.g. --precision fp32 int8 bf16). The per-layer table names each layer's kernels and precision.",
+        valueName: "p"))
+    var precision: [Precision] = [.fp32]
+
     @Option(help: ArgumentHelp(
         "Fill the input with this image (PPM, or a Y4M's first frame), letterboxed as `posekit pose` places it, instead of the synthetic pattern. The packed GEMM skips input channels that are zero in all of a tile's pixels, which ReLU6 makes common on real images, so its times depend on what the network sees.",
         valueName: "path"))
@@ -121,13 +127,20 @@ struct BenchModel: ParsableCommand {
                 GraphModelBenchmark.Model(name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent,
                                           graph: try GraphModelFile.load(path), tflite: GraphModelFile.sourceTFLite(of: path))
             }
-            var benchmark = GraphModelBenchmark(models: loaded, threads: threads, runs: runs, compareTFLite: compareTflite, layers: layers)
-            benchmark.fusingEpilogues = fuseEpilogues
-            benchmark.compareFusion = compareFusion
-            let report = try benchmark.run(log: json ? { _ in } : { print($0) })
-            if json {
-                let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
-                print(String(decoding: data, as: UTF8.self))
+            for requested in precision {
+                if let problem = requested.unavailability { throw CLIError("--precision \(requested.rawValue): \(problem)") }
+            }
+            for requested in precision {
+                if precision.count > 1 && !json { print("precision \(try requested.resolved().rawValue) (1x1 convolutions):") }
+                var benchmark = GraphModelBenchmark(models: loaded, threads: threads, runs: runs, compareTFLite: compareTflite,
+                                                    layers: layers, precision: requested)
+                benchmark.fusingEpilogues = fuseEpilogues
+                benchmark.compareFusion = compareFusion
+                let report = try benchmark.run(log: json ? { _ in } : { print($0) })
+                if json {
+                    let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+                    print(String(decoding: data, as: UTF8.self))
+                }
             }
             return
         }
@@ -135,10 +148,14 @@ struct BenchModel: ParsableCommand {
         if compareFusion || !fuseEpilogues {
             throw ValidationError("--compare-fusion and --no-fuse-epilogues are for imported graphs (.pkw of a .tflite, or a .tflite)")
         }
+        for requested in precision {
+            if let problem = requested.unavailability { throw CLIError("--precision \(requested.rawValue): \(problem)") }
+        }
         let benchmark = ModelBenchmark(models: models, sizes: sizes, threads: threads, outputStride: outputStride, runs: runs,
                                        layers: layers, busyNeighbor: busyNeighbor, compareOrt: compareOrt,
                                        letterbox: letterbox.map { ModelBenchmark.FrameSize(width: $0.width, height: $0.height) },
-                                       skipZeroChannels: skipZeroChannels, compareSkipping: compareSkipping, image: image)
+                                       skipZeroChannels: skipZeroChannels, compareSkipping: compareSkipping, image: image,
+                                       precisions: precision)
         let report = try benchmark.run(log: json ? { _ in } : { print($0) })
         if json {
             let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])

@@ -135,7 +135,7 @@ struct Eval: AsyncParsableCommand {
         if json {
             print(Self.jsonLine(result, images: evaluated.count, detections: detections.count, oksAreaScale: oksAreaScale,
                                 model: poses == nil ? model.model : nil, scales: poses == nil ? accuracy.scales(model, decode) : nil,
-                                accurate: accuracy.accurate))
+                                accurate: accuracy.accurate, precision: poses == nil ? try model.precision.resolved() : nil))
         } else {
             print("\(evaluated.count) images, \(detections.count) poses" + (oksAreaScale == 1 ? "" : ", OKS area x\(oksAreaScale)"))
             print(result.summary)
@@ -143,9 +143,11 @@ struct Eval: AsyncParsableCommand {
     }
 
     /// The `--json` line: counts, the COCO metrics (scores: ``JSONText``'s one number rule, 4
-    /// decimals) and the settings; `model` and `input_size` are null when scoring `--poses`.
+    /// decimals) and the settings; `model`, `input_size` and `precision` (as it ran: `auto` resolved)
+    /// are null when scoring `--poses`.
     static func jsonLine(_ result: KeypointEvaluation, images: Int, detections: Int, oksAreaScale: Double,
-                         model: String?, scales: AccuracyOptions.Scales?, accurate: Bool) -> String {
+                         model: String?, scales: AccuracyOptions.Scales?, accurate: Bool,
+                         precision: Precision? = nil) -> String {
         var json = JSONText(capacity: 512)
         json.raw("{\"images\": "); json.integer(images)
         json.raw(", \"detections\": "); json.integer(detections)
@@ -175,6 +177,8 @@ struct Eval: AsyncParsableCommand {
         json.raw(", \"max_upscale\": ")
         if let upscale = scales?.maximumUpscale { json.number(upscale, decimals: JSONText.Decimals.proportions) } else { json.raw("null") }
         json.raw(", \"accurate\": "); json.raw(accurate ? "true" : "false")
+        json.raw(", \"precision\": ")
+        if let precision { json.string(precision.rawValue) } else { json.raw("null") }
         json.raw("}")
         return json.text
     }

@@ -33,6 +33,11 @@ struct ModelOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Worker threads for the network (default: all cores; \(Limits.threads.text)).", valueName: "n"))
     var threads: Int?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Arithmetic of the network's 1x1 convolutions: fp32 (default), bf16 (needs AVX512-BF16), int8 (needs AVX512-VNNI or AVX-VNNI) or auto (int8 where the CPU has VNNI, else fp32). An explicit bf16 or int8 on a CPU without it is an error. Speed and accuracy of each: docs/speed.md.",
+        valueName: "fp32|bf16|int8|auto"))
+    var precision: Precision = Defaults.configuration.precision
+
     func validate() throws {
         if let inputSize { try Limits.inputSize.check(inputSize, "--input-size") }
         try Limits.checkOutputStride(outputStride)

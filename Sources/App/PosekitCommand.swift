@@ -38,7 +38,7 @@ struct PosekitCommand: AsyncParsableCommand {
             printToStandardError("posekit: error: \(problem)")
             Glibc.exit(1)
         }
-        if let problem = GEMMKernel.environmentProblem ?? KernelISA.environmentProblem {
+        if let problem = GEMMKernel.environmentProblem ?? KernelISA.environmentProblem ?? ReducedPrecisionKernel.environmentProblem {
             printToStandardError("posekit: error: \(problem)")
             Glibc.exit(1)
         }

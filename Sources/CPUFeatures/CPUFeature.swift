@@ -1,9 +1,18 @@
 import CCPUID
 import Foundation
 
-/// An instruction-set extension a tuned build may use, named as in /proc/cpuinfo (`abm` is LZCNT).
+/// An instruction-set extension a tuned build or a run-time kernel may use, named as in
+/// /proc/cpuinfo (`abm` is LZCNT). The dot-product and matrix extensions (VNNI, BF16, AMX) are only
+/// ever used by kernels chosen at run time (`Precision`), never by a tuned build.
 public enum CPUFeature: String, CaseIterable, Comparable, Sendable {
-    case sse2, avx, fma, f16c, avx2, bmi1, bmi2, abm, movbe, avx512f, avx512dq, avx512cd, avx512bw, avx512vl, neon
+    case sse2, avx, fma, f16c, avx2, bmi1, bmi2, abm, movbe, avx512f, avx512dq, avx512cd, avx512bw, avx512vl
+    /// `vpdpbusd` on 512-bit vectors (AVX512-VNNI) and on 256-bit ones with a VEX encoding (AVX-VNNI).
+    case avx512vnni = "avx512_vnni", avxvnni = "avx_vnni"
+    /// `vdpbf16ps` and the bf16 conversions (AVX512-BF16).
+    case avx512bf16 = "avx512_bf16"
+    /// Intel AMX: the tile registers, and their bf16 and int8 multiplies.
+    case amxtile = "amx_tile", amxbf16 = "amx_bf16", amxint8 = "amx_int8"
+    case neon
 
     public static func < (a: CPUFeature, b: CPUFeature) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -33,12 +42,15 @@ public enum HostCPU {
     public static func detectedFeatures() -> Set<CPUFeature> {
         #if arch(x86_64)
         var r1: [UInt32] = [0, 0, 0, 0], r7: [UInt32] = [0, 0, 0, 0], rx: [UInt32] = [0, 0, 0, 0]
+        var r71: [UInt32] = [0, 0, 0, 0]
         guard posekit_cpuid(1, 0, &r1) != 0 else { return [.sse2] }
         _ = posekit_cpuid(7, 0, &r7)
+        if r7[0] >= 1 { _ = posekit_cpuid(7, 1, &r71) }  // EAX of leaf 7.0: the highest subleaf
         _ = posekit_cpuid(0x8000_0001, 0, &rx)
         let xcr0 = posekit_xcr0()
         let osSavesYMM = xcr0 & 0x6 == 0x6          // SSE + AVX state
         let osSavesZMM = xcr0 & 0xE6 == 0xE6        // plus opmask and both ZMM halves
+        let osSavesTiles = xcr0 & 0x60000 == 0x60000  // XTILECFG and XTILEDATA (AMX)
         func bit(_ register: UInt32, _ n: UInt32) -> Bool { register & (1 << n) != 0 }
         var found: Set<CPUFeature> = [.sse2]        // part of x86-64 itself
         // Scalar extensions `-target-cpu haswell` also lets the compiler use.
@@ -51,6 +63,7 @@ public enum HostCPU {
             if bit(r1[2], 12) { found.insert(.fma) }
             if bit(r1[2], 29) { found.insert(.f16c) }
             if bit(r7[1], 5) { found.insert(.avx2) }
+            if bit(r71[0], 4) { found.insert(.avxvnni) }
         }
         if osSavesZMM {
             if bit(r7[1], 16) { found.insert(.avx512f) }
@@ -58,6 +71,13 @@ public enum HostCPU {
             if bit(r7[1], 28) { found.insert(.avx512cd) }
             if bit(r7[1], 30) { found.insert(.avx512bw) }
             if bit(r7[1], 31) { found.insert(.avx512vl) }
+            if bit(r7[2], 11) { found.insert(.avx512vnni) }
+            if bit(r71[0], 5) { found.insert(.avx512bf16) }
+        }
+        if osSavesTiles {
+            if bit(r7[3], 24) { found.insert(.amxtile) }
+            if bit(r7[3], 22) { found.insert(.amxbf16) }
+            if bit(r7[3], 25) { found.insert(.amxint8) }
         }
         return found
         #elseif arch(arm64)

@@ -33,8 +33,11 @@ public struct GraphModelBenchmark {
     /// Passes per round of one engine before the other engine's round.
     static let runsPerRound = 10
 
-    public init(models: [Model], threads: [Int], runs: Int, compareTFLite: Bool, layers: Bool) {
-        self.models = models; self.threads = threads; self.runs = runs
+    /// The precision of the graphs' 1×1 convolutions (`GraphRunner`'s).
+    public var precision: Precision
+
+    public init(models: [Model], threads: [Int], runs: Int, compareTFLite: Bool, layers: Bool, precision: Precision = .fp32) {
+        self.models = models; self.threads = threads; self.runs = runs; self.precision = precision
         self.compareTFLite = compareTFLite; self.layers = layers
     }
 
@@ -52,10 +55,11 @@ public struct GraphModelBenchmark {
                 Float((Double($0) * 0.618_033_988_749_895).truncatingRemainder(dividingBy: 1))
             })
             for t in threads {
-                let runner = try GraphRunner(graph: model.graph, threads: t, fusingEpilogues: fusingEpilogues)
-                let unfused: GraphRunner? = try compareFusion ? GraphRunner(graph: model.graph, threads: t, fusingEpilogues: false) : nil
+                let runner = try GraphRunner(graph: model.graph, threads: t, fusingEpilogues: fusingEpilogues, precision: precision)
+                let unfused: GraphRunner? = try compareFusion
+                    ? GraphRunner(graph: model.graph, threads: t, fusingEpilogues: false, precision: precision) : nil
                 var row: [String: Any] = ["model": model.name, "threads": t, "steps": runner.stepCount,
-                                          "fused_nodes": runner.fusedNodes.count]
+                                          "fused_nodes": runner.fusedNodes.count, "precision": try precision.resolved().rawValue]
                 let ours: Benchmark.Timing
                 var theirs: [Double] = []
                 var unfusedTiming: Benchmark.Timing?

@@ -37,14 +37,17 @@ public struct ModelBenchmark {
     public var compareSkipping: Bool
     /// An image filling the input instead of the synthetic pattern.
     public var image: String?
+    /// The precisions of the 1×1 convolutions to time (each resolved: `auto` as it runs here);
+    /// with more than one, each configuration is also timed interleaved and compared with the first.
+    public var precisions: [Precision]
 
     public init(models: [String], sizes: [Int], threads: [Int], outputStride: Int, runs: Int, layers: Bool = false,
                 busyNeighbor: Bool = false, compareOrt: Bool = false, letterbox: FrameSize? = nil, skipZeroChannels: Bool = true,
-                compareSkipping: Bool = false, image: String? = nil) {
+                compareSkipping: Bool = false, image: String? = nil, precisions: [Precision] = [.fp32]) {
         self.models = models; self.sizes = sizes; self.threads = threads; self.outputStride = outputStride
         self.runs = runs; self.layers = layers; self.busyNeighbor = busyNeighbor; self.compareOrt = compareOrt
         self.letterbox = letterbox; self.skipZeroChannels = skipZeroChannels; self.compareSkipping = compareSkipping
-        self.image = image
+        self.image = image; self.precisions = precisions
     }
 
     public func run(log: (String) -> Void) throws -> [String: Any] {
@@ -63,12 +66,16 @@ public struct ModelBenchmark {
             input.withUnsafeMutableBufferPointer { writer.write(picture, into: $0) }
             return writer.paddingBand
         }
-        log("model            size threads   GFLOP  median ms   min ms  GFLOP/s  CPU ms/thr" + (busyNeighbor ? "  busy ms  slowdown" : ""))
+        log("model            size threads   GFLOP  median ms   min ms  GFLOP/s  CPU ms/thr" + (busyNeighbor ? "  busy ms  slowdown" : "")
+            + "  precision")
         for name in models {
             let bundle = try WeightBundle(contentsOf: try ModelLocator.resolve(name))
+            let allWeights = try precisions.map { try PoseNetWeights(bundle: bundle, precision: $0) }
             for size in sizes {
                 for t in threads {
-                    let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
+                  var compared: [(model: PoseNetModel, padding: PaddingBand?)] = []
+                  for weights in allWeights {
+                    let model = try PoseNetModel(weights: weights, inputSize: size, outputStride: outputStride, threads: t)
                     model.skipsZeroChannels = skipZeroChannels
                     let padding = try fill(model.input, letterboxing: nil)
                     let timing = try Benchmark.measure(warmup: 5, runs: runs, minimumSeconds: 0.5) { try model.run(padding: padding) }
@@ -84,8 +91,9 @@ public struct ModelBenchmark {
                         "model": name, "input_size": size, "threads": t, "gflop": gflop,
                         "median_ms": timing.median * 1e3, "min_ms": timing.minimum * 1e3,
                         "gflops": gflop / timing.median, "runs": timing.samples.count,
-                        "cpu_ms_per_thread": cpuMedian * 1e3,
+                        "cpu_ms_per_thread": cpuMedian * 1e3, "precision": weights.precision.rawValue,
                     ]
+                    compared.append((model, padding))
                     var line = String(format: "%-16@ %4d %7d %7.3f %10.2f %8.2f %8.1f %11.2f", name as NSString, size, t, gflop,
                                       timing.median * 1e3, timing.minimum * 1e3, gflop / timing.median, cpuMedian * 1e3)
                     if busyNeighbor {
@@ -96,6 +104,7 @@ public struct ModelBenchmark {
                         row["busy_neighbor_slowdown"] = busy.median / timing.median
                         line += String(format: " %8.2f %8.2fx", busy.median * 1e3, busy.median / timing.median)
                     }
+                    line += "  " + weights.precision.rawValue
                     if compareSkipping {
                         let timings = try Benchmark.measureInterleaved(warmup: 5, runs: runs, minimumSeconds: 0.5, [
                             { model.skipsZeroChannels = true; try model.run(padding: padding) },
@@ -131,10 +140,29 @@ public struct ModelBenchmark {
                                    "\(letterbox)" as NSString, padding, size, axis as NSString, skipping * 1e3, full * 1e3,
                                    skipping / full))
                     }
+                  }
+                  if compared.count > 1 {
+                      // The precisions in alternation, so the host's load falls on all alike.
+                      let timings = try Benchmark.measureInterleaved(warmup: 5, runs: runs, minimumSeconds: 0.5, compared.map { entry in
+                          { try entry.model.run(padding: entry.padding) }
+                      })
+                      var parts: [String] = []
+                      for (i, entry) in compared.enumerated() {
+                          let ratio = timings[0].median / timings[i].median
+                          parts.append(String(format: "%@ %.2f ms (%.2fx)", entry.model.weights.precision.rawValue as NSString,
+                                              timings[i].median * 1e3, ratio))
+                          rows[rows.count - compared.count + i]["interleaved"] = [
+                              "median_ms": timings[i].median * 1e3, "min_ms": timings[i].minimum * 1e3,
+                              "speedup_over_first": ratio,
+                          ] as [String: Any]
+                      }
+                      log("  interleaved medians (speed-up over \(compared[0].model.weights.precision.rawValue)): " + parts.joined(separator: ", "))
+                  }
                 }
             }
             if layers, let size = sizes.max(), let t = threads.max() {
-                let model = try PoseNetModel(bundle: bundle, inputSize: size, outputStride: outputStride, threads: t)
+              for weights in allWeights {
+                let model = try PoseNetModel(weights: weights, inputSize: size, outputStride: outputStride, threads: t)
                 model.skipsZeroChannels = skipZeroChannels
                 let padding = try fill(model.input, letterboxing: letterbox)
                 for _ in 0..<5 { try model.run(padding: padding) }
@@ -154,7 +182,7 @@ public struct ModelBenchmark {
                     ? try Self.peerLayers(OnnxRuntimePeer(bundle: bundle, threads: t).nodeTimings(size: size, runs: profileRuns),
                                           layers: last.count)
                     : nil
-                log("\(name) at \(size), \(t) thread(s), per layer over \(profileRuns) runs:")
+                log("\(name) at \(size), \(t) thread(s), \(weights.precision.rawValue), per layer over \(profileRuns) runs:")
                 let column = (last.map(\.name.count).max() ?? 0) + 2
                 func padded(_ text: String) -> String { "  " + text.padding(toLength: column, withPad: " ", startingAt: 0) }
                 log(padded("layer") + "best ms   median  GFLOP/s (at best)" + (peer == nil ? "" : "   ORT best   median   best ratio") + "   kernels")
@@ -171,6 +199,7 @@ public struct ModelBenchmark {
                         + String(format: "   %8.3f  %7.3f  %7.2fx", peerBest, peer.reduce(0) { $0 + $1.median }, best.reduce(0, +) * 1e3 / peerBest)
                 }
                 log(sum)
+              }
             }
         }
         report["results"] = rows

@@ -37,6 +37,8 @@ struct GraphPlan {
 
         var nodes: [Int] { [add, prelu].compactMap { $0 } }
     }
+    /// The arithmetic of the 1×1 convolutions (resolved: Tensor's `Precision`).
+    var precision: Precision = .fp32
 
     enum Placement {
         case none
@@ -48,8 +50,9 @@ struct GraphPlan {
 
     /// Plans `graph` to compute `outputs` (value IDs); with `fusingEpilogues`, residual `ADD`s
     /// and `PRELU`s run in the epilogue of the convolution before them where the graph allows
-    /// (``epilogueChains(_:needed:outputs:producer:)``).
-    init(graph: Graph, outputs: [ValueID], fusingEpilogues: Bool = true) throws {
+    /// (``epilogueChains(_:needed:outputs:producer:)``); 1×1 convolutions in `precision` (resolved).
+    init(graph: Graph, outputs: [ValueID], fusingEpilogues: Bool = true, precision: Precision = .fp32) throws {
+        self.precision = precision
         // The checks every graph passes (IDs in range, producers before consumers, shapes).
         try graph.validate()
         let valueCount = graph.values.count
@@ -167,7 +170,11 @@ struct GraphPlan {
                     }
                 }
                 if pointwise {
-                    step(.pointwise(packed, epilogue), [x])
+                    // Reduced precision only here, the 1×1 convolutions (Tensor's `Precision`), and
+                    // not under a fused residual or PReLU: the reduced kernels apply those after
+                    // storing, which a residual in the output's own buffer would not survive.
+                    let layerPrecision = chain == nil ? precision.forLayer(inputChannels: cin) : .fp32
+                    step(.pointwise(try packed.converted(to: layerPrecision), epilogue), [x])
                     return
                 }
                 let (input, padding) = try convolutionInput(x, window: window, output: out, node: index)

@@ -31,20 +31,22 @@ public final class GraphRunner: @unchecked Sendable {
     private let lock = NSLock()
 
     /// Plans `graph` to compute `outputs` (value IDs; nil: all of the graph's outputs, in its order)
-    /// on `threads` cores. With `fusingEpilogues` false every `ADD` and `PRELU` runs as a step of
-    /// its own (the same values: for measuring what fusion pays, and for tests).
+    /// on `threads` cores, its 1×1 convolutions in `precision` (Tensor's `Precision`; `fp32` by
+    /// default). With `fusingEpilogues` false every `ADD` and `PRELU` runs as a step of its own
+    /// (the same values: for measuring what fusion pays, and for tests).
     ///
     /// - Throws: ``GraphRunnerError`` when the graph is malformed (a value read before it is
     ///   made, IDs out of range, shapes that disagree) or holds a configuration no kernel runs
-    ///   (named with its node).
+    ///   (named with its node); `PrecisionUnavailable` for an explicit `precision` this CPU lacks.
     public init(graph: Graph, outputs: [ValueID]? = nil, threads: Int = Parallelism.defaultThreads,
-                fusingEpilogues: Bool = true) throws {
+                fusingEpilogues: Bool = true, precision: Precision = .fp32) throws {
         let outputs = outputs ?? graph.outputs
         guard !outputs.isEmpty else { throw GraphRunnerError.invalidGraph("no outputs to compute") }
         self.graph = graph
         self.outputs = outputs
         self.threads = max(1, threads)
-        let plan = try GraphPlan(graph: graph, outputs: outputs, fusingEpilogues: fusingEpilogues)
+        let plan = try GraphPlan(graph: graph, outputs: outputs, fusingEpilogues: fusingEpilogues,
+                                 precision: try precision.resolved())
         self.plan = plan
         let buffers = try plan.bufferCapacities.map { try Tensor(zeros: [max(1, $0)]) }
         views = try plan.shapes.indices.map { id in

@@ -26,6 +26,11 @@ extension PoseDetector {
         public var geometry: InputPlacement.Fit
         /// Worker threads for the network; nil uses every core.
         public var threads: Int?
+        /// The arithmetic of the network's 1×1 convolutions: `.fp32` (the default), `.bf16`, `.int8`,
+        /// or `.auto` (the fastest this CPU runs within PoseKit's accuracy bar, else fp32). An explicit
+        /// `.bf16` or `.int8` on a CPU without its instructions fails the detector's construction with
+        /// `PrecisionUnavailable`. Speed and COCO AP of each: docs/speed.md.
+        public var precision: Precision
         /// How the network's heads become poses: several people per frame, at most 20, each
         /// scoring at least 0.05 (see ``PoseDecoding`` and ``MultiPoseParameters``).
         public var decoding: PoseDecoding
@@ -42,8 +47,10 @@ extension PoseDetector {
         public init(inputSize: Int = 513, outputStride: Int = 16, geometry: InputPlacement.Fit = .letterbox,
                     threads: Int? = nil,
                     decoding: PoseDecoding = PoseDecoding(parameters: MultiPoseParameters(
-                        maxPoses: Configuration.defaultMaxPoses, minPoseScore: Configuration.defaultMinPoseScore))) {
+                        maxPoses: Configuration.defaultMaxPoses, minPoseScore: Configuration.defaultMinPoseScore)),
+                    precision: Precision = .fp32) {
             self.inputSize = inputSize
+            self.precision = precision
             self.outputStride = outputStride
             self.geometry = geometry
             self.threads = threads

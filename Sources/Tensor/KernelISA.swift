@@ -159,9 +159,10 @@ struct PackedMicrokernel: @unchecked Sendable {
 }
 
 extension PackedPointwiseWeights {
-    /// Which kernel family multiplies these weights, for reports: e.g. `packed GEMM AVX-512 8x32`
-    /// or `OpenBLAS sgemm (Prescott)`.
+    /// Which kernel family multiplies these weights, for reports: e.g. `packed GEMM AVX-512 8x32`,
+    /// `OpenBLAS sgemm (Prescott)` or, in a reduced precision, `int8 VNNI AVX-512 12x32`.
     public var kernelFamily: String {
+        if let reduced { return reduced.kernel.family }
         switch kernel {
         case .packed: return "packed GEMM \(isa.name) \(tileRows)x\(panelWidth)"
         case .blas: return "OpenBLAS sgemm (\(BLASThreads.coreName))"

@@ -37,6 +37,8 @@ public struct PackedPointwiseWeights: @unchecked Sendable {
     let panels: TensorStorage
     /// The bias, zero when none was given, padded to a multiple of the microkernel's vector.
     let bias: TensorStorage
+    /// The same weights in int8 or bf16 panels when ``converted(to:kernel:)`` (ReducedPrecisionGEMM.swift); nil for fp32.
+    var reduced: ReducedPrecisionPanels? = nil
 
     /// Packs `weights` (`[1, 1, Cin, Cout]` HWIO, or `[Cin, Cout]`) and `bias` (`[Cout]` or nil)
     /// for `kernel` and the microkernel of `isa` (by default the ones preferred on this CPU).
@@ -183,6 +185,9 @@ extension Convolution {
         a: UnsafePointer<Float>, m: Int, packed: PackedPointwiseWeights, c: UnsafeMutablePointer<Float>,
         epilogue: KernelEpilogue, threads: Int, skippingZeroChannels: Bool = false
     ) {
+        if let reduced = packed.reduced {
+            return reducedPrecisionGEMM(a: a, m: m, panels: reduced, c: c, epilogue: epilogue, threads: threads)
+        }
         guard packed.kernel == .packed else {
             gemmWithEpilogue(a: a, m: m, k: packed.inputChannels, b: UnsafePointer(packed.panels.buffer.baseAddress!),
                              n: packed.outputChannels, c: c, bias: UnsafePointer(packed.bias.buffer.baseAddress!),

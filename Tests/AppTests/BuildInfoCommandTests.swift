@@ -63,3 +63,29 @@ import Testing
         #expect(result.stderr == "posekit: error: POSEKIT_GEMM=fast is not a GEMM kernel; use packed or blas\n")
     }
 }
+
+/// `--precision` as a user meets it: an explicit reduced precision on a CPU without its
+/// instructions (hidden with POSEKIT_FORCE_CPU_FEATURES) is one line and status 1; `auto` falls
+/// back to fp32 there and says so in `eval --json`.
+@Suite struct PrecisionCommandTests {
+    /// Everything a tuned build may need, without VNNI and BF16.
+    static let withoutDotProducts = ["POSEKIT_FORCE_CPU_FEATURES": "sse2,avx,avx2,fma,f16c,bmi1,bmi2,abm,movbe,avx512f,avx512dq,avx512cd,avx512bw,avx512vl"]
+
+    @Test func explicitReducedPrecisionWithoutTheInstructionsIsOneLine() throws {
+        let image = CLI.shared.appendingPathComponent("media/images/coco_000000000785.ppm").path
+        for (precision, needs) in [("int8", "AVX512-VNNI or AVX-VNNI"), ("bf16", "AVX512-BF16")] {
+            let result = try CLI.run(["pose", "--precision", precision, "--input-size", "257", image], environment: Self.withoutDotProducts)
+            #expect(result.status == 1, "\(precision): \(result.stderr)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("posekit: error: --precision \(precision): \(precision) precision needs \(needs)"),
+                    "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    @Test func unknownReducedKernelIsOneErrorLine() throws {
+        let result = try CLI.run(["info", "--build"], environment: ["POSEKIT_REDUCED_KERNEL": "int4"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "posekit: error: POSEKIT_REDUCED_KERNEL=int4 is not a reduced-precision kernel; use int8-avx512vnni, int8-avxvnni, bf16-avx512\n")
+    }
+}

@@ -21,6 +21,11 @@ public final class PoseNetWeights: @unchecked Sendable {
     public let inputScaling: InputScaling
     /// Output channels of block 0 and of each block 1...13, in order.
     public let blockChannels: [Int]
+    /// The arithmetic asked of the pointwise layers that read the backbone's widest activations
+    /// (blocks 7–13) and of the heads (resolved: never `auto`); block 0, the depthwise layers and
+    /// the narrower pointwise layers are float32 in every precision (`posekit bench model --layers`
+    /// shows each layer's).
+    public let precision: Precision
 
     /// One separable block's weights: depthwise `[3, 3, C]` + bias `[C]`, then pointwise `C → Cout`.
     struct SeparableBlock {
@@ -44,10 +49,15 @@ public final class PoseNetWeights: @unchecked Sendable {
     ///   - blockStrides: the 14 block strides; `nil` infers them like TF.js does (a last
     ///     pointwise layer that doubles the width means the 1.0 architecture).
     ///   - inputScaling: how pixel values become input values (a bundle's manifest records it).
+    ///   - precision: the arithmetic of the 13 pointwise layers and the heads (`/Tensor/Precision`);
+    ///     their weights are quantized or rounded here, once.
     /// - Throws: ``PoseNetError/badWeights(_:)`` when a tensor is missing or has the wrong shape,
-    ///   ``PoseNetError/invalidConfiguration(_:)`` for block strides that are not 14 values of 1 or 2.
+    ///   ``PoseNetError/invalidConfiguration(_:)`` for block strides that are not 14 values of 1 or 2,
+    ///   `PrecisionUnavailable` for an explicit `bf16` or `int8` on a CPU without its instructions.
     public init(lookup: (String) throws -> Tensor, blockStrides: [Int]? = nil,
-                inputScaling: InputScaling = .minusOneToOne) throws {
+                inputScaling: InputScaling = .minusOneToOne, precision: Precision = .fp32) throws {
+        let precision = try precision.resolved()
+        self.precision = precision
         func named(_ name: String, rank: Int) throws -> Tensor {
             let t = try lookup(name)
             guard t.rank == rank else { throw PoseNetError.badWeights("\(name) has shape \(t.shape), expected rank \(rank)") }
@@ -69,6 +79,11 @@ public final class PoseNetWeights: @unchecked Sendable {
         }
         self.blockStrides = strides
         self.inputScaling = inputScaling
+        // Reduced precision only where the input is the backbone's widest (the last blocks, on the
+        // coarsest grid, and the heads): int8 on every pointwise layer from 64 inputs lost 0.016
+        // COCO AP on `images`, on the widest only 0.002 (chosen there; docs/speed.md reports
+        // `images-val`). Those layers hold most of the multiply-adds at every input size.
+        let widest = last.shape[3]
 
         let w0 = try named(PoseNetWeightNames.firstConvWeights, rank: 4)
         guard w0.shape[0] == 3, w0.shape[1] == 3, w0.shape[2] == 3 else {
@@ -93,8 +108,9 @@ public final class PoseNetWeights: @unchecked Sendable {
             }
             let cout = pw.shape[3]
             let pwb = try vector(PoseNetWeightNames.pointwiseBiases(i), count: cout)
-            blocks.append(SeparableBlock(depthwiseWeights: try dw.reshaped([3, 3, c]), depthwiseBias: dwb,
-                                         pointwise: try PackedPointwiseWeights(weights: pw.reshaped([c, cout]), bias: pwb)))
+            let pointwise = try PackedPointwiseWeights(weights: pw.reshaped([c, cout]), bias: pwb)
+                .converted(to: c >= widest ? precision.forLayer(inputChannels: c) : .fp32)
+            blocks.append(SeparableBlock(depthwiseWeights: try dw.reshaped([3, 3, c]), depthwiseBias: dwb, pointwise: pointwise))
             c = cout
             channels.append(c)
         }
@@ -127,6 +143,7 @@ public final class PoseNetWeights: @unchecked Sendable {
             column += headChannels
         }
         heads = try PackedPointwiseWeights(weights: headWeights, bias: headBias)
+            .converted(to: precision.forLayer(inputChannels: c))
     }
 }
 
@@ -138,7 +155,7 @@ extension PoseNetWeights {
     ///
     /// - Throws: ``PoseNetError/badWeights(_:)`` naming the bundle's file; `WeightBundleError.corrupt`
     ///   when the manifest's PoseNet section does not read (e.g. an input scaling with 2 biases).
-    public convenience init(bundle: WeightBundle) throws {
+    public convenience init(bundle: WeightBundle, precision: Precision = .fp32) throws {
         let file = bundle.url.path
         try bundle.requireKind(PoseNetSection.kind)
         // Strictly: a section that does not read (a bad input scaling, say) names its problem.
@@ -151,7 +168,8 @@ extension PoseNetWeights {
             return tensor
         }
         do {
-            try self.init(lookup: finiteTensor, blockStrides: section.blockStrides, inputScaling: section.preprocessing)
+            try self.init(lookup: finiteTensor, blockStrides: section.blockStrides, inputScaling: section.preprocessing,
+                          precision: precision)
         } catch PoseNetError.badWeights(let problem) {
             throw PoseNetError.badWeights("\(file): \(problem)")
         } catch PoseNetError.invalidConfiguration(let problem) {
