@@ -13,14 +13,18 @@
 //               scaling, JSON Lines writer and reader, tracking, smoothing, prominent person, resampling
 //   FrameIO     PNM / Y4M readers and writers, color conversion, network-input writer, wireframe overlays
 //   MediaPipe   MediaPipe's pre/post-processing calculators (OpenCV-exact crop, SSD anchors, detection
-//               decoding, weighted NMS, regions, landmark projection, filters) and its pipelines
-//   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector and
-//               its async streams (reads frames through FrameIO)
+//               decoding, weighted NMS, regions, landmark projection, filters), its pipelines and the
+//               one-call BlazePoseDetector (a stateful Streaming model)
+//   Streaming   the model-agnostic stream: reading ahead, frames in flight (or one stateful worker),
+//               identities and smoothing, for any model that finds poses in a frame; images as video
+//   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector (a
+//               Streaming model)
 //   Protobuf    the protocol-buffers wire-format reader (no schema; Core ML and TensorFlow files)
 //   CoreMLFormat the Core ML format's one reader (description, layers, parameters, weights by one fp16 rule)
 //   FlatBuffers the FlatBuffers binary-format reader (bounds-checked; TFLite files)
 //   ModelGraph  a network as a DAG of operations, its checks and its .pkw storage
-//   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet and Tensor (one import)
+//   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet, Streaming and Tensor,
+//               and MediaPipe's BlazePoseDetector (one import)
 //   ActionNet   sliding windows, temporal-convolution action classifier, Create ML action classifiers
 //               (Core ML layer graphs), repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
@@ -118,6 +122,7 @@ let package = Package(
         .library(name: "Tensor", targets: ["Tensor"]),
         .library(name: "FrameIO", targets: ["FrameIO"]),
         .library(name: "PoseCore", targets: ["PoseCore"]),
+        .library(name: "Streaming", targets: ["Streaming"]),
         .library(name: "PoseNet", targets: ["PoseNet"]),
         .library(name: "ActionNet", targets: ["ActionNet"]),
         // Imported networks: the graph IR and its .pkw storage, and the TFLite importer that builds it.
@@ -151,9 +156,11 @@ let package = Package(
         .target(name: "FlatBuffers", swiftSettings: optimize),
         .target(name: "PoseCore", swiftSettings: optimize),
         .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: kernelSettings),
-        .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO"], swiftSettings: optimize),
+        // The model-agnostic stream (reading, frames in flight, state carried between frames, identities, smoothing).
+        .target(name: "Streaming", dependencies: ["PoseCore", "FrameIO"], swiftSettings: optimize),
+        .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO", "Streaming"], swiftSettings: optimize),
         // MediaPipe's calculators (crop, anchors, decoding, NMS, regions, landmarks, filters) and its pipelines.
-        .target(name: "MediaPipe", dependencies: ["Tensor", "FrameIO", "ModelGraph"], swiftSettings: kernelSettings),
+        .target(name: "MediaPipe", dependencies: ["Tensor", "FrameIO", "ModelGraph", "PoseCore", "Streaming"], swiftSettings: kernelSettings),
         // The protocol-buffers wire reader (Core ML and TensorFlow files), shared by the importers and ActionNet.
         .target(name: "Protobuf", swiftSettings: optimize),
         // The Core ML format's one reader (model description, layers and their parameters, weights by one
@@ -161,7 +168,7 @@ let package = Package(
         .target(name: "CoreMLFormat", dependencies: ["Protobuf", "Tensor"], swiftSettings: optimize),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf", "CoreMLFormat"], swiftSettings: optimize),
         // The umbrella module: re-exports the runtime modules (`import PoseKit`).
-        .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Tensor"]),
+        .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Streaming", "MediaPipe", "Tensor"]),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         // The TensorFlow GraphDef format's reader (nodes, Const tensors); PoseNet's importer matches names on it.
         .target(name: "TensorFlowGraphDef", dependencies: ["Protobuf", "Tensor"], swiftSettings: optimize),
@@ -189,16 +196,17 @@ let package = Package(
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks", "TestSupport"]),
         .testTarget(name: "PoseCoreTests", dependencies: ["PoseCore"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore", "TestSupport"]),
+        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PoseCore", "FrameIO"]),
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "CoreMLFormat", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
         // libjpeg for the MediaPipe tests: MediaPipe's goldens were made from libjpeg-decoded JPEGs (ffmpeg
         // decodes them differently), so bit-exact input tensors need the same pixels. Tests only.
         .target(name: "CLibJPEG", path: "Tests/CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "FrameIO", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
+        .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "FrameIO", "PoseCore", "Streaming", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
         .testTarget(name: "CoreMLFormatTests", dependencies: ["CoreMLFormat", "Protobuf", "TestSupport"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf", "CLibJPEG"]),
     ]
 )
 
