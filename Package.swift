@@ -156,7 +156,7 @@ let package = Package(
         .target(name: "Protobuf", swiftSettings: optimize),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf"], swiftSettings: optimize),
         // The umbrella module: re-exports the runtime modules (`import PoseKit`).
-        .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Tensor"]),
+        .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Tensor", "MediaPipe", "ModelGraph"]),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         .target(name: "PoseNetImport", dependencies: ["PoseNet", "PoseCore", "Tensor", "Protobuf"], swiftSettings: optimize),
         // The TFLite schema subset and its family mapper: a .tflite file becomes a ModelGraph.Graph.
@@ -170,7 +170,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "PoseKit", "CPUFeatures",
-                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining", "ModelGraph", "TFLite",
+                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining", "ModelGraph", "TFLite", "MediaPipe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimize

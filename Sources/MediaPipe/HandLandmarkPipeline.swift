@@ -15,6 +15,9 @@ public struct HandResult: Sendable, Equatable {
     public var worldLandmarks: [Landmark]
     /// The hand's region for the next frame (`hand_rects_from_landmarks`).
     public var nextRegion: NormalizedRect
+    /// The hand was found through the body (a region from a body pose's wrist), not by the palm
+    /// detector or tracking.
+    public var fromBody: Bool = false
 }
 
 /// What the hand pipeline found in one image.
@@ -99,13 +102,20 @@ public final class HandLandmarkPipeline {
 
     /// The hand read in `region` (nil when the hand flag is below the threshold).
     public func hand(_ image: RGBImage, region: NormalizedRect) throws -> HandResult? {
+        // NaN fails the comparison: a model returning NaN finds no hand.
+        guard let hand = try readHand(image, region: region), hand.presence >= configuration.minimumPresence else { return nil }
+        return hand
+    }
+
+    /// The hand read in `region` whatever its flag (`presence`), for regions with an acceptance
+    /// rule of their own (hands seeded by the body); nil only when the flag is not a number.
+    public func readHand(_ image: RGBImage, region: NormalizedRect) throws -> HandResult? {
         let (input, padding) = try ImageToTensor.handLandmark.tensor(from: image, roi: region)
         let outputs = try landmarker.run(input)
         try MediaPipeError.checkOutputCount(outputs, 4, model: "hand landmark")
         let flag = outputs[1].count > 0 ? outputs[1].scalars[0] : .nan
         let left = outputs[2].count > 0 ? outputs[2].scalars[0] : .nan
-        // NaN fails the comparison: a model returning NaN finds no hand.
-        guard flag >= configuration.minimumPresence else { return nil }
+        guard !flag.isNaN else { return nil }
         let hand = try outputs[0].withUnsafeBufferPointer { landmarks in
             try outputs[3].withUnsafeBufferPointer { world in
                 try HandLandmarks(landmarkTensor: landmarks, handFlag: flag, leftProbability: left, worldTensor: world,
