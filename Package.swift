@@ -19,7 +19,8 @@
 //   Protobuf    the protocol-buffers wire-format reader (no schema; Core ML and TensorFlow files)
 //   FlatBuffers the FlatBuffers binary-format reader (bounds-checked; TFLite files)
 //   ModelGraph  a network as a DAG of operations, its checks and its .pkw storage
-//   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet and Tensor (one import)
+//   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet and Tensor (one import);
+//               adds HandDetector (MediaPipe's hand pipeline on the imported graphs)
 //   ActionNet   sliding windows, temporal-convolution action classifier, Create ML action classifiers
 //               (Core ML layer graphs), repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
@@ -190,7 +191,7 @@ let package = Package(
         .target(name: "CLibJPEG", path: "Tests/CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "FrameIO", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf", "CLibJPEG", "MediaPipe", "ModelGraph"]),
     ]
 )
 

@@ -32,6 +32,9 @@ public struct HandsResult: Sendable, Equatable {
     /// Whether the palm detector ran on this frame.
     public var palmDetectorRan: Bool
 
+    /// The regions the next video frame tracks: each hand's next region, where finite.
+    public var nextRegions: [NormalizedRect] { hands.map(\.nextRegion).filter(\.isFinite) }
+
     /// A hand's landmarks in pixels: x·W, y·H and z·W.
     public func pixelLandmarks(of hand: HandResult) -> [Landmark] { hand.landmarks.map { $0.inPixels(imageSize) } }
 }
@@ -128,6 +131,15 @@ public final class HandLandmarkPipeline {
     }
 
     private func track(_ image: RGBImage) throws -> HandsResult {
+        let result = try track(image, previous: trackedRegions)
+        trackedRegions = result.nextRegions
+        return result
+    }
+
+    /// One frame given the regions tracked from the previous frame (`previous`: its hands'
+    /// ``HandResult/nextRegion``s; empty for a still image). The pipeline keeps no state: the
+    /// result's ``HandsResult/nextRegions`` are the next frame's `previous`.
+    public func track(_ image: RGBImage, previous trackedRegions: [NormalizedRect]) throws -> HandsResult {
         let size = ImageSize(width: image.width, height: image.height)
         var palms: [Detection] = [], palmRegions: [NormalizedRect] = []
         let runDetector = trackedRegions.count < configuration.maximumHands
@@ -140,7 +152,6 @@ public final class HandLandmarkPipeline {
         for region in regions where region.isFinite && region.width > 0 && region.height > 0 {
             if let hand = try hand(image, region: region) { hands.append(hand) }
         }
-        trackedRegions = hands.map(\.nextRegion).filter(\.isFinite)
         return HandsResult(imageSize: size, palmDetections: palms, palmRegions: palmRegions, hands: hands, palmDetectorRan: runDetector)
     }
 }

@@ -10,7 +10,8 @@
 // It re-exports the runtime modules, so one import brings the detector and its streams
 // (PoseNet), poses, body parts, tracking and the JSON Lines codec (PoseCore), images, frames,
 // media input and output and overlays (FrameIO), action recognition and repetition counting
-// (ActionNet), and weight bundles and tensors (Tensor).
+// (ActionNet), and weight bundles and tensors (Tensor). It adds `HandDetector` (MediaPipe's hand
+// pipeline: 21 points per hand, handedness, tracking), which `posekit hands` runs.
 @_exported import ActionNet
 @_exported import FrameIO
 @_exported import PoseCore

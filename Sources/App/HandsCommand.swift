@@ -1,0 +1,104 @@
+import ArgumentParser
+import PoseKit
+
+/// `posekit hands`: JSON Lines of every hand (21 points, handedness, world points) in each image or frame.
+struct HandsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hands",
+        abstract: "Find hands (21 points each, which hand, 3D points in metres) in images or video; write JSON Lines.",
+        discussion: """
+        MediaPipe's hand pipeline (0.10.14's models, imported: Weights/palm_detection_full.pkw and \
+        hand_landmark_full.pkw, or _lite with --hand-model lite) on every image or frame. INPUT is \
+        taken as `posekit pose` takes it: PNM and Y4M directly, JPEG, PNG, MP4, ... through ffmpeg, \
+        directories (every image and video in name order), - for standard input. Each image or \
+        frame becomes one JSON line:
+
+          {"source": "photo.jpg", "frame": 0, "width": 640, "height": 480,
+           "hands": [{"handedness": "right", "score": 0.9987, "box": [x0, y0, x1, y1],
+                      "keypoints": [{"part": "wrist", "x": 312.4, "y": 88.1, "z": 0,
+                                     "score": 0.9987}, ...],
+                      "world": [{"x": 0.0123, "y": 0.0841, "z": 0.0112}, ...]}]}
+
+        The 21 keypoints are in MediaPipe's order, named as Apple's Vision names them: wrist, \
+        thumbCMC, thumbMP, thumbIP, thumbTip, indexMCP, indexPIP, indexDIP, indexTip, middleMCP, \
+        ..., littleTip. x and y are pixels (MediaPipe's normalized landmark times the width or \
+        height); z is the depth relative to the wrist in pixels of x (smaller is nearer the \
+        camera); "world" holds the same points in metres about the hand's centre. "score" is the \
+        hand model's presence (each keypoint carries it: the model gives no per-point score). \
+        --coordinates normalized or vision as for pose (z then a fraction of the width).
+
+        "handedness" is the person's own hand in the image as given. MediaPipe's label assumes a \
+        mirrored selfie image, so it says the opposite; --mirrored says the input is mirrored (a \
+        front camera's preview) and keeps MediaPipe's label.
+
+        On video, hands are tracked as MediaPipe tracks them: a hand is looked for in the next \
+        frame where its points say it will be, and keeps its "id" (1, 2, ... in order of first \
+        appearance) while it is found there; the palm detector runs only while fewer than \
+        --max-hands hands are tracked. Positions are not smoothed (MediaPipe's hands are not).
+
+        EXAMPLES
+          posekit hands photo.jpg
+          posekit hands --max-hands 4 --coordinates normalized photos/
+          posekit hands --hand-model lite clip.mp4 > hands.jsonl
+          posekit hands --overlay hands.mp4 --overlay-ids clip.mp4 > hands.jsonl
+          ffmpeg -loglevel error -f v4l2 -i /dev/video0 -f yuv4mpegpipe - \\
+            | posekit hands --mirrored -
+          posekit pose --hands photo.jpg            # each person's body and hands in one line
+
+        Output streams, signals and exit statuses are as for pose.
+        """
+    )
+
+    @OptionGroup(title: "Hands") var hands: HandOptions
+
+    @Option(name: .long, help: ArgumentHelp("Worker threads for the networks (default: all cores; \(Limits.threads.text)).", valueName: "n"))
+    var threads: Int?
+
+    @OptionGroup var output: FrameOutputOptions
+
+    @OptionGroup(title: "Batches") var batch: BatchOptions
+
+    func validate() throws {
+        try output.check(batch: batch)
+        if let threads { try Limits.threads.check(threads, "--threads") }
+        if output.realtime {
+            throw ValidationError("--realtime is not available for hands yet: hands are tracked from frame to frame, so every frame is processed")
+        }
+    }
+
+    func run() async throws {
+        var detector: HandDetector?
+        try await FrameRun(options: output, batch: batch).run(prepare: { inputs in
+            detector = try hands.makeDetector(threads: threads)
+            return inputs
+        }, process: { input, json, overlay, progressReporter in
+            try await findHands(in: input, detector!, json: json, overlay: overlay, progressReporter)
+        })
+    }
+
+    /// The hands of every frame of `input` (the library's pipeline: `HandDetector.hands(inMediaAt:)`)
+    /// as JSON Lines into `json`, and annotated frames into `overlay` when given.
+    private func findHands(in input: String, _ detector: HandDetector, json: ByteSink, overlay: MediaWriter?,
+                           _ progressReporter: ProgressReporter) async throws {
+        try InputDirectory.requireFound(input)
+        let probe = InputAnnouncement.begin(input, progressReporter)
+        if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
+        var text = JSONText()
+        for try await detected in detector.hands(inMediaAt: input) {
+            text.reset()
+            HandJSONLinesEncoder.append(source: input, frame: detected.index, width: detected.width, height: detected.height,
+                                        time: detected.time, hands: detected.hands, coordinates: output.coordinates, to: &text)
+            try text.bytes.withUnsafeBytes { try json.write($0) }
+            try json.endRecord()
+            if let overlay {
+                var image = detected.frame.rgb()
+                let poses = detected.hands.map(\.pose)
+                PoseOverlay().draw(poses, on: &image)
+                if output.overlayIds { PoseOverlay().drawIDs(poses, on: &image) }
+                try overlay.write(image, of: detected.frame)
+            }
+            progressReporter.frameDone(dropped: 0)
+            try InputCancellation.check()
+        }
+    }
+}
