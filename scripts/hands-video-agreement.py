@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Agreement of `posekit hands` on a clip with MediaPipe's own video mode (docs/hands.md, "Video").
 
-usage: MP_PYTHON scripts/hands-video-agreement.py CLIP POSEKIT.jsonl [--frames N]
+usage: MP_PYTHON scripts/hands-video-agreement.py CLIP POSEKIT.jsonl [--frames N] [--cache MEDIAPIPE.json]
   (run with the python that has mediapipe 0.10.14, e.g. /work/mp-venv/bin/python;
    POSEKIT.jsonl from `posekit hands CLIP --hand-sources palms`)
 
@@ -11,7 +11,7 @@ by the smallest mean distance over the 21 points; printed: frames where both, on
 PoseKit found hands, and the paired hands' mean point distance in pixels (median, 90th percentile,
 max over frames).
 """
-import json, subprocess, sys
+import json, os, subprocess, sys
 
 import numpy as np
 
@@ -29,7 +29,6 @@ def frames(path, n):
 
 
 def main():
-    import mediapipe as mp
     clip, ours_path = sys.argv[1], sys.argv[2]
     n = int(sys.argv[sys.argv.index("--frames") + 1]) if "--frames" in sys.argv else 300
     ours = {}
@@ -37,14 +36,22 @@ def main():
         rec = json.loads(line)
         if "hands" not in rec: continue
         ours[rec["frame"]] = [np.array([[p["x"], p["y"]] for p in h["keypoints"]]) for h in rec["hands"]]
-    det = mp.solutions.hands.Hands(static_image_mode=False, max_num_hands=2, model_complexity=1)
+    cache = sys.argv[sys.argv.index("--cache") + 1] if "--cache" in sys.argv else None
+    if cache and os.path.exists(cache):
+        recorded = [[np.array(h) for h in f] for f in json.load(open(cache))]
+    else:
+        import mediapipe as mp
+        det = mp.solutions.hands.Hands(static_image_mode=False, max_num_hands=2, model_complexity=1)
+        recorded = []
+        for f in frames(clip, n):
+            H, W = f.shape[:2]
+            r = det.process(f)
+            recorded.append([np.array([[p.x * W, p.y * H] for p in lm.landmark]) for lm in (r.multi_hand_landmarks or [])])
+        if cache: json.dump([[h.tolist() for h in f] for f in recorded], open(cache, "w"))
     both = only_mp = only_ours = 0
     distances = []
     count = 0
-    for i, f in enumerate(frames(clip, n)):
-        H, W = f.shape[:2]
-        r = det.process(f)
-        theirs = [np.array([[p.x * W, p.y * H] for p in lm.landmark]) for lm in (r.multi_hand_landmarks or [])]
+    for i, theirs in enumerate(recorded):
         mine = list(ours.get(i, []))
         count += 1
         if theirs and mine: both += 1

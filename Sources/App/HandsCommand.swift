@@ -44,6 +44,20 @@ struct HandsCommand: AsyncParsableCommand {
           ffmpeg -loglevel error -f v4l2 -i /dev/video0 -f yuv4mpegpipe - \\
             | posekit hands --mirrored -
           posekit pose --hands photo.jpg            # each person's body and hands in one line
+          posekit hands --hand-sources palms photo.jpg   # MediaPipe's pipeline exactly (no body model)
+          posekit hands --gestures --overlay pinch.mp4 clip.mp4 > hands.jsonl   # pinch events, path drawn
+
+        HANDS THROUGH THE BODY. By default (--hand-sources palms+body) the body model (PoseNet) \
+        also runs, and each wrist it finds that no palm hand holds seeds a hand region: the small \
+        hands of people photographed whole, which MediaPipe's palm detector misses. Such a hand's \
+        "score" is the body model's confidence in the wrist. --hand-sources palms is MediaPipe's \
+        pipeline exactly. How the rule was chosen and what it finds: docs/hands.md.
+
+        GESTURES. --gestures adds the pinch of Apple's sample "Detect Body and Hand Pose with \
+        Vision": thumb tip and index tip closer than --pinch-distance hand sizes (the palm's \
+        longest side) for 3 frames is "pinched", farther for 3 frames "apart". A "gesture" line \
+        follows a frame's line for each hand whose state changed or whose pinch path grew \
+        (docs/cli.md, "Gesture events"); with --overlay the path is drawn as the sample draws it.
 
         Output streams, signals and exit statuses are as for pose.
         """
@@ -54,6 +68,14 @@ struct HandsCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Worker threads for the networks (default: all cores; \(Limits.threads.text)).", valueName: "n"))
     var threads: Int?
 
+    @Flag(help: "Add pinch gesture events (\"type\": \"gesture\" lines) and, with --overlay, draw the pinch path.")
+    var gestures = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With --gestures: thumb and index tips closer than this many hand sizes are a pinch (0.05...2; the sample's 40 points at the size a palm has on its preview).",
+        valueName: "hand sizes"))
+    var pinchDistance = HandGestureProcessor.Configuration().pinchMaxDistance
+
     @OptionGroup var output: FrameOutputOptions
 
     @OptionGroup(title: "Batches") var batch: BatchOptions
@@ -61,6 +83,12 @@ struct HandsCommand: AsyncParsableCommand {
     func validate() throws {
         try output.check(batch: batch)
         if let threads { try Limits.threads.check(threads, "--threads") }
+        guard pinchDistance.isFinite, (0.05...2).contains(pinchDistance) else {
+            throw ValidationError("--pinch-distance must be in 0.05...2 hand sizes, not \(pinchDistance)")
+        }
+        if pinchDistance != HandGestureProcessor.Configuration().pinchMaxDistance, !gestures {
+            throw ValidationError("--pinch-distance needs --gestures")
+        }
         if output.realtime {
             throw ValidationError("--realtime is not available for hands yet: hands are tracked from frame to frame, so every frame is processed")
         }
@@ -84,17 +112,28 @@ struct HandsCommand: AsyncParsableCommand {
         let probe = InputAnnouncement.begin(input, progressReporter)
         if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
         var text = JSONText()
+        var pinches = PinchGestures(configuration: HandGestureProcessor.Configuration(pinchMaxDistance: pinchDistance))
         for try await detected in detector.hands(inMediaAt: input) {
             text.reset()
             HandJSONLinesEncoder.append(source: input, frame: detected.index, width: detected.width, height: detected.height,
                                         time: detected.time, hands: detected.hands, coordinates: output.coordinates, to: &text)
             try text.bytes.withUnsafeBytes { try json.write($0) }
             try json.endRecord()
+            if gestures {
+                let updates = pinches.update(detected)
+                for (hand, update) in updates where HandGestureJSON.isEvent(update) {
+                    text.reset()
+                    HandGestureJSON.write(update, source: input, frame: detected.index, time: detected.time, hand: hand, to: &text)
+                    try text.bytes.withUnsafeBytes { try json.write($0) }
+                    try json.endRecord()
+                }
+            }
             if let overlay {
                 var image = detected.frame.rgb()
                 let poses = detected.hands.map(\.pose)
                 PoseOverlay().draw(poses, on: &image)
                 if output.overlayIds { PoseOverlay().drawIDs(poses, on: &image) }
+                if gestures { pinches.draw(on: &image) }
                 try overlay.write(image, of: detected.frame)
             }
             progressReporter.frameDone(dropped: 0)

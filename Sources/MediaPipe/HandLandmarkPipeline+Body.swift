@@ -44,10 +44,26 @@ extension HandLandmarkPipeline {
     /// the palms missed. At most `configuration.maximumHands` hands, palm-detected ones first.
     public func process(_ image: RGBImage, sources: HandSources, bodySeeds: [BodyHandSeed],
                         seeding: BodySeeding = BodySeeding()) throws -> HandsResult {
-        var result = sources.usesPalms
-            ? try process(image)
-            : HandsResult(imageSize: ImageSize(width: image.width, height: image.height), palmDetections: [], palmRegions: [],
-                          hands: [], palmDetectorRan: false)
+        try track(image, previous: [], sources: sources, bodySeeds: bodySeeds, seeding: seeding)
+    }
+
+    /// One frame given the regions tracked from the previous frame (`previous`, as
+    /// `track(_:previous:)` takes them) with hands from `sources`: tracked hands and palms as
+    /// MediaPipe finds them (no palm detector for `.body`), then the body seeds' hands the others
+    /// missed. The result's `nextRegions` are the next frame's `previous`.
+    public func track(_ image: RGBImage, previous: [NormalizedRect], sources: HandSources, bodySeeds: [BodyHandSeed],
+                      seeding: BodySeeding = BodySeeding()) throws -> HandsResult {
+        var result: HandsResult
+        if sources.usesPalms {
+            result = try track(image, previous: previous)
+        } else {
+            var hands: [HandResult] = []
+            for region in previous where region.isFinite && region.width > 0 && region.height > 0 {
+                if let hand = try hand(image, region: region) { hands.append(hand) }
+            }
+            result = HandsResult(imageSize: ImageSize(width: image.width, height: image.height), palmDetections: [],
+                                 palmRegions: [], hands: hands, palmDetectorRan: false)
+        }
         if sources.usesBody { result.hands += try bodyHands(image, seeds: bodySeeds, seeding: seeding, found: result.hands) }
         return result
     }
@@ -76,7 +92,7 @@ extension HandLandmarkPipeline {
             // Two seeds (two people's wrists close together) may find one hand: keep the first.
             let box = hand.nextRegion.axisAlignedBox
             if kept.contains(where: { $0.nextRegion.axisAlignedBox.intersectionOverUnion(box) > 0.5 }) { continue }
-            hand.fromBody = true
+            hand.bodySeed = seed
             kept.append(hand)
             added.append(hand)
         }

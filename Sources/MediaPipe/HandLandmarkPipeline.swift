@@ -15,9 +15,9 @@ public struct HandResult: Sendable, Equatable {
     public var worldLandmarks: [Landmark]
     /// The hand's region for the next frame (`hand_rects_from_landmarks`).
     public var nextRegion: NormalizedRect
-    /// The hand was found through the body (a region from a body pose's wrist), not by the palm
-    /// detector or tracking.
-    public var fromBody: Bool = false
+    /// The body seed the hand was found through (a region from a body pose's wrist); nil for a
+    /// hand found by the palm detector or tracking.
+    public var bodySeed: BodyHandSeed? = nil
 }
 
 /// What the hand pipeline found in one image.

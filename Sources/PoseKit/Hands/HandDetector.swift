@@ -3,6 +3,7 @@ import FrameIO
 import MediaPipe
 import ModelGraph
 import PoseCore
+import PoseNet
 import Tensor
 
 /// Finds hands in images and video frames: MediaPipe's hand pipeline (palm detector, 21 landmarks
@@ -58,20 +59,33 @@ public final class HandDetector: @unchecked Sendable {
         public var minimumPresence: Float = 0.5
         /// Cores each network pass uses; nil: every core.
         public var threads: Int?
+        /// Where hands are looked for: the palm detector (MediaPipe exactly, `.palms`), the body
+        /// model's wrists (`.body`) or both (`.palmsAndBody`, the default: small hands the palm
+        /// detector misses are found through the body; docs/hands.md).
+        public var sources: HandSources = .palmsAndBody
+        /// How hands found through the body are read and accepted (chosen on `media/images`).
+        public var bodySeeding = BodySeeding()
+        /// The body model that seeds hands (PoseNet, `posekit pose`'s defaults); used unless
+        /// `sources` is `.palms`. On video it runs only while fewer than `maximumHands` are tracked.
+        public var bodyModel: PoseModel = .default
 
         /// The defaults (`posekit hands`'): full models, 2 hands, unmirrored, MediaPipe's thresholds.
         public static let `default` = Configuration()
 
-        public init(model: Model = .full, maximumHands: Int = 2, mirrored: Bool = false, threads: Int? = nil) {
+        public init(model: Model = .full, maximumHands: Int = 2, mirrored: Bool = false, threads: Int? = nil,
+                    sources: HandSources = .palmsAndBody) {
             self.model = model
             self.maximumHands = maximumHands
             self.mirrored = mirrored
             self.threads = threads
+            self.sources = sources
         }
     }
 
     public let configuration: Configuration
     private let pipeline: HandLandmarkPipeline
+    /// The body model seeding hands (nil for `.palms`, or when a test gives none).
+    private let bodyDetector: PoseDetector?
     private let lock = NSLock()
 
     /// Loads the two models of `configuration.model` from their weight bundles
@@ -83,13 +97,17 @@ public final class HandDetector: @unchecked Sendable {
             let url = try ModelLocator.resolve(name)
             return try GraphModel(graph: try Graph(bundle: try WeightBundle(contentsOf: url)), threads: threads)
         }
+        let body = configuration.sources == .palms ? nil
+            : try PoseDetector(model: configuration.bodyModel, configuration: PoseDetector.Configuration(threads: threads))
         try self.init(palmDetector: load(configuration.model.palmDetectorBundle),
-                      landmarker: load(configuration.model.landmarkBundle), configuration: configuration)
+                      landmarker: load(configuration.model.landmarkBundle), bodyDetector: body, configuration: configuration)
     }
 
     /// A detector on models of your own (imported graphs as `GraphModel`s, or a test's stand-ins).
     /// - Throws: `HandDetectorError` for a maximum hand count outside 1...``maximumHandsLimit``.
-    public init(palmDetector: any MediaPipeModel, landmarker: any MediaPipeModel, configuration: Configuration = .default) throws {
+    /// `bodyDetector` seeds hands through the body unless `configuration.sources` is `.palms`.
+    public init(palmDetector: any MediaPipeModel, landmarker: any MediaPipeModel, bodyDetector: PoseDetector? = nil,
+                configuration: Configuration = .default) throws {
         guard (1...Self.maximumHandsLimit).contains(configuration.maximumHands) else {
             throw HandDetectorError.maximumHands(configuration.maximumHands)
         }
@@ -99,6 +117,7 @@ public final class HandDetector: @unchecked Sendable {
         settings.minimumDetectionScore = configuration.minimumDetectionScore
         settings.minimumPresence = configuration.minimumPresence
         pipeline = HandLandmarkPipeline(palmDetector: palmDetector, landmarker: landmarker, configuration: settings)
+        self.bodyDetector = configuration.sources == .palms ? nil : bodyDetector
     }
 
     /// The most hands a frame may be asked for (each costs one landmark pass).
@@ -142,7 +161,14 @@ public final class HandDetector: @unchecked Sendable {
         let result: HandsResult
         do {
             lock.lock(); defer { lock.unlock() }
-            result = try pipeline.track(image, previous: tracked ? tracking.regions : [])
+            let previous = tracked ? tracking.regions : []
+            // The body model, like the palm detector, only while fewer than the maximum are tracked.
+            var seeds: [BodyHandSeed] = []
+            if let bodyDetector, previous.count < configuration.maximumHands {
+                seeds = try bodyDetector.poses(in: image).flatMap(BodyHandSeed.seeds(from:))
+            }
+            result = try pipeline.track(image, previous: previous, sources: configuration.sources, bodySeeds: seeds,
+                                        seeding: configuration.bodySeeding)
         }
         var hands: [Hand] = [], next = HandTracking(nextID: tracking.nextID)
         for found in result.hands {
@@ -170,7 +196,9 @@ public final class HandDetector: @unchecked Sendable {
         guard found.presence.isFinite, found.handedness.score.isFinite,
               found.landmarks.count == KeypointSet.hand21.count, found.worldLandmarks.count == KeypointSet.hand21.count
         else { return nil }
-        let presence = Double(found.presence)
+        // A hand found through the body is vouched for by the body model: its score is the seed's
+        // (the flag of such small hands says little; docs/hands.md), the palm and tracked hands' the flag.
+        let presence = Double(found.bodySeed.map { max($0.score, found.presence) } ?? found.presence)
         var keypoints: [Keypoint] = [], world: [WorldPoint] = []
         keypoints.reserveCapacity(found.landmarks.count)
         world.reserveCapacity(found.worldLandmarks.count)
