@@ -1,7 +1,7 @@
 import PoseCore
 
 /// Draws the pinch gesture as the sample "Detect Body and Hand Pose with Vision" does: the path
-/// of the pinch (``/PoseCore/PinchPath``) as lines, and the thumb and index tips as dots colored
+/// of the pinch (`PinchPath`) as lines, and the thumb and index tips as dots colored
 /// by the gesture's state: orange while undecided, green pinched, red apart (what
 /// `posekit hands --gestures --overlay` writes).
 public struct PinchPathOverlay: Sendable {

@@ -55,11 +55,11 @@ public struct BodyHandSeed: Sendable, Equatable {
 ///   (2·index + pinky)/3, a square of side 2·|middle − wrist|, rotated so wrist → middle points
 ///   up. Holistic then widens it (× 2.7, square) into the search region of its hand re-crop
 ///   model, which is not among MediaPipe's published `.tflite` files here; PoseKit reads the hand
-///   landmarks in the region directly, widened by ``blazePoseScale`` instead, and re-reads the
+///   landmarks in the region directly, widened by `blazePoseScale` instead, and re-reads the
 ///   hand in the region its landmarks give (as tracking does on the next frame).
 /// - PoseNet's COCO-17 has no hand points, only the wrist and the elbow: the hand continues the
-///   forearm, so the region's centre is the wrist moved ``forearmCentre`` forearm lengths further
-///   from the elbow, its side ``forearmSide`` forearm lengths, rotated so elbow → wrist points up.
+///   forearm, so the region's centre is the wrist moved `forearmCentre` forearm lengths further
+///   from the elbow, its side `forearmSide` forearm lengths, rotated so elbow → wrist points up.
 ///   Both constants were chosen on `media/images` (docs/hands.md, "Hands found through the body").
 public struct HandRegionFromBody: Sendable, Equatable {
     /// Region centre beyond the wrist, in forearm lengths (COCO-17 seeds).
