@@ -49,14 +49,17 @@ struct FrameOutputOptions: ParsableArguments {
 struct FrameRun {
     let options: FrameOutputOptions
     let batch: BatchOptions
+    /// Which inputs make one stream (`--video`: consecutive images as one video).
+    let video: VideoInputOptions
     /// Other files the run reads (refused as outputs).
     var otherInputs: [String] = []
 
-    /// Runs `process(input, json, overlay, reporter)` on every input. `prepare` gets the selected
+    /// Runs `process(stream, json, overlay, reporter)` on every stream of inputs (each input on its
+    /// own, or with `--video` consecutive images together; one input each with `--output-dir`). `prepare` gets the selected
     /// inputs once the outputs are checked, may narrow them and loads what the run needs (the
     /// model); `finish` writes what comes after the last input.
     func run(prepare: ([String]) throws -> [String] = { $0 },
-             process: (String, ByteSink, MediaWriter?, ProgressReporter) async throws -> Void,
+             process: ([String], ByteSink, MediaWriter?, ProgressReporter) async throws -> Void,
              finish: (ByteSink) throws -> Void = { _ in }) async throws {
         let selected = try batch.selectedInputs(arguments: options.inputs)
         try SameFileCheck.refuse(inputs: selected + otherInputs + [batch.inputsFrom].compactMap { $0 },
@@ -68,7 +71,7 @@ struct FrameRun {
         defer { progressReporter.finish() }
         if let directory = batch.outputDir {
             try await BatchRun(directory: directory, realtime: options.realtime).run(inputs) { input, sink in
-                try await process(input, sink, nil, progressReporter)
+                try await process([input], sink, nil, progressReporter)
             }
             return
         }
@@ -76,13 +79,13 @@ struct FrameRun {
         let overlayWriter = try options.overlay.map { try MediaWriter(path: $0, realtime: options.realtime) }
         var failures = 0
         try await OutputFile.committing([jsonFile] + (overlayWriter.map { [$0.output] } ?? [])) {
-            for input in inputs {
+            for stream in video.streams(of: inputs) {
                 do {
-                    try await process(input, jsonFile.sink, overlayWriter, progressReporter)
+                    try await process(stream, jsonFile.sink, overlayWriter, progressReporter)
                 } catch let usage as ValidationError {
                     throw usage
                 } catch where !endsTheRun(error) {
-                    printToStandardError("posekit: error: \(CLIError.describe(error, input: input))")
+                    printToStandardError("posekit: error: \(CLIError.describe(error, input: stream[0]))")
                     failures += 1
                 }
             }

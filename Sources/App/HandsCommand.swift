@@ -41,6 +41,7 @@ struct HandsCommand: AsyncParsableCommand {
           posekit hands --max-hands 4 --coordinates normalized photos/
           posekit hands --hand-model lite clip.mp4 > hands.jsonl
           posekit hands --overlay hands.mp4 --overlay-ids clip.mp4 > hands.jsonl
+          posekit hands --video --fps 25 frames/          # the images of frames/ as one video
           ffmpeg -loglevel error -f v4l2 -i /dev/video0 -f yuv4mpegpipe - \\
             | posekit hands --mirrored -
           posekit pose --hands photo.jpg            # each person's body and hands in one line
@@ -78,6 +79,8 @@ struct HandsCommand: AsyncParsableCommand {
 
     @OptionGroup var output: FrameOutputOptions
 
+    @OptionGroup(title: "Images as video") var videoInput: VideoInputOptions
+
     @OptionGroup(title: "Batches") var batch: BatchOptions
 
     func validate() throws {
@@ -96,26 +99,41 @@ struct HandsCommand: AsyncParsableCommand {
 
     func run() async throws {
         var detector: HandDetector?
-        try await FrameRun(options: output, batch: batch).run(prepare: { inputs in
+        try await FrameRun(options: output, batch: batch, video: videoInput).run(prepare: { inputs in
             detector = try hands.makeDetector(threads: threads)
             return inputs
-        }, process: { input, json, overlay, progressReporter in
-            try await findHands(in: input, detector!, json: json, overlay: overlay, progressReporter)
+        }, process: { stream, json, overlay, progressReporter in
+            try await findHands(in: stream, detector!, json: json, overlay: overlay, progressReporter)
         })
     }
 
-    /// The hands of every frame of `input` (the library's pipeline: `HandDetector.hands(inMediaAt:)`)
-    /// as JSON Lines into `json`, and annotated frames into `overlay` when given.
-    private func findHands(in input: String, _ detector: HandDetector, json: ByteSink, overlay: MediaWriter?,
+    /// The hands of every frame of `stream` (the library's pipeline: `HandDetector.hands(inMediaAt:)`,
+    /// or with `--video` `hands(from:)` on the images as one video, `ImagesAsVideo`) as JSON Lines
+    /// into `json`, and annotated frames into `overlay` when given.
+    private func findHands(in stream: [String], _ detector: HandDetector, json: ByteSink, overlay: MediaWriter?,
                            _ progressReporter: ProgressReporter) async throws {
-        try InputDirectory.requireFound(input)
-        let probe = InputAnnouncement.begin(input, progressReporter)
+        for input in stream { try InputDirectory.requireFound(input) }
+        let input = stream[0]
+        let probe = stream.count == 1 ? InputAnnouncement.begin(input, progressReporter) : nil
         if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
+        if videoInput.video {
+            let frames = ImagesAsVideo(paths: stream, frameRate: videoInput.frameRate)
+            try await write(detector.hands(from: frames), source: { frames.inputs.input(ofFrame: $0) ?? input },
+                            json: json, overlay: overlay, progressReporter)
+        } else {
+            try await write(detector.hands(inMediaAt: input), source: { _ in input }, json: json, overlay: overlay, progressReporter)
+        }
+    }
+
+    /// Writes what `sequence` delivers: a JSON line per frame naming the frame's `source`, and
+    /// annotated frames into `overlay`.
+    private func write<Frames>(_ sequence: HandDetectionSequence<Frames>, source: (Int) -> String, json: ByteSink,
+                               overlay: MediaWriter?, _ progressReporter: ProgressReporter) async throws {
         var text = JSONText()
         var pinches = PinchGestures(configuration: HandGestureProcessor.Configuration(pinchMaxDistance: pinchDistance))
-        for try await detected in detector.hands(inMediaAt: input) {
+        for try await detected in sequence {
             text.reset()
-            HandJSONLinesEncoder.append(source: input, frame: detected.index, width: detected.width, height: detected.height,
+            HandJSONLinesEncoder.append(source: source(detected.index), frame: detected.index, width: detected.width, height: detected.height,
                                         time: detected.time, hands: detected.hands, coordinates: output.coordinates, to: &text)
             try text.bytes.withUnsafeBytes { try json.write($0) }
             try json.endRecord()
@@ -123,7 +141,7 @@ struct HandsCommand: AsyncParsableCommand {
                 let updates = pinches.update(detected)
                 for (hand, update) in updates where HandGestureJSON.isEvent(update) {
                     text.reset()
-                    HandGestureJSON.write(update, source: input, frame: detected.index, time: detected.time, hand: hand, to: &text)
+                    HandGestureJSON.write(update, source: source(detected.index), frame: detected.index, time: detected.time, hand: hand, to: &text)
                     try text.bytes.withUnsafeBytes { try json.write($0) }
                     try json.endRecord()
                 }
