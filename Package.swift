@@ -24,7 +24,7 @@
 //   FlatBuffers the FlatBuffers binary-format reader (bounds-checked; TFLite files)
 //   ModelGraph  a network as a DAG of operations, its checks and its .pkw storage
 //   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet, Streaming and Tensor,
-//               and MediaPipe's BlazePoseDetector (one import)
+//               and MediaPipe's BlazePoseDetector (one import); adds HandDetector (MediaPipe's hand pipeline)
 //   ActionNet   sliding windows, temporal-convolution action classifier, Create ML action classifiers
 //               (Core ML layer graphs), repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
@@ -168,7 +168,7 @@ let package = Package(
         .target(name: "CoreMLFormat", dependencies: ["Protobuf", "Tensor"], swiftSettings: optimize),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf", "CoreMLFormat"], swiftSettings: optimize),
         // The umbrella module: re-exports the runtime modules (`import PoseKit`).
-        .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Streaming", "MediaPipe", "Tensor"]),
+        .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Streaming", "MediaPipe", "ModelGraph", "Tensor"]),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         // The TensorFlow GraphDef format's reader (nodes, Const tensors); PoseNet's importer matches names on it.
         .target(name: "TensorFlowGraphDef", dependencies: ["Protobuf", "Tensor"], swiftSettings: optimize),
@@ -184,7 +184,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "PoseKit", "CPUFeatures",
-                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining", "ModelGraph", "TFLite",
+                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining", "ModelGraph", "TFLite", "MediaPipe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimize
@@ -206,7 +206,7 @@ let package = Package(
         .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "FrameIO", "PoseCore", "Streaming", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
         .testTarget(name: "CoreMLFormatTests", dependencies: ["CoreMLFormat", "Protobuf", "TestSupport"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf", "CLibJPEG"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf", "CLibJPEG", "MediaPipe", "ModelGraph"]),
     ]
 )
 

@@ -16,6 +16,6 @@ struct Bench: ParsableCommand {
           posekit bench actions                 # one action window: ActionNet and Create ML classifiers
           env -u OPENBLAS_CORETYPE posekit bench kernels
         """,
-        subcommands: [BenchKernels.self, BenchModel.self, BenchPipeline.self, BenchActions.self, BenchDecode.self]
+        subcommands: [BenchKernels.self, BenchModel.self, BenchPipeline.self, BenchActions.self, BenchDecode.self, BenchHands.self]
     )
 }

@@ -39,6 +39,8 @@ enum Limits {
     static let threads = OptionLimit(range: 1...256)
     /// Poses per frame (`--max-poses`).
     static let maxPoses = OptionLimit(range: 1...PoseJSONLinesDecoder.maximumPosesPerFrame)
+    /// `--max-hands`: each hand costs a landmark pass per frame.
+    static let maxHands = OptionLimit(range: 1...HandDetector.maximumHandsLimit)
     /// Scores and probabilities (`--score-threshold`, `--min-pose-score`, `--confidence`).
     static let probability = OptionLimit(range: 0.0...1.0)
     /// Network-input pixels per image pixel at most (`--max-upscale`): 1 never enlarges.

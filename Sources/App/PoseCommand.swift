@@ -88,20 +88,6 @@ struct PoseCommand: AsyncParsableCommand {
     @OptionGroup var model: ModelOptions
     @OptionGroup var decode: DecodeOptions
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Also write annotated frames to this path: .mp4, .mkv, .webm, .mov, .m4v, .png or .jpg are encoded by ffmpeg; .y4m, .ppm, a FIFO or - (stdout; then JSON goes to --json) get raw Y4M for video, PPM for images. Other names are refused.",
-        valueName: "path|-"), completion: .file())
-    var overlay: String?
-
-    @Flag(help: "With --overlay: label each person with their id (#1, #2, ... as in the JSON's \"id\").")
-    var overlayIds = false
-
-    @Option(name: .long, help: ArgumentHelp("Write the JSON Lines here instead of stdout.", valueName: "path"), completion: .file(extensions: ["jsonl"]))
-    var json: String?
-
-    @Flag(help: "Drop frames that arrive while the previous one is still being processed (live sources); the count of dropped frames is reported.")
-    var realtime = false
-
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
         "Smooth keypoints over time per person (One-Euro filter; default on for video; not for images)."))
     var smooth: Bool?
@@ -113,16 +99,8 @@ struct PoseCommand: AsyncParsableCommand {
         valueName: "jsonl|coco"))
     var format: PoseOutputFormat = .jsonl
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Keypoints and boxes in JSON Lines: pixels (top-left origin), normalized (0...1 of the frame, top-left origin, as MediaPipe) or vision (0...1, lower-left origin, as Apple's Vision).",
-        valueName: "pixels|normalized|vision"))
-    var coordinates: KeypointCoordinates = .pixels
-
     @Option(name: .long, help: ArgumentHelp("With --format coco: COCO ground truth whose image ids to use (matched by file name).", valueName: "path"), completion: .file(extensions: ["json"]))
     var groundTruth: String?
-
-    @Flag(help: "Show progress (frames, frames/s, dropped) on stderr even when it is not a terminal.")
-    var progress = false
 
     @OptionGroup(title: "Images as video") var videoInput: VideoInputOptions
 
@@ -130,23 +108,25 @@ struct PoseCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Batches") var batch: BatchOptions
 
-    @Argument(help: ArgumentHelp("Images (.ppm/.pgm/.pnm; JPEG, PNG, ... through ffmpeg), Y4M videos (MP4, MKV, ... or a /dev/video device through ffmpeg), directories of them, or - for standard input.", valueName: "input"), completion: .file())
-    var inputs: [String] = []
+    @Flag(name: .customLong("hands"), help: ArgumentHelp(
+        "Also find hands (as posekit hands does) and write each in the pose of the person whose wrist is nearest (\"hands\" in each pose; hands nobody's wrist is near in the frame's \"hands\")."))
+    var findsHands = false
+
+    @OptionGroup(title: "Hands (with --hands)") var handOptions: HandOptions
+
+    @OptionGroup var output: FrameOutputOptions
 
     func validate() throws {
-        if inputs.isEmpty && batch.inputsFrom == nil { throw ValidationError("give at least one input (a file, - for stdin, or --inputs-from FILE)") }
-        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
-        if overlayIds && overlay == nil { throw ValidationError("--overlay-ids labels the people of --overlay; give --overlay PATH") }
-        if overlay == "-" && json == nil { throw ValidationError("--overlay - writes frames to stdout, so give --json PATH for the JSON Lines") }
-        if overlay == "-" && json == "-" { throw ValidationError("--overlay - and --json - cannot both use stdout") }
-        if smooth == true, !videoInput.video, let image = inputs.first(where: { PoseOutputFormat.looksLikeImage($0) }) {
+        try output.check(batch: batch)
+        if smooth == true, !videoInput.video, let image = output.inputs.first(where: { PoseOutputFormat.looksLikeImage($0) }) {
             throw Self.smoothingNeedsVideo(image)
         }
         if groundTruth != nil && format != .coco { throw ValidationError("--ground-truth is for --format coco (image ids)") }
-        if coordinates != .pixels && format == .coco { throw ValidationError("--format coco writes pixels, as COCO results are; --coordinates is for JSON Lines") }
-        if batch.outputDir != nil && (json != nil || overlay != nil) {
-            throw ValidationError("--output-dir writes one JSON Lines file per input; it does not combine with --json or --overlay")
+        if findsHands && format == .coco { throw ValidationError("--format coco writes body keypoints only; --hands is for JSON Lines") }
+        if findsHands && output.realtime {
+            throw ValidationError("--hands tracks hands from frame to frame, so every frame is processed; drop --realtime")
         }
+        if output.coordinates != .pixels && format == .coco { throw ValidationError("--format coco writes pixels, as COCO results are; --coordinates is for JSON Lines") }
         if batch.outputDir != nil && format == .coco {
             throw ValidationError("--format coco writes one list over all images; it does not combine with --output-dir")
         }
@@ -166,55 +146,32 @@ struct PoseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let selected = try batch.selectedInputs(arguments: self.inputs)
-        try SameFileCheck.refuse(inputs: selected + [batch.inputsFrom, groundTruth].compactMap { $0 },
-                                 outputs: batch.outputs(for: selected, json: json, overlay: overlay))
-        if let overlay { try MediaWriter.check(path: overlay) }   // before any work
-        var coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
-        let inputs = try coco?.uniqueInputs(selected, arguments: self.inputs) ?? selected
-        SignalHandling.install()
-        let finder: any PoseFrameModel = model.isBlazePose ? try model.makeBlazePose() : try accuracy.makeDetector(model, decode)
-        let progressReporter = ProgressReporter(forced: progress)
-        defer { progressReporter.finish() }
-        if let directory = batch.outputDir {
-            try await BatchRun(directory: directory, realtime: realtime).run(inputs) { input, sink in
-                var noCoco: CocoExport?
-                try await findPoses(in: [input], finder, json: sink, overlay: nil, coco: &noCoco, progressReporter)
-            }
-            return
-        }
-        let jsonFile = try OutputFile(path: json ?? "-", realtime: realtime)
-        let overlayWriter = try overlay.map { try MediaWriter(path: $0, realtime: realtime) }
-        var failures = 0
-        try await OutputFile.committing([jsonFile] + (overlayWriter.map { [$0.output] } ?? [])) {
-            for stream in videoInput.streams(of: inputs) {
-                do {
-                    try await findPoses(in: stream, finder, json: jsonFile.sink, overlay: overlayWriter, coco: &coco, progressReporter)
-                } catch let usage as ValidationError {
-                    throw usage
-                } catch where !endsTheRun(error) {
-                    printToStandardError("posekit: error: \(CLIError.describe(error, input: stream[0]))")
-                    failures += 1
-                }
-            }
+        var coco: CocoExport?
+        var finder: (any PoseFrameModel)?
+        var handDetector: HandDetector?
+        try await FrameRun(options: output, batch: batch, video: videoInput, otherInputs: [groundTruth].compactMap { $0 }).run(prepare: { selected in
+            coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
+            let inputs = try coco?.uniqueInputs(selected, arguments: output.inputs) ?? selected
+            finder = model.isBlazePose ? try model.makeBlazePose() : try accuracy.makeDetector(model, decode)
+            if findsHands { handDetector = try handOptions.makeDetector(threads: model.threads) }
+            return inputs
+        }, process: { stream, json, overlay, progressReporter in
+            // --format coco never runs with --output-dir (validate), so a batch's coco is nil.
+            try await findPoses(in: stream, finder!, handDetector, json: json, overlay: overlay, coco: &coco, progressReporter)
+        }, finish: { json in
             if let coco {
-                try Array(coco.encoded().utf8).withUnsafeBytes { try jsonFile.sink.write($0) }
-                try jsonFile.sink.endRecord()
+                try Array(coco.encoded().utf8).withUnsafeBytes { try json.write($0) }
+                try json.endRecord()
             }
-            if realtime && progressReporter.dropped > 0 {
-                printToStandardError("posekit: dropped \(progressReporter.dropped) late frame(s) of \(progressReporter.frames + progressReporter.dropped) (--realtime)")
-            }
-            // A failed run, as far as the outputs are concerned: each output that got something
-            // keeps it, one that got nothing (the only input was missing) leaves its old file.
-            if failures > 0 { throw ExitCode(1) }
-        }
+        })
     }
 
     /// Poses of every frame of `stream` (the library's pipeline: `poses(inMediaAt:)`, or with
     /// `--video` `poses(from:)` on the inputs' images as one video, `ImagesAsVideo`) as JSON Lines
     /// into `json`, one record per frame, and annotated frames into `overlay` when given. With
-    /// `coco`, the poses of images are collected there instead.
-    private func findPoses(in stream: [String], _ finder: any PoseFrameModel, json: ByteSink, overlay: MediaWriter?,
+    /// `coco`, the poses of images are collected there instead. With `handDetector`, each frame's
+    /// hands (tracked through the stream) are given to the people by `HandAssignment`.
+    private func findPoses(in stream: [String], _ finder: any PoseFrameModel, _ handDetector: HandDetector?, json: ByteSink, overlay: MediaWriter?,
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) async throws {
         for input in stream { try InputDirectory.requireFound(input) }
         let input = stream[0]
@@ -225,26 +182,30 @@ struct PoseCommand: AsyncParsableCommand {
         if videoInput.video {
             let frames = ImagesAsVideo(paths: stream, frameRate: videoInput.frameRate)
             try await write(finder.poses(from: frames, smoothing: smooth ?? true, tracking: tracking.configuration,
-                                         dropsLateFrames: realtime),
+                                         dropsLateFrames: output.realtime),
                             source: { frames.inputs.input(ofFrame: $0) ?? input }, json: json, overlay: overlay, coco: &coco,
-                            outputs: outputs, progressReporter)
+                            outputs: outputs, handDetector, progressReporter)
         } else {
             try await write(finder.poses(inMediaAt: input, smoothing: smooth ?? true, tracking: tracking.configuration,
-                                         dropsLateFrames: realtime),
-                            source: { _ in input }, json: json, overlay: overlay, coco: &coco, outputs: outputs, progressReporter)
+                                         dropsLateFrames: output.realtime),
+                            source: { _ in input }, json: json, overlay: overlay, coco: &coco, outputs: outputs, handDetector, progressReporter)
         }
     }
 
     /// Writes what `sequence` delivers: a JSON line per frame (or its poses into `coco`) naming
     /// the frame's `source`, and annotated frames into `overlay`.
     private func write<Frames>(_ sequence: PoseFrameSequence<Frames>, source: (Int) -> String, json: ByteSink, overlay: MediaWriter?,
-                               coco: inout CocoExport?, outputs: [ByteSink], _ progressReporter: ProgressReporter) async throws {
+                               coco: inout CocoExport?, outputs: [ByteSink], _ handDetector: HandDetector?,
+                               _ progressReporter: ProgressReporter) async throws {
         var frames = sequence.makeAsyncIterator()
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
         frames.whenWaiting = { for sink in outputs { try? sink.flush() } }
         var text = JSONText()
+        var handTracking = HandTracking()
         while let detected = try await frames.next() {
             let input = source(detected.index)
+            let hands = try handDetector?.hands(in: detected.frame, tracking: &handTracking)
+            let assigned = hands.map { HandAssignment.assign($0, to: detected.poses) }
             if smooth == true && detected.frame.isStillImage { throw Self.smoothingNeedsVideo(input) }
             if coco != nil {
                 guard detected.frame.isStillImage else { throw CLIError("--format coco is for images; use JSON Lines for video") }
@@ -252,14 +213,15 @@ struct PoseCommand: AsyncParsableCommand {
             } else {
                 text.reset()
                 PoseJSONLinesEncoder.append(source: input, frame: detected.index, width: detected.width, height: detected.height,
-                                            time: detected.time, poses: detected.poses, coordinates: coordinates, to: &text)
+                                            time: detected.time, poses: detected.poses, hands: assigned?.perPose,
+                                            unassignedHands: assigned?.unassigned ?? [], coordinates: output.coordinates, to: &text)
                 try text.bytes.withUnsafeBytes { try json.write($0) }
                 try json.endRecord()
             }
             if let overlay {
                 var image = detected.frame.rgb()
-                PoseOverlay().draw(detected.poses, on: &image)
-                if overlayIds { PoseOverlay().drawIDs(detected.poses, on: &image) }
+                PoseOverlay().draw(detected.poses + (hands ?? []).map(\.pose), on: &image)
+                if output.overlayIds { PoseOverlay().drawIDs(detected.poses, on: &image) }
                 try overlay.write(image, of: detected.frame)
             }
             progressReporter.frameDone(dropped: detected.droppedBefore)

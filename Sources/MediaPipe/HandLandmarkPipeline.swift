@@ -15,6 +15,9 @@ public struct HandResult: Sendable, Equatable {
     public var worldLandmarks: [Landmark]
     /// The hand's region for the next frame (`hand_rects_from_landmarks`).
     public var nextRegion: NormalizedRect
+    /// The body seed the hand was found through (a region from a body pose's wrist); nil for a
+    /// hand found by the palm detector or tracking.
+    public var bodySeed: BodyHandSeed? = nil
 }
 
 /// What the hand pipeline found in one image.
@@ -28,6 +31,9 @@ public struct HandsResult: Sendable, Equatable {
     public var hands: [HandResult]
     /// Whether the palm detector ran on this frame.
     public var palmDetectorRan: Bool
+
+    /// The regions the next video frame tracks: each hand's next region, where finite.
+    public var nextRegions: [NormalizedRect] { hands.map(\.nextRegion).filter(\.isFinite) }
 
     /// A hand's landmarks in pixels: x·W, y·H and z·W.
     public func pixelLandmarks(of hand: HandResult) -> [Landmark] { hand.landmarks.map { $0.inPixels(imageSize) } }
@@ -99,13 +105,20 @@ public final class HandLandmarkPipeline {
 
     /// The hand read in `region` (nil when the hand flag is below the threshold).
     public func hand(_ image: RGBImage, region: NormalizedRect) throws -> HandResult? {
+        // NaN fails the comparison: a model returning NaN finds no hand.
+        guard let hand = try readHand(image, region: region), hand.presence >= configuration.minimumPresence else { return nil }
+        return hand
+    }
+
+    /// The hand read in `region` whatever its flag (`presence`), for regions with an acceptance
+    /// rule of their own (hands seeded by the body); nil only when the flag is not a number.
+    public func readHand(_ image: RGBImage, region: NormalizedRect) throws -> HandResult? {
         let (input, padding) = try ImageToTensor.handLandmark.tensor(from: image, roi: region)
         let outputs = try landmarker.run(input)
         try MediaPipeError.checkOutputCount(outputs, 4, model: "hand landmark")
         let flag = outputs[1].count > 0 ? outputs[1].scalars[0] : .nan
         let left = outputs[2].count > 0 ? outputs[2].scalars[0] : .nan
-        // NaN fails the comparison: a model returning NaN finds no hand.
-        guard flag >= configuration.minimumPresence else { return nil }
+        guard !flag.isNaN else { return nil }
         let hand = try outputs[0].withUnsafeBufferPointer { landmarks in
             try outputs[3].withUnsafeBufferPointer { world in
                 try HandLandmarks(landmarkTensor: landmarks, handFlag: flag, leftProbability: left, worldTensor: world,
@@ -118,6 +131,15 @@ public final class HandLandmarkPipeline {
     }
 
     private func track(_ image: RGBImage) throws -> HandsResult {
+        let result = try track(image, previous: trackedRegions)
+        trackedRegions = result.nextRegions
+        return result
+    }
+
+    /// One frame given the regions tracked from the previous frame (`previous`: its hands'
+    /// ``HandResult/nextRegion``s; empty for a still image). The pipeline keeps no state: the
+    /// result's ``HandsResult/nextRegions`` are the next frame's `previous`.
+    public func track(_ image: RGBImage, previous trackedRegions: [NormalizedRect]) throws -> HandsResult {
         let size = ImageSize(width: image.width, height: image.height)
         var palms: [Detection] = [], palmRegions: [NormalizedRect] = []
         let runDetector = trackedRegions.count < configuration.maximumHands
@@ -130,7 +152,6 @@ public final class HandLandmarkPipeline {
         for region in regions where region.isFinite && region.width > 0 && region.height > 0 {
             if let hand = try hand(image, region: region) { hands.append(hand) }
         }
-        trackedRegions = hands.map(\.nextRegion).filter(\.isFinite)
         return HandsResult(imageSize: size, palmDetections: palms, palmRegions: palmRegions, hands: hands, palmDetectorRan: runDetector)
     }
 }

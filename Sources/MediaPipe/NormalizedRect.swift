@@ -24,7 +24,7 @@ public struct NormalizedRect: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Every field is finite.
-    var isFinite: Bool { xCenter.isFinite && yCenter.isFinite && width.isFinite && height.isFinite && rotation.isFinite }
+    public var isFinite: Bool { xCenter.isFinite && yCenter.isFinite && width.isFinite && height.isFinite && rotation.isFinite }
 
     public var description: String {
         "NormalizedRect(x: \(xCenter), y: \(yCenter), w: \(width), h: \(height), r: \(rotation))"

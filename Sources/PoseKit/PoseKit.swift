@@ -12,7 +12,9 @@
 // poses, body parts, tracking and the JSON Lines codec (PoseCore), images, frames, media input
 // and output and overlays (FrameIO), action recognition and repetition counting (ActionNet),
 // and weight bundles and tensors (Tensor). MediaPipe's calculators stay in their module
-// (`import MediaPipe`): only the one-call detector and its result are re-exported.
+// (`import MediaPipe`): only the one-call detector and its result are re-exported. It adds
+// `HandDetector` (MediaPipe's hand pipeline: 21 points per hand, handedness, tracking), which
+// `posekit hands` runs.
 @_exported import ActionNet
 @_exported import FrameIO
 @_exported import PoseCore

@@ -30,62 +30,109 @@ public enum PoseJSONLinesEncoder {
         source: String, frame: Int, width: Int, height: Int, time: Double?, poses: [Pose],
         coordinates requested: KeypointCoordinates = .pixels, to json: inout JSONText
     ) {
+        append(source: source, frame: frame, width: width, height: height, time: time, poses: poses, hands: nil,
+               coordinates: requested, to: &json)
+    }
+
+    /// ``append(source:frame:width:height:time:poses:coordinates:to:)`` with each person's hands
+    /// (`posekit pose --hands`): `hands[i]` is written as `"hands"` in pose `i`'s object (an empty
+    /// list when that person has none), each hand as ``HandJSONLinesEncoder`` writes it, and the
+    /// hands no person was given (`unassignedHands`) as `"hands"` of the frame, after `"poses"`.
+    /// nil writes no `"hands"` field at all (the bytes of a line without hands).
+    public static func append(
+        source: String, frame: Int, width: Int, height: Int, time: Double?, poses: [Pose], hands: [[Hand]]?,
+        unassignedHands: [Hand] = [], coordinates requested: KeypointCoordinates = .pixels, to json: inout JSONText
+    ) {
+        precondition(hands.map { $0.count == poses.count } ?? true, "one list of hands per pose")
+        let coordinates = appendHeader(source: source, frame: frame, width: width, height: height, time: time,
+                                       coordinates: requested, to: &json)
+        json.raw(", \"poses\": [")
+        for (p, pose) in poses.enumerated() {
+            if p > 0 { json.raw(", ") }
+            json.raw("{")
+            appendFields(of: pose, coordinates: coordinates, width: width, height: height, to: &json)
+            if let hands {
+                json.raw(", \"hands\": [")
+                for (h, hand) in hands[p].enumerated() {
+                    if h > 0 { json.raw(", ") }
+                    HandJSONLinesEncoder.appendObject(hand, coordinates: coordinates, width: width, height: height, to: &json)
+                }
+                json.raw("]")
+            }
+            json.raw("}")
+        }
+        json.raw("]")
+        if hands != nil {
+            json.raw(", \"hands\": [")
+            for (h, hand) in unassignedHands.enumerated() {
+                if h > 0 { json.raw(", ") }
+                HandJSONLinesEncoder.appendObject(hand, coordinates: coordinates, width: width, height: height, to: &json)
+            }
+            json.raw("]")
+        }
+        json.raw("}")
+        json.newline()
+    }
+
+    /// Writes `{"source": ..., "frame": ..., "width": ..., "height": ...[, "coordinates": ...][, "time": ...]`
+    /// (the object left open) and returns the coordinates the line uses: pixels when the size is unknown.
+    static func appendHeader(source: String, frame: Int, width: Int, height: Int, time: Double?,
+                             coordinates requested: KeypointCoordinates, to json: inout JSONText) -> KeypointCoordinates {
         let coordinates = width > 0 && height > 0 ? requested : .pixels
-        let decimals = coordinates.decimals
         json.raw("{\"source\": "); json.string(source)
         json.raw(", \"frame\": "); json.integer(frame)
         json.raw(", \"width\": "); json.integer(width)
         json.raw(", \"height\": "); json.integer(height)
         if coordinates != .pixels { json.raw(", \"coordinates\": "); json.string(coordinates.rawValue) }
         if let time { json.raw(", \"time\": "); json.number(time, decimals: JSONText.Decimals.seconds) }
-        json.raw(", \"poses\": [")
-        for (p, pose) in poses.enumerated() {
-            if p > 0 { json.raw(", ") }
-            json.raw("{")
-            if let id = pose.id { json.raw("\"id\": "); json.integer(id); json.raw(", ") }
-            json.raw("\"score\": "); json.number(pose.score, decimals: JSONText.Decimals.scores)
-            let box = coordinates.box(pose.boundingBox, width: width, height: height)
-            json.raw(", \"box\": [")
-            json.number(box.minX, decimals: decimals); json.raw(", ")
-            json.number(box.minY, decimals: decimals); json.raw(", ")
-            json.number(box.maxX, decimals: decimals); json.raw(", ")
-            json.number(box.maxY, decimals: decimals)
-            json.raw("], \"keypoints\": [")
-            for (k, keypoint) in pose.keypoints.enumerated() {
-                if k > 0 { json.raw(", ") }
-                let position = coordinates.fromPixels(keypoint.position, width: width, height: height)
-                json.raw("{\"part\": "); json.string(pose.keypointSet.names[k])
-                json.raw(", \"x\": "); json.number(position.x, decimals: decimals)
-                json.raw(", \"y\": "); json.number(position.y, decimals: decimals)
-                if let z = keypoint.z {
-                    // Pixels of x, or (normalized and vision lines) a fraction of the width, as MediaPipe's z.
-                    json.raw(", \"z\": "); json.number(coordinates == .pixels ? z : z / Double(width), decimals: decimals)
-                }
-                json.raw(", \"score\": "); json.number(keypoint.score, decimals: JSONText.Decimals.scores)
-                if let visibility = keypoint.visibility {
-                    json.raw(", \"visibility\": "); json.number(visibility, decimals: JSONText.Decimals.scores)
-                }
-                if let presence = keypoint.presence {
-                    json.raw(", \"presence\": "); json.number(presence, decimals: JSONText.Decimals.scores)
-                }
-                json.raw("}")
+        return coordinates
+    }
+
+    /// Writes a pose's fields without the braces: `"id"` (when tracked), `"score"`, `"box"`,
+    /// `"keypoints"` (each with `"z"`, `"visibility"` and `"presence"` when the model gives them)
+    /// and `"world"` (metres, `{"x", "y", "z"}` per keypoint, when the model gives them).
+    static func appendFields(of pose: Pose, coordinates: KeypointCoordinates, width: Int, height: Int, to json: inout JSONText) {
+        let decimals = coordinates.decimals
+        if let id = pose.id { json.raw("\"id\": "); json.integer(id); json.raw(", ") }
+        json.raw("\"score\": "); json.number(pose.score, decimals: JSONText.Decimals.scores)
+        let box = coordinates.box(pose.boundingBox, width: width, height: height)
+        json.raw(", \"box\": [")
+        json.number(box.minX, decimals: decimals); json.raw(", ")
+        json.number(box.minY, decimals: decimals); json.raw(", ")
+        json.number(box.maxX, decimals: decimals); json.raw(", ")
+        json.number(box.maxY, decimals: decimals)
+        json.raw("], \"keypoints\": [")
+        for (k, keypoint) in pose.keypoints.enumerated() {
+            if k > 0 { json.raw(", ") }
+            let position = coordinates.fromPixels(keypoint.position, width: width, height: height)
+            json.raw("{\"part\": "); json.string(pose.keypointSet.names[k])
+            json.raw(", \"x\": "); json.number(position.x, decimals: decimals)
+            json.raw(", \"y\": "); json.number(position.y, decimals: decimals)
+            if let z = keypoint.z {
+                // Pixels of x, or (normalized and vision lines) a fraction of the width, as MediaPipe's z.
+                json.raw(", \"z\": "); json.number(coordinates == .pixels ? z : z / Double(width), decimals: decimals)
             }
-            json.raw("]")
-            if let world = pose.world {
-                json.raw(", \"world\": [")
-                for (w, point) in world.enumerated() {
-                    if w > 0 { json.raw(", ") }
-                    json.raw("{\"x\": "); json.number(point.x, decimals: JSONText.Decimals.metres)
-                    json.raw(", \"y\": "); json.number(point.y, decimals: JSONText.Decimals.metres)
-                    json.raw(", \"z\": "); json.number(point.z, decimals: JSONText.Decimals.metres)
-                    json.raw("}")
-                }
-                json.raw("]")
+            json.raw(", \"score\": "); json.number(keypoint.score, decimals: JSONText.Decimals.scores)
+            if let visibility = keypoint.visibility {
+                json.raw(", \"visibility\": "); json.number(visibility, decimals: JSONText.Decimals.scores)
+            }
+            if let presence = keypoint.presence {
+                json.raw(", \"presence\": "); json.number(presence, decimals: JSONText.Decimals.scores)
             }
             json.raw("}")
         }
-        json.raw("]}")
-        json.newline()
+        json.raw("]")
+        if let world = pose.world {
+            json.raw(", \"world\": [")
+            for (w, point) in world.enumerated() {
+                if w > 0 { json.raw(", ") }
+                json.raw("{\"x\": "); json.number(point.x, decimals: JSONText.Decimals.metres)
+                json.raw(", \"y\": "); json.number(point.y, decimals: JSONText.Decimals.metres)
+                json.raw(", \"z\": "); json.number(point.z, decimals: JSONText.Decimals.metres)
+                json.raw("}")
+            }
+            json.raw("]")
+        }
     }
 
     /// Appends the line for `frame` (its `source`, or `"-"` when it has none).

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import MediaPipe
+import ModelGraph
+import PoseKit
+
+/// `posekit bench hands`: MediaPipe's hand pipeline (palm detector, landmarks, tracking) per video
+/// frame, as `mediapipe_peer.py time-hands` times MediaPipe itself on the same clip.
+struct BenchHands: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hands",
+        abstract: "Time per frame of the hand pipeline in video mode (palms, landmarks, tracking).",
+        discussion: """
+            Decodes the first --frames frames of a clip into memory, then runs the hand pipeline \
+            over them in video mode (MediaPipe's tracking: the palm detector only while fewer than \
+            --max-hands hands are tracked), --rounds times, and prints the median time per frame \
+            (the first 5 frames of each round left out, as mediapipe_peer.py time-hands does) and \
+            how many frames had a hand. Decoding is not timed. scripts/hands-speed.sh interleaves \
+            these rounds with MediaPipe's own on the same frames, both on one core.
+
+            EXAMPLES
+              posekit bench hands ../shared/media/videos/409416541_Independent-Study__Push_Up.mp4
+              posekit bench hands clip.mp4 --frames 100 --rounds 3 --threads 1 --json
+            """)
+
+    @Argument(help: "A video (any format posekit reads).")
+    var input: String
+
+    @Option(help: "Frames per round (\(Limits.benchFrames.text)).")
+    var frames = 200
+
+    @Option(help: "Timed passes over the frames (\(Limits.benchRounds.text)).")
+    var rounds = 1
+
+    @Option(help: "Worker threads per network pass (\(Limits.threads.text)).")
+    var threads = 1
+
+    @Option(help: "Hand models: full or lite.")
+    var handModel = "full"
+
+    @Option(help: "At most this many hands (1...20).")
+    var maxHands = 2
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func validate() throws {
+        try Limits.benchFrames.check(frames, "--frames")
+        try Limits.benchRounds.check(rounds, "--rounds")
+        try Limits.threads.check(threads, "--threads")
+        guard ["full", "lite"].contains(handModel) else { throw ValidationError("--hand-model must be full or lite, not \(handModel)") }
+        guard (1...20).contains(maxHands) else { throw ValidationError("--max-hands must be in 1...20, not \(maxHands)") }
+    }
+
+    func run() async throws {
+        var images: [RGBImage] = []
+        for try await frame in MediaFrames(path: input) {
+            images.append(frame.rgb())
+            if images.count == frames { break }
+        }
+        guard images.count > 5 else { throw CLIError("\(input): \(images.count) frames; bench hands needs more than 5") }
+        func load(_ name: String) throws -> GraphModel {
+            let url = try ModelLocator.resolve(name)
+            return try CLIError.reading(url.path) {
+                try GraphModel(graph: try Graph(bundle: try WeightBundle(contentsOf: url)), threads: threads)
+            }
+        }
+        var settings = HandLandmarkPipeline.Configuration()
+        settings.maximumHands = maxHands
+        let pipeline = HandLandmarkPipeline(palmDetector: try load("palm_detection_\(handModel)"),
+                                            landmarker: try load("hand_landmark_\(handModel)"), configuration: settings)
+        var medians: [Double] = [], found = 0
+        for _ in 0..<rounds {
+            pipeline.reset()
+            var times: [Double] = []
+            found = 0
+            for image in images {
+                let start = MonotonicClock.now()
+                let result = try pipeline.processVideoFrame(image)
+                times.append((MonotonicClock.now() - start) * 1000)
+                found += result.hands.isEmpty ? 0 : 1
+            }
+            medians.append(Median.of(Array(times.dropFirst(5))))
+        }
+        let median = Median.of(medians)
+        if json {
+            let report: [String: Any] = ["input": input, "frames": images.count, "rounds": rounds, "threads": threads,
+                                         "hand_model": handModel, "median_ms": median, "round_medians_ms": medians,
+                                         "frames_with_hands": found]
+            let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            let name = (input as NSString).lastPathComponent
+            print("hands \(name): \(images.count - 5) frames, median \(String(format: "%.2f", median)) ms, found in \(found) frames")
+        }
+    }
+}

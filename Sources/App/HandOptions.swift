@@ -1,0 +1,46 @@
+import ArgumentParser
+import MediaPipe
+import PoseKit
+
+/// Which hand models run and how their results read; shared by `hands` and `pose --hands`. The
+/// defaults are the library's (``HandDetector/Configuration``).
+struct HandOptions: ParsableArguments {
+    private static let defaults = HandDetector.Configuration.default
+
+    @Option(name: .long, help: ArgumentHelp(
+        "MediaPipe's hand models: full (palm_detection_full + hand_landmark_full) or lite (both _lite: faster, less accurate).",
+        valueName: "full|lite"))
+    var handModel: HandDetector.Model = defaults.model
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Most hands per frame (\(Limits.maxHands.text); MediaPipe's max_num_hands, Vision's maximumHandCount). On video the palm detector runs only while fewer are tracked.",
+        valueName: "n"))
+    var maxHands: Int = defaults.maximumHands
+
+    @Flag(help: "The input is mirrored (a selfie view): \"handedness\" is then MediaPipe's label as is. Without it, the person's own hand in the image as given (the opposite of MediaPipe's label).")
+    var mirrored = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Where hands are looked for: palms (MediaPipe's pipeline exactly: the palm detector), body (regions from the body model's wrists and elbows: PoseNet, as posekit pose finds people) or palms+body (palms first, then the wrists they missed: finds the small hands of people photographed whole). See docs/hands.md.",
+        valueName: "palms|body|palms+body"))
+    var handSources: HandSources = defaults.sources
+
+    func validate() throws {
+        try Limits.maxHands.check(maxHands, "--max-hands")
+    }
+
+    /// The detector these options ask for, on `threads` cores (nil: every core); a missing model
+    /// names the bundle and how to import it.
+    func makeDetector(threads: Int?) throws -> HandDetector {
+        let configuration = HandDetector.Configuration(model: handModel, maximumHands: maxHands, mirrored: mirrored, threads: threads,
+                                                       sources: handSources)
+        do {
+            return try HandDetector(configuration: configuration)
+        } catch let notFound as ModelLocator.NotFound where notFound.model.hasPrefix("palm_") || notFound.model.hasPrefix("hand_") {
+            throw CLIError("\(notFound.description) (the hand models are imported from MediaPipe's .tflite files: posekit import \(notFound.model).tflite -o Weights/\(notFound.model).pkw)")
+        }
+    }
+}
+
+extension HandDetector.Model: ExpressibleByArgument {}
+extension HandSources: ExpressibleByArgument {}

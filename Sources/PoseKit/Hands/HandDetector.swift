@@ -1,0 +1,248 @@
+import Foundation
+import FrameIO
+import MediaPipe
+import ModelGraph
+import PoseCore
+import PoseNet
+import Tensor
+
+/// Finds hands in images and video frames: MediaPipe's hand pipeline (palm detector, 21 landmarks
+/// per hand with handedness and world coordinates, and on video MediaPipe's tracking) on the
+/// imported MediaPipe 0.10.14 graphs. `posekit hands` runs exactly this.
+///
+/// One image:
+///
+///     let detector = try HandDetector()                        // full models, at most 2 hands
+///     for hand in try detector.hands(in: RGBImage(contentsOfFile: "photo.jpg")) {
+///         print(hand.handedness, hand.score, hand.pose.keypoint(named: "indexTip")!.position)
+///     }
+///
+/// and video, every frame's hands with their identities:
+///
+///     for try await frame in detector.hands(inMediaAt: "clip.mp4") {
+///         for hand in frame.hands { print(frame.index, hand.id ?? 0, hand.handedness) }
+///     }
+///
+/// **Handedness** is the person's own hand in the image as given. MediaPipe's label assumes a
+/// mirrored (selfie) image, so on an ordinary photo it is the opposite of what MediaPipe says;
+/// set ``Configuration/mirrored`` when the input is mirrored (a front camera's preview).
+///
+/// **Coordinates** are image pixels: MediaPipe's normalized landmark times the width (x, and
+/// `Keypoint/z`) or the height (y); world points in metres (`Pose/world`).
+///
+/// **Thread safety.** A detector may be shared: each call holds its lock for the whole frame, so
+/// concurrent calls run one after another.
+public final class HandDetector: @unchecked Sendable {
+    /// Which MediaPipe hand models run: `full` (`palm_detection_full` + `hand_landmark_full`, the
+    /// default, as MediaPipe's `model_complexity` 1) or `lite` (both `_lite`, faster, less accurate).
+    public enum Model: String, Sendable, CaseIterable {
+        case full, lite
+
+        /// The palm detector's bundle name (`Weights/palm_detection_full.pkw`, ...).
+        public var palmDetectorBundle: String { "palm_detection_\(rawValue)" }
+        /// The landmark model's bundle name.
+        public var landmarkBundle: String { "hand_landmark_\(rawValue)" }
+    }
+
+    /// What the detector finds, with `posekit hands`' defaults (MediaPipe's and Vision's).
+    public struct Configuration: Sendable, Equatable {
+        /// The hand models.
+        public var model: Model = .full
+        /// At most this many hands per frame (MediaPipe's `max_num_hands`, Vision's
+        /// `maximumHandCount`); on video the palm detector runs only while fewer are tracked.
+        public var maximumHands = 2
+        /// Whether images are mirrored (a selfie view): handedness is then MediaPipe's label as is.
+        public var mirrored = false
+        /// Palms scoring below are not looked at (MediaPipe's `min_detection_confidence`).
+        public var minimumDetectionScore: Float = 0.5
+        /// Hands whose presence is below are dropped, and no longer tracked (`min_tracking_confidence`).
+        public var minimumPresence: Float = 0.5
+        /// Cores each network pass uses; nil: every core.
+        public var threads: Int?
+        /// Where hands are looked for: the palm detector (MediaPipe exactly, `.palms`), the body
+        /// model's wrists (`.body`) or both (`.palmsAndBody`, the default: small hands the palm
+        /// detector misses are found through the body; docs/hands.md).
+        public var sources: HandSources = .palmsAndBody
+        /// How hands found through the body are read and accepted (chosen on `media/images`).
+        public var bodySeeding = BodySeeding()
+        /// The body model that seeds hands (PoseNet, `posekit pose`'s defaults); used unless
+        /// `sources` is `.palms`. On video it runs only while fewer than `maximumHands` are tracked.
+        public var bodyModel: PoseModel = .default
+
+        /// The defaults (`posekit hands`'): full models, 2 hands, unmirrored, MediaPipe's thresholds.
+        public static let `default` = Configuration()
+
+        public init(model: Model = .full, maximumHands: Int = 2, mirrored: Bool = false, threads: Int? = nil,
+                    sources: HandSources = .palmsAndBody) {
+            self.model = model
+            self.maximumHands = maximumHands
+            self.mirrored = mirrored
+            self.threads = threads
+            self.sources = sources
+        }
+    }
+
+    public let configuration: Configuration
+    private let pipeline: HandLandmarkPipeline
+    /// The body model seeding hands (nil for `.palms`, or when a test gives none).
+    private let bodyDetector: PoseDetector?
+    private let lock = NSLock()
+
+    /// Loads the two models of `configuration.model` from their weight bundles
+    /// (`palm_detection_full.pkw` and `hand_landmark_full.pkw`, found as every bundle is:
+    /// `ModelLocator`).
+    public convenience init(configuration: Configuration = .default) throws {
+        let threads = configuration.threads ?? Parallelism.defaultThreads
+        func load(_ name: String) throws -> GraphModel {
+            let url = try ModelLocator.resolve(name)
+            return try GraphModel(graph: try Graph(bundle: try WeightBundle(contentsOf: url)), threads: threads)
+        }
+        let body = configuration.sources == .palms ? nil
+            : try PoseDetector(model: configuration.bodyModel, configuration: PoseDetector.Configuration(threads: threads))
+        try self.init(palmDetector: load(configuration.model.palmDetectorBundle),
+                      landmarker: load(configuration.model.landmarkBundle), bodyDetector: body, configuration: configuration)
+    }
+
+    /// A detector on models of your own (imported graphs as `GraphModel`s, or a test's stand-ins).
+    /// - Throws: `HandDetectorError` for a maximum hand count outside 1...``maximumHandsLimit``.
+    /// `bodyDetector` seeds hands through the body unless `configuration.sources` is `.palms`.
+    public init(palmDetector: any MediaPipeModel, landmarker: any MediaPipeModel, bodyDetector: PoseDetector? = nil,
+                configuration: Configuration = .default) throws {
+        guard (1...Self.maximumHandsLimit).contains(configuration.maximumHands) else {
+            throw HandDetectorError.maximumHands(configuration.maximumHands)
+        }
+        self.configuration = configuration
+        var settings = HandLandmarkPipeline.Configuration()
+        settings.maximumHands = configuration.maximumHands
+        settings.minimumDetectionScore = configuration.minimumDetectionScore
+        settings.minimumPresence = configuration.minimumPresence
+        pipeline = HandLandmarkPipeline(palmDetector: palmDetector, landmarker: landmarker, configuration: settings)
+        self.bodyDetector = configuration.sources == .palms ? nil : bodyDetector
+    }
+
+    /// The most hands a frame may be asked for (each costs one landmark pass).
+    public static let maximumHandsLimit = 20
+
+    /// The hands in an image on its own (no tracking), in its pixels, in MediaPipe's order (by
+    /// palm detection score).
+    public func hands(in image: RGBImage) throws -> [Hand] {
+        var tracking = HandTracking()
+        return try hands(in: image, tracking: &tracking, tracked: false)
+    }
+
+    /// The hands in one frame on its own (no tracking; for a stream use ``hands(from:)``).
+    public func hands(in frame: VideoFrame) throws -> [Hand] {
+        try hands(in: frame.rgb())
+    }
+
+    /// The hands in the image at `path` (PNM directly; JPEG, PNG, ... through ffmpeg; a video's
+    /// first frame). Errors name the file.
+    public func hands(inImageAtPath path: String) throws -> [Hand] {
+        try hands(in: RGBImage(contentsOfFile: path))
+    }
+
+    /// One frame of a stream you read yourself: the hands looked for in the regions `tracking`
+    /// holds from the previous frame and, while fewer than the maximum are tracked, by the palm
+    /// detector; each gets its `Hand/id` and `tracking` the regions for the next frame. A still
+    /// image (`VideoFrame/isStillImage`) is looked at on its own: no ids, `tracking` unchanged.
+    ///
+    ///     var tracking = HandTracking()
+    ///     for try await frame in MediaFrames(path: "clip.mp4") {
+    ///         let hands = try detector.hands(in: frame, tracking: &tracking)
+    ///     }
+    public func hands(in frame: VideoFrame, tracking: inout HandTracking) throws -> [Hand] {
+        try hands(in: frame.rgb(), tracking: &tracking, tracked: !frame.isStillImage)
+    }
+
+    /// The hands in `image`, looked for in `tracking`'s regions from the previous frame and, while
+    /// fewer than the maximum are tracked, by the palm detector. `tracked`: the hands get their
+    /// ids and `tracking` the regions for the next frame; otherwise (a still image) neither.
+    func hands(in image: RGBImage, tracking: inout HandTracking, tracked: Bool) throws -> [Hand] {
+        let result: HandsResult
+        do {
+            lock.lock(); defer { lock.unlock() }
+            let previous = tracked ? tracking.regions : []
+            // The body model, like the palm detector, only while fewer than the maximum are tracked.
+            var seeds: [BodyHandSeed] = []
+            if let bodyDetector, previous.count < configuration.maximumHands {
+                seeds = try bodyDetector.poses(in: image).flatMap(BodyHandSeed.seeds(from:))
+            }
+            result = try pipeline.track(image, previous: previous, sources: configuration.sources, bodySeeds: seeds,
+                                        seeding: configuration.bodySeeding)
+        }
+        var hands: [Hand] = [], next = HandTracking(nextID: tracking.nextID)
+        for found in result.hands {
+            guard var hand = Self.hand(found, imageSize: result.imageSize, mirrored: configuration.mirrored) else { continue }
+            guard tracked else { hands.append(hand); continue }
+            if let slot = tracking.regions.firstIndex(of: found.region) {
+                hand.id = tracking.ids[slot]
+            } else {
+                hand.id = next.nextID
+                next.nextID += 1
+            }
+            hands.append(hand)
+            if found.nextRegion.isFinite {
+                next.regions.append(found.nextRegion)
+                next.ids.append(hand.id!)
+            }
+        }
+        if tracked { tracking = next }
+        return hands
+    }
+
+    /// MediaPipe's hand as a `Hand` in pixels of `imageSize`, with the person's own handedness;
+    /// nil when it holds a number that is not finite (a model gone wrong finds no hand).
+    static func hand(_ found: HandResult, imageSize: ImageSize, mirrored: Bool) -> Hand? {
+        guard found.presence.isFinite, found.handedness.score.isFinite,
+              found.landmarks.count == KeypointSet.hand21.count, found.worldLandmarks.count == KeypointSet.hand21.count
+        else { return nil }
+        // A hand found through the body is vouched for by the body model: its score is the seed's
+        // (the flag of such small hands says little; docs/hands.md), the palm and tracked hands' the flag.
+        let presence = Double(found.bodySeed.map { max($0.score, found.presence) } ?? found.presence)
+        var keypoints: [Keypoint] = [], world: [WorldPoint] = []
+        keypoints.reserveCapacity(found.landmarks.count)
+        world.reserveCapacity(found.worldLandmarks.count)
+        for landmark in found.landmarks {
+            let pixel = landmark.inPixels(imageSize)
+            guard pixel.x.isFinite, pixel.y.isFinite, pixel.z.isFinite else { return nil }
+            keypoints.append(Keypoint(position: Point(x: Double(pixel.x), y: Double(pixel.y)), score: presence, z: Double(pixel.z)))
+        }
+        for point in found.worldLandmarks {
+            guard point.x.isFinite, point.y.isFinite, point.z.isFinite else { return nil }
+            world.append(WorldPoint(x: Double(point.x), y: Double(point.y), z: Double(point.z)))
+        }
+        var pose = Pose(keypoints: keypoints, score: presence, keypointSet: .hand21)
+        pose.world = world
+        let right = found.handedness.isPersonsRightHand(mirrored: mirrored)
+        return Hand(pose: pose, handedness: right ? .right : .left, handednessScore: Double(found.handedness.score))
+    }
+}
+
+/// A stream's hands between frames (``HandDetector/hands(in:tracking:)``): the regions to look in
+/// next (MediaPipe's `hand_rects_from_landmarks`) and the id of the hand each came from. A new
+/// stream starts from `HandTracking()`.
+public struct HandTracking: Sendable {
+    var regions: [NormalizedRect] = []
+    var ids: [Int] = []
+    /// The id the next new hand gets.
+    var nextID = 1
+
+    public init() {}
+
+    init(nextID: Int) { self.nextID = nextID }
+
+    /// How many hands are tracked into the next frame.
+    public var trackedHands: Int { regions.count }
+}
+
+/// Why a hand detector cannot be made.
+public enum HandDetectorError: LocalizedError, Equatable {
+    case maximumHands(Int)
+
+    public var errorDescription: String? {
+        switch self {
+        case .maximumHands(let count):
+            return "the maximum hand count must be in 1...\(HandDetector.maximumHandsLimit), got \(count)"
+        }
+    }
+}

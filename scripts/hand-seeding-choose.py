@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Chooses the rule for hands found through the body (docs/hands.md, "Hands found through the body").
+
+The body model (PoseNet, COCO-17: wrist and elbow) seeds a hand region; the hand landmark model reads
+the hand there, once more in the region its landmarks give; a rule accepts it. This script sweeps the
+region (centre beyond the wrist and side, in forearm lengths) and the acceptance thresholds (hand
+flag, wrist distance in forearm lengths) on ONE image set, prints the table and the best setting.
+The hand landmark model runs in ai-edge-litert on crops made by the shared NumPy reference of
+MediaPipe's crop (../shared/tools/mediapipe_reference/pyref.py, imported, not copied), so the choice
+does not depend on PoseKit's own build; `posekit hands --hand-sources` is then measured with the
+chosen constants by scripts/hands-accuracy.py on the other sets.
+
+Ground truth in media/images and images-val has no hand joints: only COCO-17 wrists and elbows. A
+hand counts as found at a labelled visible wrist (v = 2) when its wrist landmark lies within 0.5
+ground-truth forearm lengths of it; a hand at no labelled wrist (any v) is false, in images whose
+every visible person is labelled.
+
+usage: hand-seeding-choose.py POSES.jsonl GT.json IMAGEDIR   (POSES: `posekit pose IMAGEDIR` output)
+"""
+import itertools, json, math, os, sys, types
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "shared"))
+sys.modules.setdefault("PIL", types.ModuleType("PIL"))           # pyref imports PIL only for loading files
+sys.modules["PIL"].Image = None
+sys.path.insert(0, os.path.join(SHARED, "tools", "mediapipe_reference"))
+import pyref  # noqa: E402
+
+WRIST, ELBOW = {"left": 9, "right": 10}, {"left": 7, "right": 8}
+USED = [0, 1, 2, 3, 5, 6, 9, 10, 13, 14, 17, 18]
+
+
+def read_ppm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    fields, pos = [], 0
+    while len(fields) < 4:
+        while data[pos:pos + 1].isspace(): pos += 1
+        if data[pos:pos + 1] == b"#":
+            pos = data.index(b"\n", pos); continue
+        end = pos
+        while not data[end:end + 1].isspace(): end += 1
+        fields.append(data[pos:end]); pos = end
+    w, h = int(fields[1]), int(fields[2])
+    return np.frombuffer(data[pos + 1:pos + 1 + w * h * 3], np.uint8).reshape(h, w, 3)
+
+
+def rotation(x0, y0, x1, y1):
+    return pyref.normalize_radians(math.pi / 2 - math.atan2(-(y1 - y0), x1 - x0))
+
+
+def seed_region(wrist, elbow, centre, side, W, H):
+    f = wrist - elbow; L = float(np.hypot(*f))
+    c = wrist + f * centre
+    return {"x_center": c[0] / W, "y_center": c[1] / H, "width": L * side / W, "height": L * side / H,
+            "rotation": rotation(elbow[0], elbow[1], wrist[0], wrist[1])}
+
+
+def landmarks_region(lm, W, H):
+    """HandLandmarksToRect (12 points), then shift -0.1, square, x 2."""
+    p = lm[USED, :2]
+    x0, y0 = p[0, 0] * W, p[0, 1] * H
+    x1 = ((p[4, 0] + p[8, 0]) / 2 + p[6, 0]) / 2 * W; y1 = ((p[4, 1] + p[8, 1]) / 2 + p[6, 1]) / 2 * H
+    r = rotation(x0, y0, x1, y1)
+    ac = (p.max(0) + p.min(0)) / 2
+    o = (p - ac) * [W, H]
+    c, s = math.cos(-r), math.sin(-r)
+    q = np.stack([o[:, 0] * c - o[:, 1] * s, o[:, 0] * s + o[:, 1] * c], 1)
+    pc = (q.max(0) + q.min(0)) / 2
+    cx = pc[0] * math.cos(r) - pc[1] * math.sin(r) + W * ac[0]
+    cy = pc[0] * math.sin(r) + pc[1] * math.cos(r) + H * ac[1]
+    rect = {"x_center": cx / W, "y_center": cy / H, "width": (q[:, 0].max() - q[:, 0].min()) / W,
+            "height": (q[:, 1].max() - q[:, 1].min()) / H, "rotation": r}
+    return pyref.transform_rect(rect, W, H, 2.0, shift_y=-0.1)
+
+
+def read_hand(img, roi):
+    x, pad, _ = pyref.image_to_tensor(img, 224, 224, (0.0, 1.0), "replicate", roi, "opencv")
+    out = pyref.hand_landmarks_from_outputs(pyref.run_model("hand_landmark_full", x), roi, pad)
+    return out["flag"], out["landmarks"]
+
+
+def main():
+    poses_path, gt_path, folder = sys.argv[1:4]
+    gt = json.load(open(gt_path))
+    by_name = {os.path.splitext(im["file_name"])[0]: im for im in gt["images"]}
+    anns = {}
+    for a in gt["annotations"]:
+        anns.setdefault(a["image_id"], []).append(np.array(a["keypoints"], float).reshape(17, 3))
+    reads = []    # per (image, seed, centre, side): flag, wrist landmark, seed wrist, forearm
+    centres, sides = [0.3, 0.4, 0.5], [0.8, 1.0, 1.2]
+    gts = {}
+    for line in open(poses_path):
+        rec = json.loads(line); name = os.path.splitext(os.path.basename(rec["source"]))[0]
+        im = by_name.get(name)
+        if im is None: continue
+        img = read_ppm(os.path.join(folder, im.get("ppm_file", name + ".ppm")))
+        H, W = img.shape[:2]
+        gts[name] = (anns.get(im["id"], []), im.get("all_visible_people_annotated", True))
+        for pose in rec["poses"]:
+            k = {p["part"]: p for p in pose["keypoints"]}
+            for side in ("left", "right"):
+                w, e = k[side + "Wrist"], k[side + "Elbow"]
+                score = min(w["score"], e["score"])
+                wrist, elbow = np.array([w["x"], w["y"]]), np.array([e["x"], e["y"]])
+                L = float(np.hypot(*(wrist - elbow)))
+                if L <= 0 or score < 0.1: continue
+                for c, s in itertools.product(centres, sides):
+                    flag, lm = read_hand(img, seed_region(wrist, elbow, c, s, W, H))
+                    flag2, lm2 = read_hand(img, landmarks_region(lm, W, H))
+                    reads.append({"image": name, "score": score, "seed": wrist, "L": L, "c": c, "s": s,
+                                  "flag": flag2, "wrist": lm2[0, :2] * [W, H], "lm": lm2[:, :2] * [W, H]})
+        print(f"{name}: {len(rec['poses'])} poses", file=sys.stderr)
+
+    if "--dump" in sys.argv:
+        import pickle
+        pickle.dump((reads, gts), open(sys.argv[sys.argv.index("--dump") + 1], "wb"))
+
+    def evaluate(c, s, min_score, min_flag, max_dist):
+        found, false, errors = 0, 0, []
+        for name, (people, complete) in gts.items():
+            hands = [r for r in reads if r["image"] == name and r["c"] == c and r["s"] == s and r["score"] >= min_score
+                     and r["flag"] >= min_flag and np.hypot(*(r["wrist"] - r["seed"])) <= max_dist * r["L"]]
+            # duplicates (two seeds, one hand): keep the first (best seed)
+            kept = []
+            for h in sorted(hands, key=lambda r: -r["score"]):
+                if all(np.hypot(*(h["wrist"] - k["wrist"])) > 0.5 * h["L"] for k in kept): kept.append(h)
+            used = set()
+            targets = [(i, side, p) for i, p in enumerate(people) for side in ("left", "right")]
+            for h in kept:
+                best = None
+                for i, side, p in targets:
+                    wv, ev = p[WRIST[side]], p[ELBOW[side]]
+                    if wv[2] == 0: continue
+                    GL = float(np.hypot(*(wv[:2] - ev[:2]))) if ev[2] > 0 else h["L"]
+                    d = float(np.hypot(*(h["wrist"] - wv[:2]))) / max(GL, 1e-6)
+                    if d <= 0.5 and (best is None or d < best[0]): best = (d, (i, side), wv[2])
+                if best is None:
+                    false += complete
+                elif best[1] not in used:
+                    used.add(best[1]); errors.append(best[0]); found += best[2] == 2
+        visible = sum(p[WRIST[s]][2] == 2 for people, _ in gts.values() for p in people for s in ("left", "right"))
+        return found, visible, false, float(np.mean(errors)) if errors else float("nan")
+
+    rows = []
+    for c, s, ms, mf, md in itertools.product(centres, sides, [0.1, 0.3, 0.5], [0.0, 0.05, 0.1, 0.2, 0.3, 0.5],
+                                              [0.25, 0.5, 0.75]):
+        f, v, fa, err = evaluate(c, s, ms, mf, md)
+        rows.append((f - fa, -err if err == err else -9, c, s, ms, mf, md, f, v, fa, err))
+    rows.sort(reverse=True)
+    print("centre side seed_score flag wrist_dist | found/visible false mean_wrist_err(forearms)")
+    for r in rows[:25]:
+        print(f"{r[2]:.1f} {r[3]:.1f} {r[4]:.1f} {r[5]:.2f} {r[6]:.2f} | {r[7]}/{r[8]} {r[9]} {r[10]:.3f}")
+    print("MediaPipe's flag 0.5 alone, best region:", max((evaluate(c, s, 0.3, 0.5, 9.9) for c, s in itertools.product(centres, sides)),
+                                                            key=lambda x: x[0] - x[2]))
+
+
+if __name__ == "__main__":
+    main()
