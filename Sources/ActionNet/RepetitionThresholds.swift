@@ -1,7 +1,7 @@
 import Foundation
 
 /// The repetition counters' settings that were chosen on real clips, in one place: where each
-/// counter's extreme zone starts and the least reading each posture rule (``PostureRule``) accepts.
+/// counter's extreme zone starts and the least reading each posture rule (`PostureRule`) accepts.
 /// The counters and rules read them from here; ``ActionEngineConfiguration/repetitionThresholds``
 /// carries them into a pipeline.
 ///
