@@ -3,11 +3,14 @@
 # labels.json's ffmpeg command says, into OUT/<clip>.jsonl: the real-clip training data of
 # `make train-actions`. Derived from ../shared media, so OUT is git-ignored (never committed).
 #   scripts/action-poses.sh SHARED OUT [posekit pose options...]
+# LABELS names another labels file of the same form (default SHARED/media/videos/labels.json; its
+# `original` videos are still read from SHARED/media/videos).
 set -euo pipefail
 shared=$1; out=$2; shift 2
+labels=${LABELS:-$shared/media/videos/labels.json}
 posekit=${POSEKIT:-.build/release/posekit}
 mkdir -p "$out"
-python3 - "$shared/media/videos/labels.json" <<'PY' | while IFS=$'\t' read -r name original start duration; do
+python3 - "$labels" <<'PY' | while IFS=$'\t' read -r name original start duration; do
 import json, sys
 for clip in json.load(open(sys.argv[1])):
     stem = clip["file"].rsplit(".", 1)[0]

@@ -18,6 +18,9 @@ public struct ActionEngineConfiguration: Sendable {
     /// Which classes repetitions are counted for, and by which counter (ActionNet's: every
     /// exercise; a Create ML model's: its labels matched by name, ``RepetitionCounterMapping``).
     public var counters: RepetitionCounterMapping = .actionNet
+    /// The counters' zones and posture rules' thresholds (chosen leave-one-clip-out on the shared
+    /// clips: ``RepetitionThresholds/shipped``).
+    public var repetitionThresholds = RepetitionThresholds.shipped
     public init() {}
 
     /// The settings for `classifier` as its weight bundle describes it: the bundle's frame rate and
@@ -79,7 +82,7 @@ public final class ActionEngine {
     /// The frames' size in pixels (0: not known yet), which a Create ML classifier's coordinates are divided by.
     private var imageWidth = 0, imageHeight = 0
     private var frontEnd: ProminentPersonStream
-    private var counter = RepetitionCounter()
+    private var counter: RepetitionCounter
     private var buffer: [ResampledFrame] = []
     private var slotsSeen = 0
     private var lastWindowStart: Int?
@@ -101,6 +104,11 @@ public final class ActionEngine {
     /// The last classified window's real slots and top class: at the end of the input it settles
     /// the repetitions the end itself confirms.
     private var lastWindow: (first: Int, last: Int, topClass: ActionClass?)?
+    /// Every turning point any counter found, in the order they were settled, with its posture
+    /// reading and verdict: what the threshold protocol (`ActionTraining`'s `RepetitionThresholdSearch`)
+    /// measures. Kept only when ``recordsTurningPoints`` is set (a stream may run for days).
+    @_spi(Training) public private(set) var turningPoints: [TurningPointRecord] = []
+    @_spi(Training) public var recordsTurningPoints = false
 
     /// A pipeline around a trained classifier.
     public convenience init(classifier: TemporalConvNet, configuration: ActionEngineConfiguration = ActionEngineConfiguration()) throws {
@@ -133,6 +141,7 @@ public final class ActionEngine {
         self.configuration = configuration
         self.classifier = classifier
         self.frontEnd = try ProminentPersonStream(fps: configuration.fps, tracking: configuration.tracking)
+        counter = RepetitionCounter(configuration.repetitionThresholds)
     }
 
     /// A pipeline from a weight file (`Weights/actionnet.pkw`), at the file's fps and (unless
@@ -246,6 +255,7 @@ public final class ActionEngine {
         } else if let window = lastWindow {
             events += settle(first: window.first, last: window.last, topClass: window.topClass)
         }
+        record(pending, .uncovered)
         pending.removeAll()
         let labeled = slotsPerLabel.filter { $0.value > 0 }
         let seconds = labeled.mapValues { Double($0) / configuration.fps }
@@ -289,6 +299,10 @@ public final class ActionEngine {
         return events
     }
 
+    private func record(_ candidates: [RepetitionCandidate], _ verdict: TurningPointRecord.Verdict) {
+        if recordsTurningPoints { turningPoints += candidates.map { TurningPointRecord($0, verdict) } }
+    }
+
     /// Repetitions inside a window's slots that belong to its class are counted, unless they
     /// failed their posture rule (then they are only tallied as rejected); those before the next
     /// window's start can no longer be covered by any window and are dropped.
@@ -299,6 +313,7 @@ public final class ActionEngine {
         for rep in pending {
             let covered = rep.slot >= first && rep.slot <= last && rep.action == topClass
             if covered && !rep.looksLikeExercise {
+                record([rep], .rejected)
                 rejected[rep.action, default: 0] += 1
                 // Visible as an event of its own: a movement judged not to be the exercise.
                 events.append(.rejectedRepetition(RejectedRepetition(
@@ -306,6 +321,7 @@ public final class ActionEngine {
                     frame: rep.sourceFrame, time: rep.time, rule: rep.rule.name, reading: rep.posture ?? 0,
                     threshold: rep.rule.minimum, cue: rep.cue)))
             } else if covered {
+                record([rep], .counted)
                 let n = (counts[rep.action] ?? 0) + 1
                 counts[rep.action] = n
                 let event = RepetitionEvent(action: rep.action, count: n, frame: rep.sourceFrame, time: rep.time, cue: rep.cue,
@@ -314,9 +330,26 @@ public final class ActionEngine {
                 events.append(.repetition(event))
             } else if rep.slot >= first + configuration.windowStride || rep.slot > last {
                 keep.append(rep)
+            } else {
+                record([rep], .uncovered)
             }
         }
         pending = keep
         return events
+    }
+}
+
+/// One turning point a counter found and what became of it (``ActionEngine/turningPoints``).
+@_spi(Training) public struct TurningPointRecord: Sendable {
+    /// Counted, rejected by its posture rule (both in a window of its exercise), or in no window of its exercise.
+    public enum Verdict: Sendable { case counted, rejected, uncovered }
+    public var action: ActionClass
+    public var time: Double
+    /// Its posture rule's reading over the turning phase (nil: never measured, never rejected).
+    public var reading: Double?
+    public var verdict: Verdict
+
+    init(_ candidate: RepetitionCandidate, _ verdict: Verdict) {
+        action = candidate.action; time = candidate.time; reading = candidate.posture; self.verdict = verdict
     }
 }

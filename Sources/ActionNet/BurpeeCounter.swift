@@ -10,13 +10,15 @@ struct BurpeeCounter {
     /// Lowest chest height in the floor phase since the last repetition.
     private var lowestChest: Double?
     /// What the floor phase must look like: the hips down toward the feet.
-    let posture = PostureRule.hipsDown
+    let posture: PostureRule
     /// The posture rule's reading: its cue's largest value in the floor phase since the last repetition.
     private var floorPosture: Double?
     /// Lowest-ankle levels of recent upright frames: standing, the feet are on the floor.
     private var ankleLevels: [Double] = []
     /// Upright frames of ankle history for the floor level (3 s at 30 fps).
     let floorFrames = 90
+
+    init(_ thresholds: RepetitionThresholds) { posture = .hipsDown(thresholds) }
 
     mutating func update(_ s: BodySignals, _ frame: ResampledFrame) -> RepetitionCandidate? {
         guard let tilt = s.torsoTilt, let ratio = s.torsoRatio, let hip = s.hipElevation else { return nil }

@@ -12,21 +12,23 @@ struct DepthRepetitionCounter {
     let extremeDepth: Double, kneeDepth: Double, extremeKnee: Double
     /// Back up: `depth < neutralDepth` and (when given) a knee angle over `neutralKnee`.
     let neutralDepth: Double, neutralKnee: Double?
-    /// What the bottom must look like (``PostureRule/kneesBent``, ``PostureRule/kneeForward``).
+    /// What the bottom must look like (``PostureRule/kneesBent(_:)``, ``PostureRule/kneeForward(_:)``).
     let posture: PostureRule
     private var detector: TurningPointDetector<RepetitionCue>
 
     /// Squats: at the top the legs are straight again. Fastest bodyweight squats: about 0.9 s each.
-    static var squats: DepthRepetitionCounter {
-        DepthRepetitionCounter(action: .squats, extremeDepth: 0.22, kneeDepth: 0.12, extremeKnee: 100,
-                               neutralDepth: 0.08, neutralKnee: 150, posture: .kneesBent, turnBack: 0.1, fastestPeriod: 0.9)
+    /// The zone's depth and the posture rule: `thresholds` (``RepetitionThresholds/squatDepth``).
+    static func squats(_ thresholds: RepetitionThresholds) -> DepthRepetitionCounter {
+        DepthRepetitionCounter(action: .squats, extremeDepth: thresholds.squatDepth, kneeDepth: 0.12, extremeKnee: 100,
+                               neutralDepth: 0.08, neutralKnee: 150, posture: .kneesBent(thresholds), turnBack: 0.1, fastestPeriod: 0.9)
     }
 
     /// Lunges: "back up" is read from the hips alone, since between lunges the smaller knee angle
     /// is often the far leg's, which PoseNet misplaces in a side view. Fastest: about 1 s each.
-    static var lunges: DepthRepetitionCounter {
-        DepthRepetitionCounter(action: .lunges, extremeDepth: 0.15, kneeDepth: 0.1, extremeKnee: 110,
-                               neutralDepth: 0.06, neutralKnee: nil, posture: .kneeForward, turnBack: 0.08, fastestPeriod: 1.0)
+    /// The zone's depth and the posture rule: `thresholds` (``RepetitionThresholds/lungeDepth``).
+    static func lunges(_ thresholds: RepetitionThresholds) -> DepthRepetitionCounter {
+        DepthRepetitionCounter(action: .lunges, extremeDepth: thresholds.lungeDepth, kneeDepth: 0.1, extremeKnee: 110,
+                               neutralDepth: 0.06, neutralKnee: nil, posture: .kneeForward(thresholds), turnBack: 0.08, fastestPeriod: 1.0)
     }
 
     init(action: ActionClass, extremeDepth: Double, kneeDepth: Double, extremeKnee: Double,

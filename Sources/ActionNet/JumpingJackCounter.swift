@@ -10,7 +10,15 @@ struct JumpingJackCounter {
     /// Fastest jumping jacks: about 0.6 s each.
     private var detector = TurningPointDetector<RepetitionCue>(.init(turnBack: 0.15, fastestPeriod: 0.6))
     /// What the most open moment must look like: arms raised.
-    let posture = PostureRule.armsRaised
+    let posture: PostureRule
+    /// Openness that enters the open zone (``RepetitionThresholds/jumpingJackOpenness``); back
+    /// closed under `1 −` it.
+    let extremeOpenness: Double
+
+    init(_ thresholds: RepetitionThresholds) {
+        posture = .armsRaised(thresholds)
+        extremeOpenness = thresholds.jumpingJackOpenness
+    }
 
     static func openness(armRaise: Double, ankleSpread: Double, cap: Double) -> Double {
         0.5 * min(max((armRaise + 1.0) / 1.6, 0), cap) + 0.5 * min(max((ankleSpread - 0.35) / 0.6, 0), cap)
@@ -21,7 +29,7 @@ struct JumpingJackCounter {
         let open = Self.openness(armRaise: arm, ankleSpread: spread, cap: 1)
         let excursion = Self.openness(armRaise: arm, ankleSpread: spread, cap: .infinity)
         let turn = detector.update(slot: frame.slot, sourceFrame: frame.sourceFrame, time: frame.time, excursion: excursion,
-                                   extreme: open > 0.62, neutral: open < 0.38, posture: s[keyPath: posture.cue]) {
+                                   extreme: open > extremeOpenness, neutral: open < 1 - extremeOpenness, posture: s[keyPath: posture.cue]) {
             .amplitude(armAngle: s.armAngle, feetApart: s.feetApart)
         }
         return turn.map { RepetitionCandidate(action, $0, rule: posture) }

@@ -34,14 +34,22 @@ struct RepetitionCandidate {
 /// convention of ``TurningPointDetector`` (a repetition counts at its turning point); the
 /// classifier's windows then decide which exercise's repetitions are real (``ActionEngine``).
 struct RepetitionCounter {
+    /// The zones and posture rules' thresholds every counter is built with.
+    let thresholds: RepetitionThresholds
     private var reader = BodySignalReader()
-    private var squats = DepthRepetitionCounter.squats
-    private var lunges = DepthRepetitionCounter.lunges
-    private var jumpingJacks = JumpingJackCounter()
-    private var burpees = BurpeeCounter()
+    private var squats: DepthRepetitionCounter
+    private var lunges: DepthRepetitionCounter
+    private var jumpingJacks: JumpingJackCounter
+    private var burpees: BurpeeCounter
+
+    init(_ thresholds: RepetitionThresholds = .shipped) {
+        self.thresholds = thresholds
+        squats = .squats(thresholds); lunges = .lunges(thresholds)
+        jumpingJacks = JumpingJackCounter(thresholds); burpees = BurpeeCounter(thresholds)
+    }
 
     /// Forgets everything (a new person).
-    mutating func reset() { self = RepetitionCounter() }
+    mutating func reset() { self = RepetitionCounter(thresholds) }
 
     /// Feeds one model-rate frame; returns the turning points confirmed on it (they lie at or
     /// a few frames before this frame).

@@ -49,8 +49,24 @@ struct TrainActionsCommand: ParsableCommand {
     @Option(name: .long, help: "With --leave-one-out: hold out only these clips (repeatable).")
     var holdOut: [String] = []
 
-    @Option(name: .long, help: "With --leave-one-out: keep each model as <dir>/without-<clip>.pkw and reuse existing ones.")
+    @Option(name: .long, help: "With --leave-one-out or --choose-thresholds: keep each model as <dir>/without-<clip>.pkw and reuse existing ones.")
     var modelsDir: String?
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Choose the repetition counters' thresholds instead of training: leave-one-clip-out (each clip counted with the thresholds and classifier chosen and trained without it) and on all clips (the classifier of --weights); prints both tables.",
+        discussion: "docs/actions.md \"How the thresholds are chosen\"; scripts/rep-protocol.sh runs it end to end."))
+    var chooseThresholds = false
+
+    @Option(name: .long, help: "With --choose-thresholds: the classifier the thresholds for all clips are chosen with.")
+    var weights: String = "Weights/actionnet.pkw"
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With --choose-thresholds: labels of clips no threshold is chosen on (same form as --labels), counted with the thresholds chosen on all clips.",
+        discussion: "Their poses: --check-poses-dir. scripts/unseen-segments.json lists two segments of the shared videos no clip covers."))
+    var checkLabels: String?
+
+    @Option(name: .long, help: "With --check-labels: directory of their <clip>.jsonl pose files.")
+    var checkPosesDir: String = ".cache/poses-unseen"
 
     func validate() throws {
         try Limits.epochs.check(epochs, "--epochs")
@@ -88,21 +104,18 @@ struct TrainActionsCommand: ParsableCommand {
             report(net, clips: clips)
             return
         }
+        if chooseThresholds {
+            guard !clips.isEmpty else { throw ValidationError("--choose-thresholds needs real clips in \(posesDir)") }
+            try chooseRepetitionThresholds(clips, config: config)
+            return
+        }
         if leaveOneOut {
             guard !clips.isEmpty else { throw ValidationError("--leave-one-out needs real clips in \(posesDir)") }
             var rows: [String] = []
-            for held in clips where holdOut.isEmpty || holdOut.contains(held.name) {
+            for fold in try LeaveOneClipOut.folds(clips, name: \.name) where holdOut.isEmpty || holdOut.contains(fold.heldOut.name) {
+                let held = fold.heldOut
                 let start = MonotonicClock.now()
-                let kept = modelsDir.map { URL(fileURLWithPath: $0).appendingPathComponent("without-\(held.name).pkw") }
-                let net: TemporalConvNet
-                if let kept, FileManager.default.fileExists(atPath: kept.path) {
-                    net = try ActionWeightsFile.load(contentsOf: kept).0
-                } else {
-                    net = try ActionTrainer.train(config, realClips: clips.filter { $0.name != held.name }, log: log)
-                    if let kept {
-                        try Self.write(ActionWeightsFile.encode(net, fps: config.fps, windowStride: 10, training: ["held_out": held.name]), to: kept.path)
-                    }
-                }
+                let net = try heldOutModel(held, training: fold.training, config: config)
                 let (r, events) = try ActionTrainer.evaluate(net, clip: held)
                 if verbose { for e in events { print(e.jsonLine) } }
                 let row = String(format: "%@ | %@ | %@ | %d | %@ | %.2f (%d windows) | %.0f s", r.clip, r.expected.name, r.summaryLabel,
@@ -122,6 +135,92 @@ struct TrainActionsCommand: ParsableCommand {
         try Self.write(data, to: output)
         log(String(format: "wrote %@ (%d parameters) in %.0f s", output, net.parameterCount, MonotonicClock.now() - start))
         report(net, clips: clips)
+    }
+
+    /// The classifier trained without `held` (on `training`): `<models-dir>/without-<clip>.pkw` when
+    /// kept there, else trained (and kept when --models-dir is given).
+    private func heldOutModel(_ held: LabeledClip, training: [LabeledClip], config: ActionTrainingConfiguration) throws -> TemporalConvNet {
+        let kept = modelsDir.map { URL(fileURLWithPath: $0).appendingPathComponent("without-\(held.name).pkw") }
+        if let kept, FileManager.default.fileExists(atPath: kept.path) {
+            return try CLIError.reading(kept.path) { try ActionWeightsFile.load(contentsOf: kept).0 }
+        }
+        log("training without \(held.name)")
+        let net = try ActionTrainer.train(config, realClips: training, log: log)
+        if let kept {
+            try Self.write(ActionWeightsFile.encode(net, fps: config.fps, windowStride: 10,
+                                                    training: ["held_out": held.name, "seed": String(config.seed)]), to: kept.path)
+        }
+        return net
+    }
+
+    /// `--choose-thresholds`: the protocol of `RepetitionThresholdSearch`, leave-one-clip-out and on
+    /// all clips, printed as Markdown tables.
+    private func chooseRepetitionThresholds(_ clips: [LabeledClip], config: ActionTrainingConfiguration) throws {
+        func counts(_ c: [ActionClass: Int]) -> String {
+            let parts = ActionClass.exercises.filter { (c[$0] ?? 0) > 0 }.map { "\($0.name) \(c[$0]!)" }
+            return parts.isEmpty ? "0" : parts.joined(separator: ", ")
+        }
+        func reading(_ x: Double?) -> String { x.map { String(format: "%.0f", $0) } ?? "-" }
+        func given(_ choice: RepetitionThresholdSearch.Choice) -> String {
+            let names = choice.exercises.filter(\.zoneGiven).map(\.exercise.name)
+            return names.isEmpty ? "" : " (zone given, no repetition to count: \(names.joined(separator: ", ")))"
+        }
+        let heldOut = try RepetitionThresholdSearch.leaveOneClipOut(clips) { held, training in
+            try heldOutModel(held, training: training, config: config)
+        }
+        print("Leave-one-clip-out: thresholds chosen on the other clips with the classifier trained without the clip")
+        print("")
+        print("| held-out clip | label | labeled reps | counted | rejected | exact | chosen on the other clips |")
+        print("|---|---|---|---|---|---|---|")
+        var exact = 0
+        for h in heldOut {
+            let expected = ActionClass.exercises.map { RepetitionThresholdSearch.expected($0, on: h.clip) }
+            let isExact = ActionClass.exercises.map { h.run.counts[$0] ?? 0 } == expected
+            if isExact { exact += 1 }
+            print("| \(h.clip.name) | \(h.clip.label.name) | \(h.clip.label == .other ? 0 : h.clip.repetitions ?? 0) "
+                  + "| \(counts(h.run.counts)) | \(counts(h.run.rejected)) | \(isExact ? "yes" : "no") | \(h.choice.thresholds)\(given(h.choice)) |")
+        }
+        print("")
+        print("exact on \(exact) of \(heldOut.count) held-out clips")
+        let (net, _) = try CLIError.reading(weights) { try ActionWeightsFile.load(contentsOf: URL(fileURLWithPath: weights)) }
+        let all = try RepetitionThresholdSearch.choose(on: clips, classifier: net)
+        print("")
+        print("On all \(clips.count) clips (classifier \(weights)): \(all.thresholds)\(given(all))")
+        print("")
+        print("| exercise | zones with the least error | error | lowest repetition | highest counter-example | counted counter-examples | errors with the rules |")
+        print("|---|---|---|---|---|---|---|")
+        for e in all.exercises {
+            print("| \(e.exercise.name) | \(e.bestZones.map { String(format: "%.3g", $0) }.joined(separator: " ")) | \(e.zoneError) "
+                  + "| \(reading(e.lowestRepetition)) | \(reading(e.highestCounterExample)) | \(e.countedCounterExamples) | \(all.errors[e.exercise] ?? 0) |")
+        }
+        print("")
+        for e in all.exercises where !e.counterExamples.isEmpty {
+            print("counter-examples of \(e.exercise.name): " + e.counterExamples.map { String(format: "%@ %.2f s: %.0f", $0.clip, $0.time, $0.reading) }
+                .joined(separator: "; "))
+        }
+        print("")
+        print("| clip | labeled reps | counted (chosen on all clips) | rejected | counted (RepetitionThresholds.shipped) |")
+        print("|---|---|---|---|---|")
+        for clip in clips {
+            let chosen = try RepetitionThresholdSearch.run(clip, classifier: net, thresholds: all.thresholds)
+            let shipped = try RepetitionThresholdSearch.run(clip, classifier: net, thresholds: .shipped)
+            print("| \(clip.name) | \(clip.label == .other ? 0 : clip.repetitions ?? 0) | \(counts(chosen.counts)) | \(counts(chosen.rejected)) | \(counts(shipped.counts)) |")
+        }
+        guard let checkLabels else { return }
+        let unseen = try CLIError.reading(checkLabels) {
+            try LabeledClip.load(labels: URL(fileURLWithPath: checkLabels), posesDirectory: URL(fileURLWithPath: checkPosesDir))
+        }
+        print("")
+        print("Clips no threshold was chosen on (\(checkLabels)), counted with the thresholds chosen on all clips:")
+        print("")
+        print("| clip | labeled reps | counted | rejected | counted (RepetitionThresholds.shipped) | rejected (shipped) |")
+        print("|---|---|---|---|---|---|")
+        for clip in unseen {
+            let chosen = try RepetitionThresholdSearch.run(clip, classifier: net, thresholds: all.thresholds)
+            let shipped = try RepetitionThresholdSearch.run(clip, classifier: net, thresholds: .shipped)
+            print("| \(clip.name) | \(clip.label == .other ? 0 : clip.repetitions ?? 0) | \(counts(chosen.counts)) | \(counts(chosen.rejected)) "
+                  + "| \(counts(shipped.counts)) | \(counts(shipped.rejected)) |")
+        }
     }
 
     /// Writes a weight file safely (atomically; its directory is created).

@@ -150,4 +150,26 @@ struct PostureRuleTests {
             "\"reps\": {\"jumping_jacks\": 0, \"lunges\": 0, \"burpees\": 0, \"squats\": 0}, "
             + "\"rejected_reps\": {\"jumping_jacks\": 0, \"lunges\": 0, \"burpees\": 0, \"squats\": 3}}"))
     }
+
+    /// The thresholds come from the pipeline's configuration (`repetitionThresholds`): the same
+    /// three squats count with the shipped thresholds, and judged by a `knees_bent` threshold no
+    /// knee reaches each one is rejected visibly, a `rejected_rep` event carrying its reading and
+    /// that threshold, tallied in the summary, never a `rep`.
+    @Test func thresholdsComeFromTheConfigurationAndRejectionsStayVisible() throws {
+        let ex = SyntheticExercise.standard(.squats, cameraYaw: 1.45)
+        let input = EngineRepetitionTests.input(ex, reps: 3, from: -0.6, to: 3 * ex.period + 0.6)
+        var configuration = ActionEngineConfiguration()
+        let shipped = Fixtures.run(try ActionEngine(classifier: EngineRepetitionTests.constantNet(.squats), configuration: configuration), input)
+        #expect(Fixtures.summary(shipped)?.reps[.squats] == 3 && Fixtures.summary(shipped)?.rejectedReps[.squats] == 0)
+        configuration.repetitionThresholds.kneesBent = 175
+        let strict = Fixtures.run(try ActionEngine(classifier: EngineRepetitionTests.constantNet(.squats), configuration: configuration), input)
+        #expect(EngineRepetitionTests.reps(strict).isEmpty)
+        let rejected = strict.compactMap { if case .rejectedRepetition(let r) = $0 { return r } else { return nil } }
+        #expect(rejected.count == 3)
+        for r in rejected {
+            #expect(r.rule == "knees_bent" && r.threshold == 175 && r.reading < 175 && r.reading > 60, "\(r)")
+            #expect(ActionEvent.rejectedRepetition(r).jsonLine.contains("\"rule\": \"knees_bent\", \"reading\": \(Int(r.reading.rounded())), \"threshold\": 175"))
+        }
+        #expect(Fixtures.summary(strict)?.reps[.squats] == 0 && Fixtures.summary(strict)?.rejectedReps[.squats] == 3)
+    }
 }
