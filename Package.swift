@@ -13,13 +13,17 @@
 //               scaling, JSON Lines writer and reader, tracking, smoothing, prominent person, resampling
 //   FrameIO     PNM / Y4M readers and writers, color conversion, network-input writer, wireframe overlays
 //   MediaPipe   MediaPipe's pre/post-processing calculators (OpenCV-exact crop, SSD anchors, detection
-//               decoding, weighted NMS, regions, landmark projection, filters) and its pipelines
-//   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector and
-//               its async streams (reads frames through FrameIO)
+//               decoding, weighted NMS, regions, landmark projection, filters), its pipelines and the
+//               one-call BlazePoseDetector (a stateful Streaming model)
+//   Streaming   the model-agnostic stream: reading ahead, frames in flight (or one stateful worker),
+//               identities and smoothing, for any model that finds poses in a frame; images as video
+//   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector (a
+//               Streaming model)
 //   Protobuf    the protocol-buffers wire-format reader (no schema; Core ML and TensorFlow files)
 //   FlatBuffers the FlatBuffers binary-format reader (bounds-checked; TFLite files)
 //   ModelGraph  a network as a DAG of operations, its checks and its .pkw storage
-//   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet and Tensor (one import)
+//   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet, Streaming and Tensor,
+//               and MediaPipe's BlazePoseDetector (one import)
 //   ActionNet   sliding windows, temporal-convolution action classifier, Create ML action classifiers
 //               (Core ML layer graphs), repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
@@ -116,6 +120,7 @@ let package = Package(
         .library(name: "Tensor", targets: ["Tensor"]),
         .library(name: "FrameIO", targets: ["FrameIO"]),
         .library(name: "PoseCore", targets: ["PoseCore"]),
+        .library(name: "Streaming", targets: ["Streaming"]),
         .library(name: "PoseNet", targets: ["PoseNet"]),
         .library(name: "ActionNet", targets: ["ActionNet"]),
         // Imported networks: the graph IR and its .pkw storage, and the TFLite importer that builds it.
@@ -149,14 +154,16 @@ let package = Package(
         .target(name: "FlatBuffers", swiftSettings: optimize),
         .target(name: "PoseCore", swiftSettings: optimize),
         .target(name: "FrameIO", dependencies: ["PoseCore"], swiftSettings: kernelSettings),
-        .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO"], swiftSettings: optimize),
+        // The model-agnostic stream (reading, frames in flight, state carried between frames, identities, smoothing).
+        .target(name: "Streaming", dependencies: ["PoseCore", "FrameIO"], swiftSettings: optimize),
+        .target(name: "PoseNet", dependencies: ["Tensor", "PoseCore", "FrameIO", "Streaming"], swiftSettings: optimize),
         // MediaPipe's calculators (crop, anchors, decoding, NMS, regions, landmarks, filters) and its pipelines.
-        .target(name: "MediaPipe", dependencies: ["Tensor", "FrameIO", "ModelGraph"], swiftSettings: kernelSettings),
+        .target(name: "MediaPipe", dependencies: ["Tensor", "FrameIO", "ModelGraph", "PoseCore", "Streaming"], swiftSettings: kernelSettings),
         // The protocol-buffers wire reader (Core ML and TensorFlow files), shared by the importers and ActionNet.
         .target(name: "Protobuf", swiftSettings: optimize),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf"], swiftSettings: optimize),
         // The umbrella module: re-exports the runtime modules (`import PoseKit`).
-        .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Tensor"]),
+        .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Streaming", "MediaPipe", "Tensor"]),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         .target(name: "PoseNetImport", dependencies: ["PoseNet", "PoseCore", "Tensor", "Protobuf"], swiftSettings: optimize),
         // The TFLite schema subset and its family mapper: a .tflite file becomes a ModelGraph.Graph.
@@ -188,9 +195,9 @@ let package = Package(
         // libjpeg for the MediaPipe tests: MediaPipe's goldens were made from libjpeg-decoded JPEGs (ffmpeg
         // decodes them differently), so bit-exact input tensors need the same pixels. Tests only.
         .target(name: "CLibJPEG", path: "Tests/CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "FrameIO", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
+        .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "FrameIO", "PoseCore", "Streaming", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf", "CLibJPEG"]),
     ]
 )
 

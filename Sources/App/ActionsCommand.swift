@@ -82,8 +82,6 @@ struct ActionsCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Model frames (at the model's frame rate) between windows (default: from the weights; \(Limits.actionStride.text)).", valueName: "n"))
     var stride: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Frame rate assumed for inputs without one (PNM sequences, JSON lines without \"time\"; \(Limits.framesPerSecond.text)).", valueName: "fps"))
-    var fps: Double = PoseStream.fallbackFrameRate
 
     @Option(name: .long, help: ArgumentHelp("Also write annotated frames (pose, label, confidence, reps) to this path: .mp4, .mkv, .webm, .mov or .m4v encoded by ffmpeg; .y4m, a FIFO or - (stdout; then JSON goes to --json) raw Y4M. Other names are refused.", valueName: "path|-"), completion: .file())
     var overlay: String?
@@ -97,6 +95,8 @@ struct ActionsCommand: AsyncParsableCommand {
 
     @Flag(help: "Show progress on stderr even when it is not a terminal.")
     var progress = false
+
+    @OptionGroup(title: "Images as video") var videoInput: VideoInputOptions
 
     @OptionGroup(title: "Identities") var tracking: TrackingOptions
 
@@ -115,7 +115,6 @@ struct ActionsCommand: AsyncParsableCommand {
         if !counter.isEmpty && classifier == nil { throw ValidationError("--counter maps a Create ML classifier's classes; it needs --classifier (ActionNet's classes are its counters)") }
         _ = try counterOverrides()
         if hasFrames == (poses != nil) { throw ValidationError("give an input video (or -), or --poses FILE, but not both") }
-        try Limits.framesPerSecond.check(fps, "--fps")
         try Limits.probability.check(confidence, "--confidence")
         if let stride { try Limits.actionStride.check(stride, "--stride") }
         if overlay != nil && poses != nil { throw ValidationError("--overlay needs frames: give a video input, not --poses") }
@@ -231,7 +230,7 @@ struct ActionsCommand: AsyncParsableCommand {
     /// Events for `posekit pose` JSON Lines: a file is sorted by time first, a stream must
     /// already be in order (see `PoseFrameOrder`).
     private func recognize(posesFrom path: String, _ engine: ActionEngine, into sink: ByteSink) throws {
-        var decoder = PoseJSONLinesDecoder(defaultFPS: fps)
+        var decoder = PoseJSONLinesDecoder(defaultFPS: videoInput.fps)
         let lines = try CLIError.reading(path) { try LineReader(path: path) }
         lines.source.beforeWaiting = { try? sink.flush() }  // a failure resurfaces on the next write
         do {
@@ -270,7 +269,21 @@ struct ActionsCommand: AsyncParsableCommand {
         let probe = InputAnnouncement.begin(input, reporter)
         // An encoded overlay of a video with sound keeps the sound.
         if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
-        var frames = detector.poses(inMediaAt: input, smoothing: smooth, tracking: tracking.configuration).makeAsyncIterator()
+        if videoInput.video {
+            try await recognize(detector.poses(from: ImagesAsVideo(paths: [input], frameRate: videoInput.frameRate), smoothing: smooth,
+                                               tracking: tracking.configuration),
+                                engine, into: sink, overlay: overlay, outputs: outputs, reporter)
+        } else {
+            try await recognize(detector.poses(inMediaAt: input, smoothing: smooth, tracking: tracking.configuration),
+                                engine, into: sink, overlay: overlay, outputs: outputs, reporter)
+        }
+    }
+
+    /// Events for every frame `sequence` delivers, the summary last.
+    private func recognize<Frames>(_ sequence: PoseFrameSequence<Frames>, _ engine: ActionEngine, into sink: ByteSink,
+                                   overlay: MediaWriter?, outputs: [ByteSink], _ reporter: ProgressReporter) async throws {
+        let fps = videoInput.fps
+        var frames = sequence.makeAsyncIterator()
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
         frames.whenWaiting = { for output in outputs { try? output.flush() } }
         while let detected = try await frames.next() {

@@ -8,6 +8,7 @@ extension ModelOptions {
     /// The detector these options and `decode` ask for, built by the library's one-call API;
     /// what an option leaves unset comes from `defaults`.
     func makeDetector(_ decode: DecodeOptions, defaults: PoseDetector.Configuration = .default) throws -> PoseDetector {
+        if isBlazePose { throw CLIError("--model \(Self.blazePose) runs in posekit pose; this command runs PoseNet (mobilenet075, mobilenet050 or a .pkw bundle)") }
         let url = try ModelLocator.resolve(model)
         let bundle = try CLIError.reading(url.path) { try WeightBundle(contentsOf: url) }
         let configuration = PoseDetector.Configuration(
@@ -15,6 +16,38 @@ extension ModelOptions {
             threads: threads ?? defaults.threads, decoding: decode.decoding)
         // Every problem of the bundle (shapes, values, strides) names it.
         return try CLIError.reading(url.path) { try PoseDetector(bundle: bundle, configuration: configuration) }
+    }
+
+    /// `--model`'s name for BlazePose.
+    static let blazePose = "blazepose"
+
+    /// Whether `--model` asks for BlazePose rather than a PoseNet bundle.
+    var isBlazePose: Bool { model == Self.blazePose }
+
+    /// BlazePose (`pose_detection` and `pose_landmark_full`, found as every bundle is) on `--threads`.
+    func makeBlazePose() throws -> BlazePoseDetector {
+        try BlazePoseDetector(configuration: BlazePoseDetector.Configuration(threads: threads))
+    }
+
+    /// The PoseNet options given with `--model blazepose`, which it has no use for (compared with
+    /// their defaults: an option given at its default value is not noticed).
+    func poseNetOnlyOptions(_ decode: DecodeOptions, _ accuracy: AccuracyOptions) -> [String] {
+        let defaults = PoseDetector.Configuration.default, decoding = defaults.decoding
+        var given: [String] = []
+        if inputSize != nil { given.append("--input-size") }
+        if outputStride != defaults.outputStride { given.append("--output-stride") }
+        if geometry != defaults.geometry { given.append("--resize") }
+        if decode.mode != (decoding.mode == .single ? .single : .multi) { given.append("--\(decode.mode.rawValue)") }
+        if decode.maxPoses != decoding.parameters.maxPoses { given.append("--max-poses") }
+        if decode.scoreThreshold != decoding.parameters.partScoreThreshold { given.append("--score-threshold") }
+        if decode.nmsRadius != decoding.parameters.nmsRadius { given.append("--nms-radius") }
+        if decode.minPoseScore != decoding.parameters.minPoseScore { given.append("--min-pose-score") }
+        if decode.refineSteps != decoding.parameters.refineSteps { given.append("--refine-steps") }
+        if decode.flip != decoding.flipAveraging { given.append("--flip") }
+        if accuracy.accurate { given.append("--accurate") }
+        if accuracy.inputSizes != nil { given.append("--input-sizes") }
+        if accuracy.maxUpscale != nil { given.append("--max-upscale") }
+        return given
     }
 
     var geometry: InputPlacement.Fit { resize == .letterbox ? .letterbox : .stretch }

@@ -13,7 +13,7 @@ private enum Defaults {
 /// using `PoseDetector(model:)` find the same poses.
 struct ModelOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Model name (mobilenet075, mobilenet050) or path to a .pkw weight bundle.",
+        "Model: a PoseNet name (mobilenet075, mobilenet050) or path to a PoseNet .pkw weight bundle, or \(ModelOptions.blazePose) (MediaPipe's BlazePose: 33 landmarks with depth and world points in metres, one person; posekit pose).",
         valueName: "name|path"), completion: .file(extensions: ["pkw"]))
     var model: String = PoseModel.default.description
 

@@ -21,6 +21,10 @@ struct PoseCommand: AsyncParsableCommand {
         Coordinates are pixels of the original frame, where the network puts them (a point just \
         outside the frame has x or y below 0 or past the size); "time" (seconds) is present for video only; \
         the 17 keypoints are in COCO order (nose, leftEye, rightEye, ..., rightAnkle). \
+        --model blazepose runs MediaPipe's BlazePose instead: one person, 33 keypoints in BlazePose's \
+        order (nose, leftEyeInner, ..., rightFootIndex) with "z" (depth, pixels of x), "visibility" \
+        (also the keypoint's score) and "presence", and "world": 33 points in metres; on video it tracks \
+        the person as MediaPipe does and smooths with MediaPipe's own filters (docs/cli.md "BlazePose"). \
         --coordinates normalized writes x/width and y/height (MediaPipe's landmarks), --coordinates vision \
         x/width and 1 - y/height (Apple's Vision, origin lower left); such lines say "coordinates", and \
         actions --poses reads them back.
@@ -30,7 +34,9 @@ struct PoseCommand: AsyncParsableCommand {
         within the stream; weak duplicates of a person and faint poses that never become a person \
         are left out (docs/cli.md "Identities"). Video keypoints are smoothed over time by a One-Euro filter per \
         person and keypoint (--no-smooth for the raw per-frame positions); streams without a \
-        frame rate (Y4M F0:0) are taken as \(Int(PoseStream.fallbackFrameRate)) frames/s for tracking and smoothing.
+        frame rate (Y4M F0:0) are taken as \(Int(PoseStream.fallbackFrameRate)) frames/s for tracking and smoothing. \
+        Images are pictures of their own; --video reads them (a PNM stream, or image files in order) as the \
+        frames of one video at --fps (default 30), with ids, smoothing and tracking as on video.
 
         --accurate trades speed for accuracy (about \(AccuracyPreset.relativeCost.shortText)x the time): \(AccuracyPreset.summary). \
         \(AccuracyPreset.promise) \
@@ -58,6 +64,9 @@ struct PoseCommand: AsyncParsableCommand {
             | posekit pose --overlay - --json poses.jsonl - \\
             | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - overlay.mp4
           posekit pose --accurate photo.ppm
+          posekit pose --model blazepose photo.jpg    # 33 landmarks, depth, world metres
+          posekit pose --model blazepose clip.mp4     # MediaPipe's tracking and filters
+          posekit pose --video --fps 25 frames/*.ppm  # images as one video: ids, smoothing
           posekit pose --format coco --ground-truth gt.json images/*.ppm > results.json
 
         BATCHES (one JSON Lines file per input, resumable, shardable)
@@ -115,6 +124,8 @@ struct PoseCommand: AsyncParsableCommand {
     @Flag(help: "Show progress (frames, frames/s, dropped) on stderr even when it is not a terminal.")
     var progress = false
 
+    @OptionGroup(title: "Images as video") var videoInput: VideoInputOptions
+
     @OptionGroup(title: "Identities (video)") var tracking: TrackingOptions
 
     @OptionGroup(title: "Batches") var batch: BatchOptions
@@ -128,7 +139,7 @@ struct PoseCommand: AsyncParsableCommand {
         if overlayIds && overlay == nil { throw ValidationError("--overlay-ids labels the people of --overlay; give --overlay PATH") }
         if overlay == "-" && json == nil { throw ValidationError("--overlay - writes frames to stdout, so give --json PATH for the JSON Lines") }
         if overlay == "-" && json == "-" { throw ValidationError("--overlay - and --json - cannot both use stdout") }
-        if smooth == true, let image = inputs.first(where: { PoseOutputFormat.looksLikeImage($0) }) {
+        if smooth == true, !videoInput.video, let image = inputs.first(where: { PoseOutputFormat.looksLikeImage($0) }) {
             throw Self.smoothingNeedsVideo(image)
         }
         if groundTruth != nil && format != .coco { throw ValidationError("--ground-truth is for --format coco (image ids)") }
@@ -139,11 +150,19 @@ struct PoseCommand: AsyncParsableCommand {
         if batch.outputDir != nil && format == .coco {
             throw ValidationError("--format coco writes one list over all images; it does not combine with --output-dir")
         }
+        if videoInput.video && format == .coco { throw ValidationError("--format coco lists images one by one; --video makes them one video (use JSON Lines)") }
+        if model.isBlazePose {
+            let given = model.poseNetOnlyOptions(decode, accuracy)
+            if !given.isEmpty {
+                throw ValidationError("\(given.joined(separator: ", ")) \(given.count == 1 ? "is a PoseNet option" : "are PoseNet options"); --model \(ModelOptions.blazePose) has no use for \(given.count == 1 ? "it" : "them")")
+            }
+            if format == .coco { throw ValidationError("--format coco writes COCO-17 results of PoseNet; --model \(ModelOptions.blazePose) writes JSON Lines") }
+        }
         try accuracy.check(model, decode)
     }
 
     static func smoothingNeedsVideo(_ input: String) -> ValidationError {
-        ValidationError("--smooth smooths keypoints over the frames of a video (Y4M); \(input) is a single image, so there is nothing to smooth. Drop --smooth for images.")
+        ValidationError("--smooth smooths keypoints over the frames of a video (Y4M); \(input) is a single image, so there is nothing to smooth. Drop --smooth for images, or add --video to read images as the frames of one video.")
     }
 
     func run() async throws {
@@ -154,13 +173,13 @@ struct PoseCommand: AsyncParsableCommand {
         var coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
         let inputs = try coco?.uniqueInputs(selected, arguments: self.inputs) ?? selected
         SignalHandling.install()
-        let finder = try accuracy.makeDetector(model, decode)
+        let finder: any PoseFrameModel = model.isBlazePose ? try model.makeBlazePose() : try accuracy.makeDetector(model, decode)
         let progressReporter = ProgressReporter(forced: progress)
         defer { progressReporter.finish() }
         if let directory = batch.outputDir {
             try await BatchRun(directory: directory, realtime: realtime).run(inputs) { input, sink in
                 var noCoco: CocoExport?
-                try await findPoses(in: input, finder, json: sink, overlay: nil, coco: &noCoco, progressReporter)
+                try await findPoses(in: [input], finder, json: sink, overlay: nil, coco: &noCoco, progressReporter)
             }
             return
         }
@@ -168,13 +187,13 @@ struct PoseCommand: AsyncParsableCommand {
         let overlayWriter = try overlay.map { try MediaWriter(path: $0, realtime: realtime) }
         var failures = 0
         try await OutputFile.committing([jsonFile] + (overlayWriter.map { [$0.output] } ?? [])) {
-            for input in inputs {
+            for stream in videoInput.streams(of: inputs) {
                 do {
-                    try await findPoses(in: input, finder, json: jsonFile.sink, overlay: overlayWriter, coco: &coco, progressReporter)
+                    try await findPoses(in: stream, finder, json: jsonFile.sink, overlay: overlayWriter, coco: &coco, progressReporter)
                 } catch let usage as ValidationError {
                     throw usage
                 } catch where !endsTheRun(error) {
-                    printToStandardError("posekit: error: \(CLIError.describe(error, input: input))")
+                    printToStandardError("posekit: error: \(CLIError.describe(error, input: stream[0]))")
                     failures += 1
                 }
             }
@@ -191,22 +210,41 @@ struct PoseCommand: AsyncParsableCommand {
         }
     }
 
-    /// Poses of every frame of `input` (the library's pipeline: ``PoseFinding/poses(inMediaAt:)``)
-    /// as JSON Lines into `json`, one record per frame, and annotated frames into `overlay` when
-    /// given. With `coco`, the poses of images are collected there instead.
-    private func findPoses(in input: String, _ finder: any PoseFinding, json: ByteSink, overlay: MediaWriter?,
+    /// Poses of every frame of `stream` (the library's pipeline: `poses(inMediaAt:)`, or with
+    /// `--video` `poses(from:)` on the inputs' images as one video, `ImagesAsVideo`) as JSON Lines
+    /// into `json`, one record per frame, and annotated frames into `overlay` when given. With
+    /// `coco`, the poses of images are collected there instead.
+    private func findPoses(in stream: [String], _ finder: any PoseFrameModel, json: ByteSink, overlay: MediaWriter?,
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) async throws {
-        try InputDirectory.requireFound(input)
+        for input in stream { try InputDirectory.requireFound(input) }
+        let input = stream[0]
         let outputs = [json, overlay?.output.sink].compactMap { $0 }
-        let probe = InputAnnouncement.begin(input, progressReporter)
+        let probe = stream.count == 1 ? InputAnnouncement.begin(input, progressReporter) : nil
         // An encoded overlay of a video with sound keeps the sound.
         if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
-        var frames = finder.poses(inMediaAt: input, smoothing: smooth ?? true, tracking: tracking.configuration,
-                                  dropsLateFrames: realtime).makeAsyncIterator()
+        if videoInput.video {
+            let frames = ImagesAsVideo(paths: stream, frameRate: videoInput.frameRate)
+            try await write(finder.poses(from: frames, smoothing: smooth ?? true, tracking: tracking.configuration,
+                                         dropsLateFrames: realtime),
+                            source: { frames.inputs.input(ofFrame: $0) ?? input }, json: json, overlay: overlay, coco: &coco,
+                            outputs: outputs, progressReporter)
+        } else {
+            try await write(finder.poses(inMediaAt: input, smoothing: smooth ?? true, tracking: tracking.configuration,
+                                         dropsLateFrames: realtime),
+                            source: { _ in input }, json: json, overlay: overlay, coco: &coco, outputs: outputs, progressReporter)
+        }
+    }
+
+    /// Writes what `sequence` delivers: a JSON line per frame (or its poses into `coco`) naming
+    /// the frame's `source`, and annotated frames into `overlay`.
+    private func write<Frames>(_ sequence: PoseFrameSequence<Frames>, source: (Int) -> String, json: ByteSink, overlay: MediaWriter?,
+                               coco: inout CocoExport?, outputs: [ByteSink], _ progressReporter: ProgressReporter) async throws {
+        var frames = sequence.makeAsyncIterator()
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
         frames.whenWaiting = { for sink in outputs { try? sink.flush() } }
         var text = JSONText()
         while let detected = try await frames.next() {
+            let input = source(detected.index)
             if smooth == true && detected.frame.isStillImage { throw Self.smoothingNeedsVideo(input) }
             if coco != nil {
                 guard detected.frame.isStillImage else { throw CLIError("--format coco is for images; use JSON Lines for video") }

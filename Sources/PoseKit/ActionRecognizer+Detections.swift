@@ -1,6 +1,6 @@
 /// Action recognition straight from a detector's stream.
 extension ActionRecognizer {
-    /// The exercises and repetitions in `detections` (``/PoseNet/PoseFinding/poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)``
+    /// The exercises and repetitions in `detections` (`poses(from:)`
     /// with its defaults, as `posekit actions` runs it), the summary last.
     ///
     ///     let detector = try PoseDetector(model: .mobilenet075)

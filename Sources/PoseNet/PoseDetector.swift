@@ -35,7 +35,7 @@ public struct PoseDecoding: Sendable, Equatable {
 ///         for pose in frame.poses { print(frame.index, pose.id ?? 0, pose[.nose].position) }
 ///     }
 ///
-/// (see ``PoseFinding/poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)``).
+/// (see `poses(from:)` (module `Streaming`)).
 ///
 /// The low-level way: fill ``input`` with a frame yourself, call ``detect(mappingTo:imageSize:padding:)``,
 /// get poses mapped by your transform; pass the letterbox's `PaddingBand` if you know it (the
@@ -50,7 +50,7 @@ public struct PoseDecoding: Sendable, Equatable {
 /// tasks: ``poses(in:)-(VideoFrame)`` and the other one-call methods hold the detector's lock for
 /// the whole pass, so concurrent calls run one after another (each pass already uses every core
 /// the detector was given; for parallel passes use ``sharingWeights(threads:)``, as
-/// ``PoseFinding/poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)`` does). The low-level ``input`` /
+/// `poses(from:)` (module `Streaming`) does). The low-level ``input`` /
 /// ``detect(mappingTo:imageSize:padding:afterNetwork:)`` pair and ``decoding`` are not synchronized: use
 /// them from one thread, and not at the same time as the one-call methods.
 public final class PoseDetector: PoseFinding, FrameInputHolding, @unchecked Sendable {

@@ -1,15 +1,16 @@
 import FrameIO
 import PoseCore
+import Streaming
 import Tensor
 
 /// Anything that finds poses in a frame: ``PoseDetector`` (one network pass, or two with flip
 /// averaging) and ``MultiScalePoseDetector`` (several input sizes merged, the accuracy preset).
 ///
-/// The one-call way is ``poses(in:)-(VideoFrame)`` for one frame and
-/// ``poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)`` for a stream; both write the frame into
-/// ``input`` themselves. The low-level way is to write ``input`` yourself and call
+/// The one-call way is ``poses(in:)-(VideoFrame)`` for one frame and `poses(from:)` (the
+/// model-agnostic stream of module `Streaming`, which every finder is a `PoseFrameModel` of) for a
+/// stream; both write the frame into ``input`` themselves. The low-level way is to write ``input`` yourself and call
 /// ``detect(mappingTo:imageSize:padding:afterNetwork:)``.
-public protocol PoseFinding: AnyObject, Sendable {
+public protocol PoseFinding: PoseFrameModel, PoseFrameWorker {
     /// The network input to fill, `[size, size, 3]` NHWC RGB scaled by ``inputScaling``.
     var input: Tensor { get }
     /// How 0…255 pixel values become ``input`` values (the weight bundle's `preprocessing`).

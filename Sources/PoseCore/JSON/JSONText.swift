@@ -111,6 +111,8 @@ public struct JSONText: Sendable {
         public static let pixels = 2
         /// Normalized image coordinates (`--coordinates normalized|vision`): 10⁻⁶ of the image.
         public static let normalizedCoordinates = 6
+        /// World coordinates, in metres: 0.1 mm.
+        public static let metres = 4
         /// Times and durations, in seconds: 1 ms.
         public static let seconds = 3
         /// Scores, confidences and probabilities in 0...1 (also COCO AP and AR).

@@ -8,12 +8,14 @@
 /// Numbers follow ``JSONText``'s one rule: coordinates at most two decimals (1/100 pixel), scores
 /// four, `time` three, trailing zeros dropped (`"x": 312.4`, `"time": 0`); `time` is omitted for images and
 /// for streams without a frame rate; `id` (the person's identity, ``PoseStream``) is present
-/// for video only; a keypoint's `visibility` is present when the model gives one (BlazePose;
-/// never PoseNet). Keypoints are named by their pose's ``KeypointSet`` (`"part"`), in the set's
+/// for video only; a keypoint's `z` (depth in pixels of x, MediaPipe's), `visibility` and
+/// `presence` are present when the model gives them (BlazePose; never PoseNet), and a pose's
+/// `world` (one `{"x", "y", "z"}` in metres per keypoint, in the set's order) when it has world
+/// points. Keypoints are named by their pose's ``KeypointSet`` (`"part"`), in the set's
 /// order, and lie where the model puts them, also outside the image.
 ///
 /// With `coordinates` other than ``KeypointCoordinates/pixels`` (and a known size), `x`, `y` and
-/// `box` are written in that system with 6 decimals, and the line says so after `height`:
+/// `box` are written in that system with 6 decimals (`z` as a fraction of the width), and the line says so after `height`:
 /// `"coordinates": "normalized"` or `"vision"` (the reader converts back to pixels). Pixel lines
 /// have no `"coordinates"` field, as before; a frame of unknown size (0) is written in pixels.
 ///
@@ -55,13 +57,32 @@ public enum PoseJSONLinesEncoder {
                 json.raw("{\"part\": "); json.string(pose.keypointSet.names[k])
                 json.raw(", \"x\": "); json.number(position.x, decimals: decimals)
                 json.raw(", \"y\": "); json.number(position.y, decimals: decimals)
+                if let z = keypoint.z {
+                    // Pixels of x, or (normalized and vision lines) a fraction of the width, as MediaPipe's z.
+                    json.raw(", \"z\": "); json.number(coordinates == .pixels ? z : z / Double(width), decimals: decimals)
+                }
                 json.raw(", \"score\": "); json.number(keypoint.score, decimals: JSONText.Decimals.scores)
                 if let visibility = keypoint.visibility {
                     json.raw(", \"visibility\": "); json.number(visibility, decimals: JSONText.Decimals.scores)
                 }
+                if let presence = keypoint.presence {
+                    json.raw(", \"presence\": "); json.number(presence, decimals: JSONText.Decimals.scores)
+                }
                 json.raw("}")
             }
-            json.raw("]}")
+            json.raw("]")
+            if let world = pose.world {
+                json.raw(", \"world\": [")
+                for (w, point) in world.enumerated() {
+                    if w > 0 { json.raw(", ") }
+                    json.raw("{\"x\": "); json.number(point.x, decimals: JSONText.Decimals.metres)
+                    json.raw(", \"y\": "); json.number(point.y, decimals: JSONText.Decimals.metres)
+                    json.raw(", \"z\": "); json.number(point.z, decimals: JSONText.Decimals.metres)
+                    json.raw("}")
+                }
+                json.raw("]")
+            }
+            json.raw("}")
         }
         json.raw("]}")
         json.newline()

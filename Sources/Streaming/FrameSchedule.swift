@@ -20,15 +20,15 @@ import PoseCore
 ///   AVFoundation's `alwaysDiscardsLateVideoFrames`).
 ///
 /// All state is touched under `lock`; continuations are resumed outside it.
-final class DetectionSchedule: @unchecked Sendable {
-    private let workers: [any PoseFinding]
+final class FrameSchedule: @unchecked Sendable {
+    private let workers: [any PoseFrameWorker]
     private let dropsLateFrames: Bool
     private let lock = NSLock()
     /// Started, in frame order, not yet taken.
-    private var started: [PendingDetection] = []
+    private var started: [PendingFrame] = []
     /// Started and not yet fully taken.
     private var untaken = 0
-    /// Workers running a detection.
+    /// Workers running a frame.
     private var busy: [Bool]
     private var nextWorker = 0
     /// The frame read while the next frame could not start (late frames: the newest of them).
@@ -40,7 +40,7 @@ final class DetectionSchedule: @unchecked Sendable {
     private var reader: CheckedContinuation<Bool, Never>?
     private var consumer: CheckedContinuation<Void, Never>?
 
-    init(workers: [any PoseFinding], dropsLateFrames: Bool) {
+    init(workers: [any PoseFrameWorker], dropsLateFrames: Bool) {
         precondition(!workers.isEmpty, "a schedule needs a worker")
         self.workers = workers
         self.dropsLateFrames = dropsLateFrames
@@ -139,7 +139,7 @@ final class DetectionSchedule: @unchecked Sendable {
         }
     }
 
-    private enum Next { case frame(PendingDetection, dropped: Int), end(Error?), wait }
+    private enum Next { case frame(PendingFrame, dropped: Int), end(Error?), wait }
 
     private func next() -> Next {
         lock.lock(); defer { lock.unlock() }
@@ -189,7 +189,7 @@ final class DetectionSchedule: @unchecked Sendable {
         nextWorker += 1
         untaken += 1
         busy[index] = true
-        started.append(PendingDetection(frame: frame, finder: workers[index]) { [self] in finished(worker: index) })
+        started.append(PendingFrame(frame: frame, worker: workers[index]) { [self] in finished(worker: index) })
         let wake = consumer
         consumer = nil
         return wake
@@ -202,7 +202,7 @@ final class DetectionSchedule: @unchecked Sendable {
         startWaitingFrame()
     }
 
-    /// `worker` has finished its detection and is free.
+    /// `worker` has finished its frame and is free.
     private func finished(worker: Int) {
         lock.lock()
         busy[worker] = false

@@ -3,20 +3,20 @@ import Foundation
 import FrameIO
 import PoseCore
 
-/// One frame's detection, started at once on a dispatch thread (never on the Swift concurrency
+/// One frame's poses being found, started at once on a dispatch thread (never on the Swift concurrency
 /// pool: a network pass keeps its thread busy for milliseconds), whose poses are awaited later.
-final class PendingDetection: @unchecked Sendable {
+final class PendingFrame: @unchecked Sendable {
     let frame: VideoFrame
     private let lock = NSLock()
     private var result: Result<[Pose], Error>?
     private var waiter: CheckedContinuation<Result<[Pose], Error>, Never>?
 
-    /// Starts `finder.poses(in: frame)`; `finished` runs on the detection's thread once its poses
+    /// Starts `worker.poses(in: frame)`; `finished` runs on the worker's thread once its poses
     /// are there (its worker is free again).
-    init(frame: VideoFrame, finder: any PoseFinding, finished: @escaping @Sendable () -> Void) {
+    init(frame: VideoFrame, worker: any PoseFrameWorker, finished: @escaping @Sendable () -> Void) {
         self.frame = frame
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            complete(Result { try finder.poses(in: frame) })
+            complete(Result { try worker.poses(in: frame) })
             finished()
         }
     }
@@ -27,7 +27,7 @@ final class PendingDetection: @unchecked Sendable {
         return result != nil
     }
 
-    /// The poses, once the detection has finished; its error if it failed.
+    /// The poses, once the worker has finished; its error if it failed.
     func poses() async throws -> [Pose] {
         try await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Pose], Error>, Never>) in
             lock.lock()

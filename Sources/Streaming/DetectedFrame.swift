@@ -1,8 +1,8 @@
 import FrameIO
 import PoseCore
 
-/// One frame of a stream with the people found in it: what
-/// ``PoseFinding/poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)`` delivers.
+/// One frame of a stream with the people found in it: what a model's `poses(from:)`
+/// (``PoseFrameSequence``) delivers.
 ///
 ///     for try await detected in detector.poses(from: MediaFrames(path: "clip.mp4")) {
 ///         for pose in detected.poses { print(detected.index, pose.id ?? 0, pose[.nose].position) }

@@ -1,0 +1,163 @@
+import Foundation
+import FrameIO
+import ModelGraph
+import PoseCore
+import Streaming
+import Tensor
+
+/// BlazePose (MediaPipe Pose, `pose_detection` + `pose_landmark_full`) as a one-call detector:
+/// 33 landmarks of one person (`KeypointSet.blazePose33`) in pixels with `z`, visibility and
+/// presence, and 33 world points in metres (`Pose.world`).
+///
+///     let blazePose = try BlazePoseDetector()
+///     let poses = try blazePose.poses(in: RGBImage(contentsOfFile: "photo.ppm"))     // MediaPipe's static image mode
+///     for try await detected in blazePose.poses(inMediaAt: "clip.mp4") {              // its video mode
+///         for pose in detected.poses { print(detected.index, pose.id ?? 0, pose[.nose].position) }
+///     }
+///
+/// **Images** run MediaPipe's static image mode: the detector on the whole image, the first
+/// detection's region, the landmarks (nothing carried over). **Video** (a stream's frames, or
+/// images made one video) runs MediaPipe's tracking: the next frame's region comes from this
+/// frame's landmarks and the detector runs again only after a frame without a pose; landmarks are
+/// smoothed by MediaPipe's own One-Euro and low-pass filters (with `smoothing: false`, the
+/// raw landmarks; PoseKit's smoother never runs on top). Each stream has its own state, so a
+/// detector may run several streams at once; identities (`Pose.id`) come from PoseKit's
+/// tracker, as for PoseNet. A stream runs its frames in order, one at a time
+/// (`FrameDependence.carriesState`).
+///
+/// The weights are the imported graphs `pose_detection.pkw` and `pose_landmark_full.pkw`
+/// (`posekit import pose_detection.tflite -o pose_detection.pkw`), found as every bundle is
+/// (`ModelLocator`). The segmentation branch is not computed.
+public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
+    /// MediaPipe's thresholds and the threads.
+    public struct Configuration: Sendable, Equatable {
+        /// A detection scoring below is dropped (MediaPipe's `min_detection_confidence`).
+        public var minimumDetectionScore: Float = 0.5
+        /// A pose flag below loses the pose (MediaPipe's `min_tracking_confidence`; also the
+        /// bar for a pose on an image).
+        public var minimumPoseScore: Float = 0.5
+        /// Cores one frame uses; nil: every core.
+        public var threads: Int?
+
+        public init(minimumDetectionScore: Float = 0.5, minimumPoseScore: Float = 0.5, threads: Int? = nil) {
+            self.minimumDetectionScore = minimumDetectionScore
+            self.minimumPoseScore = minimumPoseScore
+            self.threads = threads
+        }
+
+        /// MediaPipe Pose's defaults on every core.
+        public static let `default` = Configuration()
+    }
+
+    /// The bundle names of the two graphs (`ModelLocator` short names).
+    public static let detectorModel = "pose_detection"
+    public static let landmarkModel = "pose_landmark_full"
+    /// The landmark model's outputs not computed: the segmentation logits (position 2).
+    static let skippedLandmarkOutputs: Set<Int> = [2]
+
+    public let configuration: Configuration
+    /// Cores one frame uses.
+    public let threads: Int
+    private let detectorGraph: Graph
+    private let landmarkGraph: Graph
+    /// The one-call image methods' pipeline, used under `lock`.
+    private let imagePipeline: BlazePosePipeline
+    private let lock = NSLock()
+
+    /// The detector with the graphs found by `ModelLocator` (`pose_detection`, `pose_landmark_full`).
+    /// - Throws: `ModelLocator.NotFound` naming the places searched; a broken bundle's error names its file.
+    public convenience init(configuration: Configuration = .default) throws {
+        try self.init(detector: try Self.loadGraph(Self.detectorModel), landmarker: try Self.loadGraph(Self.landmarkModel),
+                      configuration: configuration)
+    }
+
+    /// The detector on graphs already loaded (`pose_detection`, `pose_landmark_full`).
+    public init(detector: Graph, landmarker: Graph, configuration: Configuration = .default) throws {
+        self.configuration = configuration
+        threads = max(1, configuration.threads ?? Parallelism.defaultThreads)
+        detectorGraph = detector
+        landmarkGraph = landmarker
+        imagePipeline = BlazePosePipeline(detector: try GraphModel(graph: detector, threads: threads),
+                                          landmarker: try GraphModel(graph: landmarker, skippingOutputs: Self.skippedLandmarkOutputs,
+                                                                     threads: threads),
+                                          configuration: Self.pipelineConfiguration(configuration, smoothing: false))
+    }
+
+    /// The graph of bundle `name`; an error names the file.
+    static func loadGraph(_ name: String) throws -> Graph {
+        let url = try ModelLocator.resolve(name)
+        do {
+            return try Graph(bundle: try WeightBundle(contentsOf: url))
+        } catch {
+            throw MediaPipeError.modelFile(path: url.path, problem: error.localizedDescription)
+        }
+    }
+
+    static func pipelineConfiguration(_ configuration: Configuration, smoothing: Bool) -> BlazePosePipeline.Configuration {
+        var pipeline = BlazePosePipeline.Configuration()
+        pipeline.minimumDetectionScore = configuration.minimumDetectionScore
+        pipeline.minimumPoseScore = configuration.minimumPoseScore
+        pipeline.smoothLandmarks = smoothing
+        return pipeline
+    }
+
+    /// The pose in `image` (MediaPipe's static image mode): none or one.
+    public func poses(in image: RGBImage) throws -> [Pose] {
+        lock.lock()
+        defer { lock.unlock() }
+        return try imagePipeline.process(image).map { [$0.pose] } ?? []
+    }
+
+    /// The pose in `frame` taken on its own, as an image (static image mode): none or one.
+    public func poses(in frame: VideoFrame) throws -> [Pose] {
+        try poses(in: frame.rgb())
+    }
+
+    /// BlazePose's whole result on `image` (static image mode): detection, region, landmarks
+    /// normalized, world landmarks; nil without a pose.
+    public func result(in image: RGBImage) throws -> BlazePoseResult? {
+        lock.lock()
+        defer { lock.unlock() }
+        return try imagePipeline.process(image)
+    }
+
+    // MARK: PoseFrameModel
+
+    /// A video frame's region comes from the previous frame's landmarks.
+    public var frameDependence: FrameDependence { .carriesState }
+    /// MediaPipe's filters smooth the landmarks (PoseKit's smoother stays off).
+    public var smoothsKeypoints: Bool { true }
+
+    /// A stream's own pipeline: runners of its own on the shared graphs, tracking from nothing.
+    public func makeFrameWorker(threads: Int, smoothing: Bool) throws -> any PoseFrameWorker {
+        let pipeline = BlazePosePipeline(
+            detector: try GraphModel(graph: detectorGraph, threads: threads),
+            landmarker: try GraphModel(graph: landmarkGraph, skippingOutputs: Self.skippedLandmarkOutputs, threads: threads),
+            configuration: Self.pipelineConfiguration(configuration, smoothing: smoothing))
+        return BlazePoseFrameWorker(pipeline: pipeline)
+    }
+}
+
+/// One stream's BlazePose: still images in static image mode, video frames tracked from the last.
+/// The stream never overlaps its calls, which is what makes the `@unchecked Sendable` sound.
+final class BlazePoseFrameWorker: PoseFrameWorker, @unchecked Sendable {
+    private let pipeline: BlazePosePipeline
+
+    init(pipeline: BlazePosePipeline) { self.pipeline = pipeline }
+
+    func poses(in frame: VideoFrame) throws -> [Pose] {
+        let image = frame.rgb()
+        let result = frame.isStillImage ? try pipeline.process(image)
+            : try pipeline.process(image, timestampMicroseconds: Self.timestamp(of: frame))
+        return result.map { [$0.pose] } ?? []
+    }
+
+    /// The frame's time in microseconds for MediaPipe's filters, one microsecond after the
+    /// stream's start (its filters take a zero timestamp for "none yet"); a stream without a rate
+    /// is timed at `PoseStream.fallbackFrameRate`, as tracking is.
+    static func timestamp(of frame: VideoFrame) -> Int64 {
+        let seconds = PoseStream.trackingTime(frameIndex: frame.index, time: frame.time)
+        guard seconds.isFinite, abs(seconds) < 1e9 else { return 1 }
+        return Int64((seconds * 1e6).rounded()) + 1
+    }
+}
