@@ -177,7 +177,7 @@ let package = Package(
             name: "App",
             dependencies: [
                 "PoseKit", "CPUFeatures",
-                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining", "ModelGraph", "TFLite",
+                "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining", "ModelGraph", "TFLite", "MediaPipe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimize

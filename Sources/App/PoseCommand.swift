@@ -1,4 +1,5 @@
 import ArgumentParser
+import MediaPipe
 import PoseKit
 
 /// `posekit pose`: JSON Lines of every person's pose in each image or frame.
@@ -21,10 +22,12 @@ struct PoseCommand: AsyncParsableCommand {
         Coordinates are pixels of the original frame, where the network puts them (a point just \
         outside the frame has x or y below 0 or past the size); "time" (seconds) is present for video only; \
         the 17 keypoints are in COCO order (nose, leftEye, rightEye, ..., rightAnkle). \
-        --model blazepose runs MediaPipe's BlazePose instead: one person, 33 keypoints in BlazePose's \
+        --model blazepose runs MediaPipe's BlazePose instead: one person (--max-poses N: up to N, one region \
+        each, as MediaPipe's PoseLandmarker), 33 keypoints in BlazePose's \
         order (nose, leftEyeInner, ..., rightFootIndex) with "z" (depth, pixels of x), "visibility" \
         (also the keypoint's score) and "presence", and "world": 33 points in metres; on video it tracks \
-        the person as MediaPipe does and smooths with MediaPipe's own filters (docs/cli.md "BlazePose"). \
+        the person as MediaPipe does and smooths with MediaPipe's own filters (docs/cli.md "BlazePose"); \
+        --mask FILE also writes the person mask (docs/blazepose.md). \
         --coordinates normalized writes x/width and y/height (MediaPipe's landmarks), --coordinates vision \
         x/width and 1 - y/height (Apple's Vision, origin lower left); such lines say "coordinates", and \
         actions --poses reads them back.
@@ -66,6 +69,8 @@ struct PoseCommand: AsyncParsableCommand {
           posekit pose --accurate photo.ppm
           posekit pose --model blazepose photo.jpg    # 33 landmarks, depth, world metres
           posekit pose --model blazepose clip.mp4     # MediaPipe's tracking and filters
+          posekit pose --model blazepose --mask mask.png photo.jpg      # and the person mask
+          posekit pose --model blazepose --max-poses 3 clip.mp4         # up to 3 people
           posekit pose --video --fps 25 frames/*.ppm  # images as one video: ids, smoothing
           posekit pose --format coco --ground-truth gt.json images/*.ppm > results.json
 
@@ -124,6 +129,11 @@ struct PoseCommand: AsyncParsableCommand {
     @Flag(help: "Show progress (frames, frames/s, dropped) on stderr even when it is not a terminal.")
     var progress = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "With --model blazepose: also write the person mask (255 = person, every person's merged) to this path: .pgm (binary PGM, one per frame), .png or .jpg for an image, .mp4, .mkv, .webm, .mov or .y4m for video (grey frames). The segmentation branch runs only when this is given.",
+        valueName: "path"), completion: .file())
+    var mask: String?
+
     @OptionGroup(title: "Images as video") var videoInput: VideoInputOptions
 
     @OptionGroup(title: "Identities (video)") var tracking: TrackingOptions
@@ -151,6 +161,8 @@ struct PoseCommand: AsyncParsableCommand {
             throw ValidationError("--format coco writes one list over all images; it does not combine with --output-dir")
         }
         if videoInput.video && format == .coco { throw ValidationError("--format coco lists images one by one; --video makes them one video (use JSON Lines)") }
+        if mask != nil && !model.isBlazePose { throw ValidationError("--mask writes BlazePose's person mask: add --model \(ModelOptions.blazePose)") }
+        if mask != nil && batch.outputDir != nil { throw ValidationError("--mask writes one file; it does not combine with --output-dir") }
         if model.isBlazePose {
             let given = model.poseNetOnlyOptions(decode, accuracy)
             if !given.isEmpty {
@@ -170,10 +182,12 @@ struct PoseCommand: AsyncParsableCommand {
         try SameFileCheck.refuse(inputs: selected + [batch.inputsFrom, groundTruth].compactMap { $0 },
                                  outputs: batch.outputs(for: selected, json: json, overlay: overlay))
         if let overlay { try MediaWriter.check(path: overlay) }   // before any work
+        if let mask { try MaskWriter.check(path: mask) }
         var coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
         let inputs = try coco?.uniqueInputs(selected, arguments: self.inputs) ?? selected
         SignalHandling.install()
-        let finder: any PoseFrameModel = model.isBlazePose ? try model.makeBlazePose() : try accuracy.makeDetector(model, decode)
+        let blazePose = model.isBlazePose ? try model.makeBlazePose(decode, mask: mask != nil) : nil
+        let finder: any PoseFrameModel = try blazePose ?? accuracy.makeDetector(model, decode)
         let progressReporter = ProgressReporter(forced: progress)
         defer { progressReporter.finish() }
         if let directory = batch.outputDir {
@@ -185,8 +199,14 @@ struct PoseCommand: AsyncParsableCommand {
         }
         let jsonFile = try OutputFile(path: json ?? "-", realtime: realtime)
         let overlayWriter = try overlay.map { try MediaWriter(path: $0, realtime: realtime) }
+        let maskWriter = try mask.map { try MaskWriter(path: $0) }
+        if let maskWriter, let blazePose {
+            // The stream's one worker calls it, frame after frame.
+            nonisolated(unsafe) let writer = maskWriter
+            blazePose.maskHandler = { mask, frame in try writer.write(mask.grayLevels, width: mask.width, height: mask.height, of: frame) }
+        }
         var failures = 0
-        try await OutputFile.committing([jsonFile] + (overlayWriter.map { [$0.output] } ?? [])) {
+        try await OutputFile.committing([jsonFile] + (overlayWriter.map { [$0.output] } ?? []) + (maskWriter.map { [$0.output] } ?? [])) {
             for stream in videoInput.streams(of: inputs) {
                 do {
                     try await findPoses(in: stream, finder, json: jsonFile.sink, overlay: overlayWriter, coco: &coco, progressReporter)
