@@ -76,26 +76,4 @@ import Tensor
         // At most the maximum.
         #expect(try Self.pipeline(maximumPoses: 1).processPoses(image).count == 1)
     }
-
-    /// In video, tracked people keep their regions from their landmarks, the detector finds no
-    /// one twice, and every person's filters are their own.
-    @Test func trackedPeopleAreNotDuplicated() throws {
-        let image = try Self.decoded()
-        let pipeline = try Self.pipeline(maximumPoses: 4)
-        var counts: [Int] = []
-        for frame in 0..<3 {
-            let results = try pipeline.processPoses(image, timestampMicroseconds: Int64(frame + 1) * 33_333)
-            counts.append(results.count)
-            for (i, a) in results.enumerated() {
-                for b in results[(i + 1)...] {
-                    #expect(a.region.axisAlignedBox.intersectionOverUnion(b.region.axisAlignedBox) <= 0.5, "frame \(frame): two regions on one person")
-                }
-            }
-            if frame > 0 {
-                // Everyone found on frame 0 is tracked, not detected again.
-                #expect(results.prefix(counts[0]).allSatisfy { $0.detection == nil }, "frame \(frame): a tracked person came from the detector")
-            }
-        }
-        #expect(counts.allSatisfy { $0 == counts[0] } && counts[0] >= 2, "people per frame \(counts)")
-    }
 }
