@@ -172,7 +172,8 @@ struct ActionsCommand: AsyncParsableCommand {
                                  outputs: batch.outputs(for: inputs, json: json, overlay: overlay))
         if let overlay { try MediaWriter.check(path: overlay) }   // before any work
         // The one default of pose, actions and the library: `actions X` and `pose X | actions --poses -` agree.
-        let detector = try model.makeDetector(decode, defaults: .default)
+        // BlazePose's COCO-17 subset feeds the windows (`ActionEngine` maps the set).
+        let detector: any PoseFrameModel = model.isBlazePose ? try model.makeBlazePose(decode) : try model.makeDetector(decode, defaults: .default)
         let reporter = ProgressReporter(forced: progress)
         defer { reporter.finish() }
         if let directory = batch.outputDir {
@@ -262,7 +263,7 @@ struct ActionsCommand: AsyncParsableCommand {
 
     /// Events for every frame of a video (the library's pipeline with `posekit pose`'s defaults,
     /// smoothing included), and annotated frames into `overlay` when given.
-    private func recognize(framesFrom input: String, _ detector: PoseDetector, _ engine: ActionEngine, into sink: ByteSink,
+    private func recognize(framesFrom input: String, _ detector: any PoseFrameModel, _ engine: ActionEngine, into sink: ByteSink,
                            overlay: MediaWriter?, _ reporter: ProgressReporter) async throws {
         try InputDirectory.requireFound(input)
         let outputs = [sink, overlay?.output.sink].compactMap { $0 }

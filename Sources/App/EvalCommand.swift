@@ -61,6 +61,10 @@ struct Eval: AsyncParsableCommand {
         if poses == nil && images.isEmpty { throw ValidationError("give images to run on, or --poses FILE") }
         if poses != nil && !images.isEmpty { throw ValidationError("give either images or --poses, not both") }
         try Limits.oksAreaScale.check(oksAreaScale, "--oks-area-scale")
+        if model.isBlazePose {
+            let given = model.poseNetOnlyOptions(decode, accuracy)
+            if !given.isEmpty { throw ValidationError("\(given.joined(separator: ", ")): PoseNet option\(given.count == 1 ? "" : "s"); --model \(ModelOptions.blazePose) has no use for \(given.count == 1 ? "it" : "them")") }
+        }
         try accuracy.check(model, decode)
     }
 
@@ -118,7 +122,8 @@ struct Eval: AsyncParsableCommand {
             evaluated = Set(matched.map(\.imageID))
             _ = try scoredTruth()
             // Images: one at a time, on every thread.
-            let finder = try accuracy.makeDetector(model, decode)
+            // BlazePose: its COCO-17 subset is scored (`KeypointDetection` maps the set).
+            let finder: any PoseFrameModel = model.isBlazePose ? try model.makeBlazePose(decode) : try accuracy.makeDetector(model, decode)
             for (path, id) in matched {
                 do {
                     for try await detected in finder.poses(inMediaAt: path, framesInFlight: 1) {

@@ -53,17 +53,21 @@ struct FrameRun {
     let video: VideoInputOptions
     /// Other files the run reads (refused as outputs).
     var otherInputs: [String] = []
+    /// Other files the run writes besides `--json` and `--overlay` (`pose --mask`), refused as inputs.
+    var otherOutputs: [String] = []
 
     /// Runs `process(stream, json, overlay, reporter)` on every stream of inputs (each input on its
     /// own, or with `--video` consecutive images together; one input each with `--output-dir`). `prepare` gets the selected
     /// inputs once the outputs are checked, may narrow them and loads what the run needs (the
-    /// model); `finish` writes what comes after the last input.
+    /// model); `openOutputs` opens the run's other outputs (committed with the JSON Lines, as they
+    /// are); `finish` writes what comes after the last input.
     func run(prepare: ([String]) throws -> [String] = { $0 },
+             openOutputs: () throws -> [OutputFile] = { [] },
              process: ([String], ByteSink, MediaWriter?, ProgressReporter) async throws -> Void,
              finish: (ByteSink) throws -> Void = { _ in }) async throws {
         let selected = try batch.selectedInputs(arguments: options.inputs)
         try SameFileCheck.refuse(inputs: selected + otherInputs + [batch.inputsFrom].compactMap { $0 },
-                                 outputs: batch.outputs(for: selected, json: options.json, overlay: options.overlay))
+                                 outputs: batch.outputs(for: selected, json: options.json, overlay: options.overlay) + otherOutputs)
         if let overlay = options.overlay { try MediaWriter.check(path: overlay) }   // before any work
         SignalHandling.install()
         let inputs = try prepare(selected)
@@ -77,8 +81,9 @@ struct FrameRun {
         }
         let jsonFile = try OutputFile(path: options.json ?? "-", realtime: options.realtime)
         let overlayWriter = try options.overlay.map { try MediaWriter(path: $0, realtime: options.realtime) }
+        let others = try openOutputs()
         var failures = 0
-        try await OutputFile.committing([jsonFile] + (overlayWriter.map { [$0.output] } ?? [])) {
+        try await OutputFile.committing([jsonFile] + (overlayWriter.map { [$0.output] } ?? []) + others) {
             for stream in video.streams(of: inputs) {
                 do {
                     try await process(stream, jsonFile.sink, overlayWriter, progressReporter)

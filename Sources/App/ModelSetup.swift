@@ -30,9 +30,13 @@ extension ModelOptions {
     /// Whether `--model` asks for BlazePose rather than a PoseNet bundle.
     var isBlazePose: Bool { model == Self.blazePose }
 
-    /// BlazePose (`pose_detection` and `pose_landmark_full`, found as every bundle is) on `--threads`.
-    func makeBlazePose() throws -> BlazePoseDetector {
-        try BlazePoseDetector(configuration: BlazePoseDetector.Configuration(threads: threads))
+    /// BlazePose (`pose_detection` and `pose_landmark_full`, found as every bundle is) on `--threads`:
+    /// one person, or one region per person up to `--max-poses` when it is given; the
+    /// segmentation branch computed only with `mask`.
+    func makeBlazePose(_ decode: DecodeOptions, mask: Bool = false) throws -> BlazePoseDetector {
+        let given = decode.maxPoses != PoseDetector.Configuration.default.decoding.parameters.maxPoses
+        return try BlazePoseDetector(configuration: BlazePoseDetector.Configuration(
+            threads: threads, maximumPoses: given ? decode.maxPoses : 1, segmentation: mask))
     }
 
     /// The PoseNet options given with `--model blazepose`, which it has no use for (compared with
@@ -44,7 +48,6 @@ extension ModelOptions {
         if outputStride != defaults.outputStride { given.append("--output-stride") }
         if geometry != defaults.geometry { given.append("--resize") }
         if decode.mode != (decoding.mode == .single ? .single : .multi) { given.append("--\(decode.mode.rawValue)") }
-        if decode.maxPoses != decoding.parameters.maxPoses { given.append("--max-poses") }
         if decode.scoreThreshold != decoding.parameters.partScoreThreshold { given.append("--score-threshold") }
         if decode.nmsRadius != decoding.parameters.nmsRadius { given.append("--nms-radius") }
         if decode.minPoseScore != decoding.parameters.minPoseScore { given.append("--min-pose-score") }

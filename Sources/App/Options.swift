@@ -55,7 +55,7 @@ struct DecodeOptions: ParsableArguments {
     @Flag(help: "Decode one person per frame (argmax + offset), or several (PersonLab-style; default).")
     var mode: DecodeMode = Defaults.decoding.mode == .single ? .single : .multi
 
-    @Option(name: .long, help: ArgumentHelp("Most poses to report per frame (multi-person; \(Limits.maxPoses.text)).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Most poses to report per frame (multi-person; \(Limits.maxPoses.text)). With --model blazepose: the people followed, one region each (default 1, MediaPipe's single-person pipeline).", valueName: "n"))
     var maxPoses: Int = Defaults.decoding.parameters.maxPoses
 
     @Option(name: .long, help: ArgumentHelp("Part score a heatmap peak needs to seed a pose (\(Limits.probability.text); Apple: jointConfidenceThreshold).", valueName: "x"))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MediaPipe
 import PoseKit
 
 /// `posekit pose`: JSON Lines of every person's pose in each image or frame.
@@ -21,10 +22,12 @@ struct PoseCommand: AsyncParsableCommand {
         Coordinates are pixels of the original frame, where the network puts them (a point just \
         outside the frame has x or y below 0 or past the size); "time" (seconds) is present for video only; \
         the 17 keypoints are in COCO order (nose, leftEye, rightEye, ..., rightAnkle). \
-        --model blazepose runs MediaPipe's BlazePose instead: one person, 33 keypoints in BlazePose's \
+        --model blazepose runs MediaPipe's BlazePose instead: one person (--max-poses N: up to N, one region \
+        each, as MediaPipe's PoseLandmarker), 33 keypoints in BlazePose's \
         order (nose, leftEyeInner, ..., rightFootIndex) with "z" (depth, pixels of x), "visibility" \
         (also the keypoint's score) and "presence", and "world": 33 points in metres; on video it tracks \
-        the person as MediaPipe does and smooths with MediaPipe's own filters (docs/cli.md "BlazePose"). \
+        the person as MediaPipe does and smooths with MediaPipe's own filters (docs/cli.md "BlazePose"); \
+        --mask FILE also writes the person mask (docs/blazepose.md). \
         --coordinates normalized writes x/width and y/height (MediaPipe's landmarks), --coordinates vision \
         x/width and 1 - y/height (Apple's Vision, origin lower left); such lines say "coordinates", and \
         actions --poses reads them back.
@@ -66,6 +69,8 @@ struct PoseCommand: AsyncParsableCommand {
           posekit pose --accurate photo.ppm
           posekit pose --model blazepose photo.jpg    # 33 landmarks, depth, world metres
           posekit pose --model blazepose clip.mp4     # MediaPipe's tracking and filters
+          posekit pose --model blazepose --mask mask.png photo.jpg      # and the person mask
+          posekit pose --model blazepose --max-poses 3 clip.mp4         # up to 3 people
           posekit pose --video --fps 25 frames/*.ppm  # images as one video: ids, smoothing
           posekit pose --format coco --ground-truth gt.json images/*.ppm > results.json
 
@@ -102,6 +107,11 @@ struct PoseCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --format coco: COCO ground truth whose image ids to use (matched by file name).", valueName: "path"), completion: .file(extensions: ["json"]))
     var groundTruth: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "With --model blazepose: also write the person mask (255 = person, every person's merged) to this path: .pgm (binary PGM, one per frame), .png or .jpg for an image, .mp4, .mkv, .webm, .mov or .y4m for video (grey frames). The segmentation branch runs only when this is given.",
+        valueName: "path"), completion: .file())
+    var mask: String?
+
     @OptionGroup(title: "Images as video") var videoInput: VideoInputOptions
 
     @OptionGroup(title: "Identities (video)") var tracking: TrackingOptions
@@ -131,6 +141,8 @@ struct PoseCommand: AsyncParsableCommand {
             throw ValidationError("--format coco writes one list over all images; it does not combine with --output-dir")
         }
         if videoInput.video && format == .coco { throw ValidationError("--format coco lists images one by one; --video makes them one video (use JSON Lines)") }
+        if mask != nil && !model.isBlazePose { throw ValidationError("--mask writes BlazePose's person mask: add --model \(ModelOptions.blazePose)") }
+        if mask != nil && batch.outputDir != nil { throw ValidationError("--mask writes one file; it does not combine with --output-dir") }
         if model.isBlazePose {
             let given = model.poseNetOnlyOptions(decode, accuracy)
             if !given.isEmpty {
@@ -149,12 +161,23 @@ struct PoseCommand: AsyncParsableCommand {
         var coco: CocoExport?
         var finder: (any PoseFrameModel)?
         var handDetector: HandDetector?
-        try await FrameRun(options: output, batch: batch, video: videoInput, otherInputs: [groundTruth].compactMap { $0 }).run(prepare: { selected in
+        var blazePose: BlazePoseDetector?
+        try await FrameRun(options: output, batch: batch, video: videoInput, otherInputs: [groundTruth].compactMap { $0 },
+                           otherOutputs: [mask].compactMap { $0 }).run(prepare: { selected in
+            if let mask { try MaskWriter.check(path: mask) }   // before any work
             coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
             let inputs = try coco?.uniqueInputs(selected, arguments: output.inputs) ?? selected
-            finder = model.isBlazePose ? try model.makeBlazePose() : try accuracy.makeDetector(model, decode)
+            blazePose = model.isBlazePose ? try model.makeBlazePose(decode, mask: mask != nil) : nil
+            finder = try blazePose ?? accuracy.makeDetector(model, decode)
             if findsHands { handDetector = try handOptions.makeDetector(threads: model.threads) }
             return inputs
+        }, openOutputs: {
+            guard let mask, let blazePose else { return [] }
+            let maskWriter = try MaskWriter(path: mask)
+            // The stream's one worker calls it, frame after frame.
+            nonisolated(unsafe) let writer = maskWriter
+            blazePose.maskHandler = { mask, frame in try writer.write(mask.grayLevels, width: mask.width, height: mask.height, of: frame) }
+            return [maskWriter.output]
         }, process: { stream, json, overlay, progressReporter in
             // --format coco never runs with --output-dir (validate), so a batch's coco is nil.
             try await findPoses(in: stream, finder!, handDetector, json: json, overlay: overlay, coco: &coco, progressReporter)

@@ -27,7 +27,8 @@ import Tensor
 ///
 /// The weights are the imported graphs `pose_detection.pkw` and `pose_landmark_full.pkw`
 /// (`posekit import pose_detection.tflite -o pose_detection.pkw`), found as every bundle is
-/// (`ModelLocator`). The segmentation branch is not computed.
+/// (`ModelLocator`). The segmentation branch is computed only with `Configuration.segmentation`
+/// (the masks go to `maskHandler`); `Configuration.maximumPoses` above 1 follows several people.
 public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
     /// MediaPipe's thresholds and the threads.
     public struct Configuration: Sendable, Equatable {
@@ -38,11 +39,20 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         public var minimumPoseScore: Float = 0.5
         /// Cores one frame uses; nil: every core.
         public var threads: Int?
+        /// At most this many people, one region each (1: MediaPipe's legacy single-person pipeline;
+        /// more: as MediaPipe's `PoseLandmarker` with `num_poses`).
+        public var maximumPoses: Int = 1
+        /// Compute each person's mask (the landmark model's segmentation branch, otherwise never
+        /// computed); `maskHandler` receives them.
+        public var segmentation = false
 
-        public init(minimumDetectionScore: Float = 0.5, minimumPoseScore: Float = 0.5, threads: Int? = nil) {
+        public init(minimumDetectionScore: Float = 0.5, minimumPoseScore: Float = 0.5, threads: Int? = nil,
+                    maximumPoses: Int = 1, segmentation: Bool = false) {
             self.minimumDetectionScore = minimumDetectionScore
             self.minimumPoseScore = minimumPoseScore
             self.threads = threads
+            self.maximumPoses = max(1, maximumPoses)
+            self.segmentation = segmentation
         }
 
         /// MediaPipe Pose's defaults on every core.
@@ -52,8 +62,16 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
     /// The bundle names of the two graphs (`ModelLocator` short names).
     public static let detectorModel = "pose_detection"
     public static let landmarkModel = "pose_landmark_full"
-    /// The landmark model's outputs not computed: the segmentation logits (position 2).
-    static let skippedLandmarkOutputs: Set<Int> = [2]
+    /// The landmark model's outputs not computed: the segmentation logits unless a mask is asked for.
+    static func skippedLandmarkOutputs(_ configuration: Configuration) -> Set<Int> {
+        configuration.segmentation ? [] : [BlazePosePipeline.segmentationOutput]
+    }
+
+    /// Receives every frame's mask when `configuration.segmentation` is on: the people's masks
+    /// merged (`SegmentationMask.union`; all background without a pose), at the frame's size, in
+    /// frame order within a stream, before the frame's poses are delivered; an error it throws
+    /// ends the stream. Set it before the first frame.
+    public var maskHandler: (@Sendable (SegmentationMask, VideoFrame) throws -> Void)?
 
     public let configuration: Configuration
     /// Cores one frame uses.
@@ -78,7 +96,7 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         detectorGraph = detector
         landmarkGraph = landmarker
         imagePipeline = BlazePosePipeline(detector: try GraphModel(graph: detector, threads: threads),
-                                          landmarker: try GraphModel(graph: landmarker, skippingOutputs: Self.skippedLandmarkOutputs,
+                                          landmarker: try GraphModel(graph: landmarker, skippingOutputs: Self.skippedLandmarkOutputs(configuration),
                                                                      threads: threads),
                                           configuration: Self.pipelineConfiguration(configuration, smoothing: false))
     }
@@ -98,6 +116,8 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         pipeline.minimumDetectionScore = configuration.minimumDetectionScore
         pipeline.minimumPoseScore = configuration.minimumPoseScore
         pipeline.smoothLandmarks = smoothing
+        pipeline.maximumPoses = max(1, configuration.maximumPoses)
+        pipeline.segmentation = configuration.segmentation
         return pipeline
     }
 
@@ -105,7 +125,7 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
     public func poses(in image: RGBImage) throws -> [Pose] {
         lock.lock()
         defer { lock.unlock() }
-        return try imagePipeline.process(image).map { [$0.pose] } ?? []
+        return try imagePipeline.processPoses(image).map(\.pose)
     }
 
     /// The pose in `frame` taken on its own, as an image (static image mode): none or one.
@@ -132,9 +152,9 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
     public func makeFrameWorker(threads: Int, smoothing: Bool) throws -> any PoseFrameWorker {
         let pipeline = BlazePosePipeline(
             detector: try GraphModel(graph: detectorGraph, threads: threads),
-            landmarker: try GraphModel(graph: landmarkGraph, skippingOutputs: Self.skippedLandmarkOutputs, threads: threads),
+            landmarker: try GraphModel(graph: landmarkGraph, skippingOutputs: Self.skippedLandmarkOutputs(configuration), threads: threads),
             configuration: Self.pipelineConfiguration(configuration, smoothing: smoothing))
-        return BlazePoseFrameWorker(pipeline: pipeline)
+        return BlazePoseFrameWorker(pipeline: pipeline, maskHandler: configuration.segmentation ? maskHandler : nil)
     }
 }
 
@@ -142,14 +162,21 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
 /// The stream never overlaps its calls, which is what makes the `@unchecked Sendable` sound.
 final class BlazePoseFrameWorker: PoseFrameWorker, @unchecked Sendable {
     private let pipeline: BlazePosePipeline
+    private let maskHandler: (@Sendable (SegmentationMask, VideoFrame) throws -> Void)?
 
-    init(pipeline: BlazePosePipeline) { self.pipeline = pipeline }
+    init(pipeline: BlazePosePipeline, maskHandler: (@Sendable (SegmentationMask, VideoFrame) throws -> Void)? = nil) {
+        self.pipeline = pipeline
+        self.maskHandler = maskHandler
+    }
 
     func poses(in frame: VideoFrame) throws -> [Pose] {
         let image = frame.rgb()
-        let result = frame.isStillImage ? try pipeline.process(image)
-            : try pipeline.process(image, timestampMicroseconds: Self.timestamp(of: frame))
-        return result.map { [$0.pose] } ?? []
+        let results = frame.isStillImage ? try pipeline.processPoses(image)
+            : try pipeline.processPoses(image, timestampMicroseconds: Self.timestamp(of: frame))
+        if let maskHandler {
+            try maskHandler(SegmentationMask.union(results.compactMap(\.segmentationMask), width: image.width, height: image.height), frame)
+        }
+        return results.map(\.pose)
     }
 
     /// The frame's time in microseconds for MediaPipe's filters, one microsecond after the

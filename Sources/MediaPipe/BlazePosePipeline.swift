@@ -1,12 +1,13 @@
 import FrameIO
 import Tensor
 
-/// What BlazePose found in one image, MediaPipe-shaped (its Python `pose` solution's outputs plus
-/// the graph's detection and regions).
+/// What BlazePose found for one person in one image, MediaPipe-shaped (its Python `pose`
+/// solution's outputs plus the graph's detection and regions).
 public struct BlazePoseResult: Sendable, Equatable {
     /// The image's size in pixels.
     public var imageSize: ImageSize
-    /// The detector's first detection, when the detector ran on this frame (normalized, letterbox removed).
+    /// The detection this person's region came from, when the detector found them on this frame
+    /// (normalized, letterbox removed); nil for a person tracked from the previous frame.
     public var detection: Detection?
     /// The region the landmarks were read in (from the detection, or the previous frame's landmarks).
     public var region: NormalizedRect
@@ -18,6 +19,9 @@ public struct BlazePoseResult: Sendable, Equatable {
     public var worldLandmarks: [Landmark]
     /// The region the next frame's landmarks will be read in (`pose_rect_from_landmarks`).
     public var nextRegion: NormalizedRect
+    /// The person's mask at the image's size (smoothed in video mode), when the pipeline was
+    /// configured with `segmentation`; nil otherwise.
+    public var segmentationMask: SegmentationMask?
 
     /// The landmarks in pixels: x·W, y·H and z·W (z at the scale of x).
     public var pixelLandmarks: [Landmark] { landmarks.map { $0.inPixels(imageSize) } }
@@ -26,11 +30,20 @@ public struct BlazePoseResult: Sendable, Equatable {
 /// MediaPipe's BlazePose CPU pipeline (legacy `pose` solution, model complexity 1): detector on the
 /// letterboxed frame, the first detection → region, landmarks in the region, and in video mode the
 /// next region from this frame's filtered auxiliary landmarks, the detector running again only
-/// after a frame without a pose.
+/// after a frame without a pose. With `segmentation`, the person mask (sigmoid of the model's
+/// logits, warped back to the image, smoothed with the previous mask in video mode).
+///
+/// With `maximumPoses` above 1 it follows several people as MediaPipe's newer `PoseLandmarker`
+/// does: one region per detection (weighted-NMS detections best first, up to the maximum), each
+/// tracked person's next region from their own landmarks, the detector again whenever fewer than
+/// the maximum are tracked; a detection whose region overlaps a tracked person's (IoU > 0.5,
+/// `AssociationNormRect`'s rule) is that person again and is dropped. Each person keeps their own
+/// filters. Identities across frames are the caller's (PoseCore's tracker).
 ///
 ///     let pipeline = BlazePosePipeline(detector: poseDetection, landmarker: poseLandmarkFull)
 ///     let pose = try pipeline.process(image)                                   // one image
 ///     let tracked = try pipeline.process(frame, timestampMicroseconds: t)      // video
+///     let people = try pipeline.processPoses(frame, timestampMicroseconds: t)  // several people
 public final class BlazePosePipeline {
     public struct Configuration: Sendable {
         /// Detections scoring below are dropped (`min_detection_confidence`).
@@ -39,53 +52,87 @@ public final class BlazePosePipeline {
         public var minimumPoseScore: Float = 0.5
         /// One-Euro smoothing of landmarks and world landmarks in video mode (`smooth_landmarks`).
         public var smoothLandmarks = true
+        /// Compute the person mask (`enable_segmentation`); the landmark model must then compute
+        /// its segmentation output (`Identity_2`).
+        public var segmentation = false
+        /// Blend each mask with the previous frame's in video mode (`smooth_segmentation`).
+        public var smoothSegmentation = true
+        /// At most this many people (1: MediaPipe's legacy single-person pipeline).
+        public var maximumPoses = 1
+        /// Two regions whose axis-aligned IoU exceeds this hold one person (PoseLandmarker's
+        /// association threshold, its `min_tracking_confidence` 0.5).
+        public var duplicateOverlap: Float = 0.5
         public init() {}
+    }
+
+    /// One person followed from frame to frame: the region to read next and their filters' state.
+    private struct TrackedPerson {
+        var region: NormalizedRect
+        var detection: Detection?
+        var filtering: PoseLandmarkFiltering
+        var maskSmoothing = SegmentationSmoothing()
     }
 
     public let configuration: Configuration
     private let detector: MediaPipeModel
     private let landmarker: MediaPipeModel
     private let postprocessing: DetectorPostprocessing
-    private var filtering: PoseLandmarkFiltering
-    private var trackedRegion: NormalizedRect?
+    private var people: [TrackedPerson] = []
 
     /// - Parameters:
     ///   - detector: `pose_detection` (input `[1, 224, 224, 3]`; outputs boxes `[2254 × 12]`, score logits `[2254]`).
     ///   - landmarker: `pose_landmark_full` (input `[1, 256, 256, 3]`; outputs 195 landmark values, the flag,
-    ///     segmentation, the `[64, 64, 39]` heatmap, 117 world values).
+    ///     segmentation `[256, 256]` (read only with `configuration.segmentation`), the `[64, 64, 39]` heatmap,
+    ///     117 world values).
     public init(detector: MediaPipeModel, landmarker: MediaPipeModel, configuration: Configuration = Configuration()) {
+        precondition(configuration.maximumPoses >= 1, "BlazePosePipeline: maximumPoses must be at least 1")
         self.detector = detector
         self.landmarker = landmarker
         self.configuration = configuration
         var decoding = TensorsToDetections.poseDetection
         decoding.minimumScore = configuration.minimumDetectionScore
         postprocessing = DetectorPostprocessing(anchors: .poseDetection, decoding: decoding)
-        filtering = PoseLandmarkFiltering(smoothLandmarks: configuration.smoothLandmarks)
     }
 
-    /// Forgets the tracked person and the filters' state (a new video).
+    /// Forgets the tracked people and their filters' state (a new video).
     public func reset() {
-        trackedRegion = nil
-        filtering.reset()
+        people = []
     }
 
     /// One image on its own (static image mode: detector, no smoothing); nil when no pose is found.
+    /// With `maximumPoses` above 1, the first (best-scoring) person; `processPoses(_:)` gives all.
     public func process(_ image: RGBImage) throws -> BlazePoseResult? {
+        try processPoses(image).first
+    }
+
+    /// Every person in one image on its own (static image mode), best detection first.
+    public func processPoses(_ image: RGBImage) throws -> [BlazePoseResult] {
         reset()
         defer { reset() }
         return try track(image, timestampMicroseconds: 1, smooth: false)
     }
 
-    /// One video frame (video mode: tracking and smoothing); timestamps must increase.
+    /// One video frame (video mode: tracking and smoothing); timestamps must increase. The first person.
     public func process(_ image: RGBImage, timestampMicroseconds: Int64) throws -> BlazePoseResult? {
-        try track(image, timestampMicroseconds: timestampMicroseconds, smooth: configuration.smoothLandmarks)
+        try processPoses(image, timestampMicroseconds: timestampMicroseconds).first
+    }
+
+    /// One video frame, every person: those tracked from the previous frame first (in the order
+    /// they were found), then the people the detector found on this frame.
+    public func processPoses(_ image: RGBImage, timestampMicroseconds: Int64) throws -> [BlazePoseResult] {
+        try track(image, timestampMicroseconds: timestampMicroseconds, smooth: true)
     }
 
     /// One video frame read in `region` instead of the tracked one (MediaPipe's region replayed,
     /// for parity tests of the tracking loop); the filters run as in video mode.
     public func process(_ image: RGBImage, region: NormalizedRect, timestampMicroseconds: Int64) throws -> BlazePoseResult? {
-        trackedRegion = region
-        return try track(image, timestampMicroseconds: timestampMicroseconds, smooth: configuration.smoothLandmarks)
+        if people.isEmpty {
+            people = [TrackedPerson(region: region, filtering: PoseLandmarkFiltering(smoothLandmarks: configuration.smoothLandmarks))]
+        } else {
+            people = [people[0]]
+            people[0].region = region
+        }
+        return try track(image, timestampMicroseconds: timestampMicroseconds, smooth: true).first
     }
 
     /// The detector's detections (best first) on the whole image.
@@ -102,13 +149,18 @@ public final class BlazePosePipeline {
 
     /// The landmarks read in `region` (nil when the pose flag is below the threshold).
     public func landmarks(_ image: RGBImage, region: NormalizedRect) throws -> PoseLandmarks? {
+        try read(image, region: region, mask: false)?.pose
+    }
+
+    /// The model run in `region`: landmarks, and the mask in the image when asked.
+    private func read(_ image: RGBImage, region: NormalizedRect, mask: Bool) throws -> (pose: PoseLandmarks, mask: SegmentationMask?)? {
         let (input, padding) = try ImageToTensor.poseLandmark.tensor(from: image, roi: region)
         let outputs = try landmarker.run(input)
         try MediaPipeError.checkOutputCount(outputs, 5, model: "pose landmark")
         let flag = outputs[1].count > 0 ? outputs[1].scalars[0] : .nan
         // NaN fails the comparison: a model returning NaN loses the pose.
         guard flag >= configuration.minimumPoseScore else { return nil }
-        return try outputs[0].withUnsafeBufferPointer { landmarks in
+        let pose = try outputs[0].withUnsafeBufferPointer { landmarks in
             try outputs[3].withUnsafeBufferPointer { heatmap in
                 try outputs[4].withUnsafeBufferPointer { world in
                     try PoseLandmarks(landmarkTensor: landmarks, poseFlag: flag, heatmap: heatmap, worldTensor: world,
@@ -116,34 +168,64 @@ public final class BlazePosePipeline {
                 }
             }
         }
-    }
-
-    private func track(_ image: RGBImage, timestampMicroseconds: Int64, smooth: Bool) throws -> BlazePoseResult? {
+        // Non-finite landmarks (a model returning NaN) are no pose: nothing undefined reaches the output.
+        let finite = { (points: [Landmark]) in points.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && !($0.visibility?.isNaN ?? false) && !($0.presence?.isNaN ?? false) } }
+        guard finite(pose.landmarks), finite(pose.auxiliary), finite(pose.worldLandmarks) else { return nil }
+        guard mask else { return (pose, nil) }
         let size = ImageSize(width: image.width, height: image.height)
-        var detection: Detection?
-        let region: NormalizedRect
-        if let trackedRegion {
-            region = trackedRegion
-        } else {
-            guard let first = try detect(image).first else { return lost() }
-            detection = first
-            region = DetectorPostprocessing.poseRegion(first, imageSize: size)
-        }
-        guard let pose = try landmarks(image, region: region) else { return lost() }
-        filtering.smoothLandmarks = smooth
-        let filtered = filtering.apply(landmarks: pose.landmarks, worldLandmarks: pose.worldLandmarks, auxiliary: pose.auxiliary,
-                                       timestampMicroseconds: timestampMicroseconds, imageSize: size)
-        let next = PoseLandmarksToRect.roi(auxiliary: filtered.auxiliary, imageSize: size)
-        // A non-finite region (a model returning NaN) is a loss: the detector runs on the next frame.
-        trackedRegion = next.isFinite ? next : nil
-        if trackedRegion == nil { filtering.reset() }
-        return BlazePoseResult(imageSize: size, detection: detection, region: region, poseScore: pose.poseScore,
-                               landmarks: filtered.landmarks, worldLandmarks: filtered.worldLandmarks, nextRegion: next)
+        let crop = try outputs[2].withUnsafeBufferPointer { try TensorsToSegmentation.mask(logits: $0) }
+        let (pixelRegion, _) = ImageToTensor.poseLandmark.region(imageWidth: image.width, imageHeight: image.height, roi: region)
+        return (pose, try SegmentationInverseProjection.project(crop, region: pixelRegion, roi: region, imageSize: size))
     }
 
-    /// No pose this frame: every filter resets and the detector runs on the next frame.
-    private func lost() -> BlazePoseResult? {
-        reset()
-        return nil
+    /// A region the landmark model can read: finite, with an area.
+    private static func usable(_ region: NormalizedRect) -> Bool {
+        region.isFinite && region.width > 0 && region.height > 0
+    }
+
+    /// Whether `region` holds one of `others`' people (axis-aligned IoU above the threshold).
+    private func overlaps(_ region: NormalizedRect, _ others: [NormalizedRect]) -> Bool {
+        let box = region.axisAlignedBox
+        return others.contains { $0.axisAlignedBox.intersectionOverUnion(box) > configuration.duplicateOverlap }
+    }
+
+    private func track(_ image: RGBImage, timestampMicroseconds: Int64, smooth: Bool) throws -> [BlazePoseResult] {
+        let size = ImageSize(width: image.width, height: image.height)
+        var candidates = people
+        for i in candidates.indices { candidates[i].detection = nil }
+        if candidates.count < configuration.maximumPoses {
+            // New people from the detector, best first; one already tracked is not added twice.
+            for detection in try detect(image) {
+                guard candidates.count < configuration.maximumPoses else { break }
+                let region = DetectorPostprocessing.poseRegion(detection, imageSize: size)
+                guard Self.usable(region), !overlaps(region, candidates.map(\.region)) else { continue }
+                candidates.append(TrackedPerson(region: region, detection: detection,
+                                                filtering: PoseLandmarkFiltering(smoothLandmarks: configuration.smoothLandmarks)))
+            }
+        }
+        var results: [BlazePoseResult] = [], kept: [TrackedPerson] = []
+        let smoothMask = smooth && configuration.smoothSegmentation
+        for var person in candidates where Self.usable(person.region) {
+            // No pose in the region: this person is lost (their filters go with them).
+            guard let reading = try read(image, region: person.region, mask: configuration.segmentation) else { continue }
+            let (pose, mask) = reading
+            person.filtering.smoothLandmarks = smooth && configuration.smoothLandmarks
+            let filtered = person.filtering.apply(landmarks: pose.landmarks, worldLandmarks: pose.worldLandmarks, auxiliary: pose.auxiliary,
+                                                  timestampMicroseconds: timestampMicroseconds, imageSize: size)
+            let next = PoseLandmarksToRect.roi(auxiliary: filtered.auxiliary, imageSize: size)
+            // Two people whose landmarks lead to one region have become one person: the first keeps them.
+            if configuration.maximumPoses > 1 && overlaps(next, kept.map(\.region)) { continue }
+            let smoothed = mask.map { smoothMask ? person.maskSmoothing.apply($0) : $0 }
+            results.append(BlazePoseResult(imageSize: size, detection: person.detection, region: person.region, poseScore: pose.poseScore,
+                                           landmarks: filtered.landmarks, worldLandmarks: filtered.worldLandmarks, nextRegion: next,
+                                           segmentationMask: smoothed))
+            // A non-finite next region (a model returning NaN) loses the person: the detector looks again.
+            if Self.usable(next) {
+                person.region = next
+                kept.append(person)
+            }
+        }
+        people = kept
+        return results
     }
 }

@@ -27,6 +27,9 @@ public final class GraphModel: MediaPipeModel {
         placeholder = try Tensor(zeros: [1])
     }
 
+    /// Steps the runner executes per run (fewer when outputs are skipped).
+    public var stepCount: Int { runner.stepCount }
+
     public func run(_ input: Tensor) throws -> [Tensor] {
         let outputs = try runner.run([input])
         return positions.map { $0.map { outputs[$0] } ?? placeholder }

@@ -26,8 +26,10 @@ enum MediaPipeModels {
     }
 
     /// BlazePose without its segmentation branch (output 2).
-    static func blazePose() throws -> BlazePosePipeline {
-        BlazePosePipeline(detector: try model("pose_detection"), landmarker: try model("pose_landmark_full", skipping: [2]))
+    static func blazePose(_ configuration: BlazePosePipeline.Configuration = .init()) throws -> BlazePosePipeline {
+        let skipping: Set<Int> = configuration.segmentation ? [] : [BlazePosePipeline.segmentationOutput]
+        return BlazePosePipeline(detector: try model("pose_detection"), landmarker: try model("pose_landmark_full", skipping: skipping),
+                                 configuration: configuration)
     }
 
     static func hands(_ variant: String) throws -> HandLandmarkPipeline {
