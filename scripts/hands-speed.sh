@@ -3,14 +3,14 @@
 # `hands` solution, model_complexity 1, max 2 hands, video mode) on the same clip's frames,
 # interleaved round by round, each pinned to one core (taskset -c 0; PoseKit with --threads 1).
 # usage: scripts/hands-speed.sh [CLIP] [FRAMES] [ROUNDS]   (release build at .build-test/release/posekit;
-#        MediaPipe in /work/mp-venv or $MP_PYTHON; see docs/hands.md "Speed")
+#        MediaPipe from $MP_PYTHON, default python3: it needs mediapipe==0.10.14; see docs/hands.md "Speed")
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 clip=${1:-$here/../shared/media/videos/409416541_Independent-Study__Push_Up.mp4}
 frames=${2:-200}
 rounds=${3:-3}
 posekit=${POSEKIT:-$here/.build-test/release/posekit}
-python=${MP_PYTHON:-/work/mp-venv/bin/python}
+python=${MP_PYTHON:-python3}
 peer=$here/../shared/tools/peers/mediapipe_peer.py
 ours="" theirs=""
 i=0

@@ -2,7 +2,7 @@
 """Agreement of `posekit hands` on a clip with MediaPipe's own video mode (docs/hands.md, "Video").
 
 usage: MP_PYTHON scripts/hands-video-agreement.py CLIP POSEKIT.jsonl [--frames N] [--cache MEDIAPIPE.json]
-  (run with the python that has mediapipe 0.10.14, e.g. /work/mp-venv/bin/python;
+  (run with the python that has mediapipe 0.10.14, e.g. a venv's bin/python;
    POSEKIT.jsonl from `posekit hands CLIP --hand-sources palms`)
 
 MediaPipe runs the legacy `hands` solution in video mode (static_image_mode False, model_complexity 1,

@@ -53,8 +53,9 @@ struct FrameRun {
     let video: VideoInputOptions
     /// Other files the run reads (refused as outputs).
     var otherInputs: [String] = []
-    /// Other files the run writes besides `--json` and `--overlay` (`pose --mask`), refused as inputs.
-    var otherOutputs: [String] = []
+    /// Other files the run writes besides `--json` and `--overlay`, with their option (`pose --mask`),
+    /// refused as inputs.
+    var otherOutputs: [(option: String, path: String)] = []
 
     /// Runs `process(stream, json, overlay, reporter)` on every stream of inputs (each input on its
     /// own, or with `--video` consecutive images together; one input each with `--output-dir`). `prepare` gets the selected

@@ -163,7 +163,7 @@ struct PoseCommand: AsyncParsableCommand {
         var handDetector: HandDetector?
         var blazePose: BlazePoseDetector?
         try await FrameRun(options: output, batch: batch, video: videoInput, otherInputs: [groundTruth].compactMap { $0 },
-                           otherOutputs: [mask].compactMap { $0 }).run(prepare: { selected in
+                           otherOutputs: mask.map { [("--mask", $0)] } ?? []).run(prepare: { selected in
             if let mask { try MaskWriter.check(path: mask) }   // before any work
             coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
             let inputs = try coco?.uniqueInputs(selected, arguments: output.inputs) ?? selected

@@ -125,13 +125,11 @@ import Testing
         }
     }
 
-    @Test func poseNetOptionsAndOtherCommandsAreRefusedWithBlazePose() throws {
+    @Test func poseNetOptionsAreRefusedWithBlazePose() throws {
         let photo = CLI.shared.appendingPathComponent("media/images/coco_000000000785.ppm").path
         let flip = try CLI.run(["pose", "--model", "blazepose", "--flip", "--input-size", "353", photo])
         #expect(flip.status == 64 || flip.status == 2, "\(flip.status)")
         #expect(flip.stderr.contains("--input-size, --flip are PoseNet options"), "\(flip.stderr)")
-        let actions = try CLI.run(["actions", "--model", "blazepose", photo])
-        #expect(actions.status != 0 && actions.stderr.contains("--model blazepose runs in posekit pose"), "\(actions.stderr)")
         let tiny = Self.folder.appendingPathComponent("tiny.ppm")
         try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
         try Data("P6\n1 1\n255\n".utf8 + [200, 100, 50]).write(to: tiny)
