@@ -12,8 +12,9 @@ import Glibc
     static let fast = ["--model", "mobilenet050", "--input-size", "129", "--threads", "2"]
 
     /// `posekit arguments` under `/usr/bin/time`: the result with its peak resident memory in MB.
-    static func measured(_ arguments: [String], program: URL = CLI.executable) throws -> (CLI.Result, Double) {
-        var result = try CLI.runProcess(URL(fileURLWithPath: "/usr/bin/time"), ["-f", "peak-rss-kb %M", program.path] + arguments)
+    static func measured(_ arguments: [String], program: URL = CLI.executable, stdinFile: URL? = nil) throws -> (CLI.Result, Double) {
+        var result = try CLI.runProcess(URL(fileURLWithPath: "/usr/bin/time"), ["-f", "peak-rss-kb %M", program.path] + arguments,
+                                        stdinFile: stdinFile)
         var lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         let kilobytes = lines.last.flatMap { $0.hasPrefix("peak-rss-kb ") ? Double($0.dropFirst(12)) : nil } ?? .infinity
