@@ -49,7 +49,7 @@ struct BenchHands: AsyncParsableCommand {
         try Limits.benchRounds.check(rounds, "--rounds")
         try Limits.threads.check(threads, "--threads")
         guard ["full", "lite"].contains(handModel) else { throw ValidationError("--hand-model must be full or lite, not \(handModel)") }
-        guard (1...20).contains(maxHands) else { throw ValidationError("--max-hands must be in 1...20, not \(maxHands)") }
+        try Limits.maxHands.check(maxHands, "--max-hands")
     }
 
     func run() async throws {
