@@ -111,7 +111,8 @@ struct KernelEpilogue {
 /// from its first float). `bias` has `columns` elements or is nil (no bias).
 ///
 /// This is the GEMM epilogue of OpenBLAS's path: called on each band right after `cblas_sgemm`
-/// wrote it, while the band is in cache. Every activation is a clamp to ``Activation/bounds``, so
+/// wrote it, while the band is in cache (a residual in the output's own buffer is added by the
+/// sgemm itself, with beta 1, since the sgemm overwrites it first). Every activation is a clamp to ``Activation/bounds``, so
 /// one plain loop (which the optimizer vectorises to full-width compare/blend) serves them all.
 func applyEpilogue(
     _ tile: UnsafeMutablePointer<Float>, rows: Int, columns: Int, rowStride: Int,

@@ -97,6 +97,12 @@ extension Convolution {
         threads: Int, maxRows: Int = 512
     ) {
         BLASThreads.ensureSingleThreaded()
+        // A residual in the output's own buffer (a graph's plan may put it there) would be
+        // overwritten by sgemm before the epilogue reads it: sgemm adds it instead (beta 1).
+        let inPlace = epilogue.residual != nil && epilogue.residual == UnsafePointer(c)
+        let beta: Float = inPlace ? 1 : 0
+        let epilogue = inPlace ? KernelEpilogue(low: epilogue.low, high: epilogue.high, residual: nil, slopes: epilogue.slopes)
+                               : epilogue
         let (bandRows, bands) = gemmBands(m: m, threads: threads, maxRows: maxRows)
         let workers = max(1, min(threads, bands))
         Parallelism.forEachBand(workers) { worker in
@@ -106,7 +112,7 @@ extension Convolution {
                 cblas_sgemm(
                     CblasRowMajor, CblasNoTrans, CblasNoTrans,
                     Int32(rows), Int32(n), Int32(k), 1, a + row0 * k, Int32(k), b, Int32(n),
-                    0, c + row0 * n, Int32(n))
+                    beta, c + row0 * n, Int32(n))
                 applyEpilogue(c + row0 * n, rows: rows, columns: n, rowStride: n, bias: bias,
                               epilogue: epilogue.offset(by: row0 * n))
             }

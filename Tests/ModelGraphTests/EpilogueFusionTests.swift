@@ -85,11 +85,16 @@ import TestSupport
                 try Convolution.pointwise(input, packed: packed, epilogue: Epilogue(activation: .relu6, residual: output, prelu: slopes),
                                           into: output, threads: 2)
                 #expect(output.scalars == plain.scalars, "packed GEMM: fused epilogue in place")
-            } else {  // OpenBLAS sums in another order: within float rounding
+            } else {  // OpenBLAS sums in another order: within float rounding, apart and in place
                 try Convolution.pointwise(input, packed: packed, epilogue: Epilogue(activation: .relu6, residual: residual, prelu: slopes),
                                           into: output, threads: 2)
                 let worst = zip(output.scalars, plain.scalars).map { abs($0 - $1) }.max() ?? .infinity
                 #expect(worst <= 1e-5, "OpenBLAS: fused epilogue off by \(worst)")
+                let inPlace = try Tensor(shape: [h, w, cout], values: residualValues)
+                try Convolution.pointwise(input, packed: packed, epilogue: Epilogue(activation: .relu6, residual: inPlace, prelu: slopes),
+                                          into: inPlace, threads: 2)
+                let worstInPlace = zip(inPlace.scalars, plain.scalars).map { abs($0 - $1) }.max() ?? .infinity
+                #expect(worstInPlace <= 1e-5, "OpenBLAS: fused epilogue in place off by \(worstInPlace)")
             }
             #expect(throws: TensorError.self) {
                 try Convolution.pointwise(input, packed: packed, epilogue: Epilogue(residual: try Tensor(zeros: [h, w, cout - 1])),

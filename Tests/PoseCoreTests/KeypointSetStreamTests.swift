@@ -87,4 +87,39 @@ import PoseCore
             _ = try PoseJSONLinesDecoder.decodeAll(mixed)
         }
     }
+
+    /// What BlazePose adds to a keypoint (`z`, `presence`) and to a pose (`world`, metres) reads
+    /// back as written, from pixel and from normalized lines (where `z` is a fraction of the
+    /// width); a `world` of the wrong length or with a non-number is refused with its reason.
+    @Test func depthPresenceAndWorldPointsReadBack() throws {
+        var jitter = Jitter(state: 5)
+        var body = Self.person(.blazePose33, origin: Point(x: 64, y: 32), size: 320, noise: 0, jitter: &jitter).pose
+        for i in body.keypoints.indices {
+            body.keypoints[i].z = 6.4 * Double(i) - 100    // exact in pixels and as a fraction of 640
+            body.keypoints[i].presence = Double(i) / 40
+            body.keypoints[i].visibility = 1 - Double(i) / 40
+        }
+        body.world = body.keypoints.indices.map { WorldPoint(x: Double($0) / 100, y: -0.5, z: Double($0 % 7) / 10) }
+        for coordinates in [KeypointCoordinates.pixels, .normalized] {
+            var json = JSONText()
+            PoseJSONLinesEncoder.append(source: "a", frame: 0, width: 640, height: 480, time: nil, poses: [body],
+                                        coordinates: coordinates, to: &json)
+            let read = try #require(try PoseJSONLinesDecoder.decodeAll(json.text).first?.poses.first)
+            for (got, want) in zip(read.keypoints, body.keypoints) {
+                #expect(abs(got.z! - want.z!) < 1e-9 && got.presence == want.presence && got.visibility == want.visibility,
+                        "\(coordinates): \(got) vs \(want)")
+            }
+            #expect(read.world == body.world, "\(coordinates)")
+        }
+        var json = JSONText()
+        PoseJSONLinesEncoder.append(source: "a", frame: 0, width: 640, height: 480, time: nil, poses: [body], to: &json)
+        let shortWorld = json.text.replacingOccurrences(of: #"{"x": 0, "y": -0.5, "z": 0}, "#, with: "")
+        #expect(throws: PoseDataError.malformedPoses(line: 1, reason: "pose 0: \"world\" must list 33 points, one per keypoint")) {
+            _ = try PoseJSONLinesDecoder.decodeAll(shortWorld)
+        }
+        let textWorld = json.text.replacingOccurrences(of: #"{"x": 0, "y": -0.5, "z": 0}"#, with: #"{"x": "0", "y": -0.5, "z": 0}"#)
+        #expect(throws: PoseDataError.malformedPoses(line: 1, reason: "pose 0: world point 0 needs finite numeric \"x\", \"y\" and \"z\" within 1e4 metres")) {
+            _ = try PoseJSONLinesDecoder.decodeAll(textWorld)
+        }
+    }
 }

@@ -48,17 +48,49 @@ extension PoseJSONLinesDecoder {
                 throw fail("pose \(p): \(name) lies more than 1e7 pixels away")
             }
             guard let s = number(kd["score"]), s.isFinite else { throw fail("pose \(p): \(name) needs a numeric \"score\"") }
-            var visibility: Double?
-            if let v = kd["visibility"] {
-                guard let value = number(v), value.isFinite else { throw fail("pose \(p): \(name) has a non-numeric \"visibility\"") }
-                visibility = min(max(value, 0), 1)
+            let visibility = try unitInterval(kd["visibility"], "visibility", of: name, pose: p, fail: fail)
+            let presence = try unitInterval(kd["presence"], "presence", of: name, pose: p, fail: fail)
+            var z: Double?
+            if let raw = kd["z"] {
+                // Pixels of x in a pixel line; a fraction of the width otherwise (as the encoder writes it).
+                guard let value = number(raw), value.isFinite else { throw fail("pose \(p): \(name) has a non-numeric \"z\"") }
+                let pixels = coordinates == .pixels ? value : value * Double(width)
+                guard abs(pixels) <= maximumPixelDistance else { throw fail("pose \(p): \(name)'s \"z\" lies more than 1e7 pixels away") }
+                z = pixels
             }
-            slots[set.index(of: name)!] = Keypoint(position: position, score: min(max(s, 0), 1), visibility: visibility)
+            slots[set.index(of: name)!] = Keypoint(position: position, score: min(max(s, 0), 1), visibility: visibility,
+                                                   presence: presence, z: z)
         }
         let missing = slots.indices.filter { slots[$0] == nil }
         guard missing.isEmpty else {
             throw fail("pose \(p) lacks \(missing.count) of \(set.count) keypoints (first: \(set.names[missing[0]]))")
         }
         return (set, slots.map { $0! })
+    }
+
+    /// An optional probability field (`"visibility"`, `"presence"`), clamped to 0...1.
+    static func unitInterval(_ raw: Any?, _ field: String, of name: String, pose p: Int,
+                             fail: (String) -> PoseDataError) throws -> Double? {
+        guard let raw else { return nil }
+        guard let value = number(raw), value.isFinite else { throw fail("pose \(p): \(name) has a non-numeric \"\(field)\"") }
+        return min(max(value, 0), 1)
+    }
+
+    /// Farthest a world point may lie from the body's centre, in metres.
+    static let maximumWorldDistance = 1e4
+
+    /// A pose's `"world"` (metres, one `{"x", "y", "z"}` per keypoint of its set), nil when absent.
+    static func world(of raw: Any?, pose p: Int, count: Int, fail: (String) -> PoseDataError) throws -> [WorldPoint]? {
+        guard let raw else { return nil }
+        guard let list = raw as? [Any], list.count == count else {
+            throw fail("pose \(p): \"world\" must list \(count) points, one per keypoint")
+        }
+        return try list.enumerated().map { w, item in
+            guard let point = item as? [String: Any], let x = number(point["x"]), let y = number(point["y"]),
+                  let z = number(point["z"]), [x, y, z].allSatisfy({ $0.isFinite && abs($0) <= maximumWorldDistance }) else {
+                throw fail("pose \(p): world point \(w) needs finite numeric \"x\", \"y\" and \"z\" within 1e4 metres")
+            }
+            return WorldPoint(x: x, y: y, z: z)
+        }
     }
 }

@@ -10,7 +10,8 @@ import Foundation
 ///
 /// Keypoints are matched by `part` name, in any order, to the smallest known ``KeypointSet``
 /// holding every name given (COCO-17, BlazePose-33, Hand-21, Vision-18); all of the set's points
-/// must be present. A keypoint's `visibility` is kept when present. Lines written in another
+/// must be present. A keypoint's `visibility`, `presence` and `z` and a pose's `world` (metres,
+/// one point per keypoint) are kept when present, so a BlazePose or hand line reads back whole. Lines written in another
 /// coordinate system (`"coordinates": "normalized"` or `"vision"`, which need `width` and
 /// `height`) are converted back to image pixels. `box` and `source`
 /// are optional; `id` (the person's identity, on video) is kept when every pose of the frame
@@ -108,7 +109,9 @@ public struct PoseJSONLinesDecoder {
             let (set, keypoints) = try Self.keypoints(of: kps, pose: p, in: coordinates, width: width, height: height, fail: fail)
             let score = Self.number(pd["score"]).flatMap { $0.isFinite ? $0 : nil }
                 ?? keypoints.reduce(0) { $0 + $1.score } / Double(keypoints.count)
-            poses.append(Pose(keypoints: keypoints, score: score, id: id, keypointSet: set))
+            var pose = Pose(keypoints: keypoints, score: score, id: id, keypointSet: set)
+            pose.world = try Self.world(of: pd["world"], pose: p, count: keypoints.count, fail: fail)
+            poses.append(pose)
         }
         guard ids.isEmpty || unidentified == 0 else { throw fail("some poses of the frame have an \"id\" and some do not") }
         framesRead += 1
