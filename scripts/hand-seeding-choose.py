@@ -2,9 +2,23 @@
 """Chooses the rule for hands found through the body (docs/hands.md, "Hands found through the body").
 
 The body model (PoseNet, COCO-17: wrist and elbow) seeds a hand region; the hand landmark model reads
-the hand there, once more in the region its landmarks give; a rule accepts it. This script sweeps the
-region (centre beyond the wrist and side, in forearm lengths) and the acceptance thresholds (hand
-flag, wrist distance in forearm lengths) on ONE image set, prints the table and the best setting.
+the hand there, then again in the region its landmarks give (MediaPipe's HandLandmarksToRect, as
+tracking does on the next frame), `refinements` times; a rule accepts it. This script sweeps, on ONE
+image set:
+  - the seed region: centre beyond the wrist and side, in forearm lengths;
+  - the refinement: how many passes (0-4), and where the refined region's rotation and scale come
+    from: both from the landmarks (MediaPipe's rule, "hand"), the rotation from the body's forearm
+    ("body-rotation"), or the side from the body's forearm (seed side, "body-scale");
+  - acceptance: the body's wrist score, the landmark model's flag, the hand's wrist within k
+    forearm lengths of the body's wrist, and whether the last pass must have settled (its region
+    centre moved at most m of the region's side);
+prints the table and the best setting.
+
+Objective, fixed before the sweep (wave 6): over every visible labelled wrist, the number of wrists
+found with wrist error <= t, averaged over t = 0.1, 0.2, 0.3, 0.4, 0.5 forearm (the area under the
+cumulative curve of scripts/hands-accuracy.py, in wrists), minus the number of false hands. Ties: more
+wrists within 0.1, then fewer false hands. Palm-detected hands (--palms: `posekit hands --hand-sources
+palms` on the same images) are kept first, as `posekit hands` does.
 The hand landmark model runs in ai-edge-litert on crops made by the shared NumPy reference of
 MediaPipe's crop (../shared/tools/mediapipe_reference/pyref.py, imported, not copied), so the choice
 does not depend on PoseKit's own build; `posekit hands --hand-sources` is then measured with the
@@ -15,7 +29,8 @@ hand counts as found at a labelled visible wrist (v = 2) when its wrist landmark
 ground-truth forearm lengths of it; a hand at no labelled wrist (any v) is false, in images whose
 every visible person is labelled.
 
-usage: hand-seeding-choose.py POSES.jsonl GT.json IMAGEDIR   (POSES: `posekit pose IMAGEDIR` output)
+usage: hand-seeding-choose.py POSES.jsonl GT.json IMAGEDIR [--palms PALMS.jsonl] [--dump FILE | --load FILE]
+  POSES: `posekit pose IMAGEDIR/*.ppm` output
 """
 import itertools, json, math, os, sys, types
 
