@@ -141,7 +141,8 @@ struct HandsCommand: AsyncParsableCommand {
                 let updates = pinches.update(detected)
                 for (hand, update) in updates where HandGestureJSON.isEvent(update) {
                     text.reset()
-                    HandGestureJSON.write(update, source: source(detected.index), frame: detected.index, time: detected.time, hand: hand, to: &text)
+                    HandGestureJSON.write(update, source: source(detected.index), frame: detected.index, time: detected.time, hand: hand,
+                                          coordinates: output.coordinates, width: detected.width, height: detected.height, to: &text)
                     try text.bytes.withUnsafeBytes { try json.write($0) }
                     try json.endRecord()
                 }

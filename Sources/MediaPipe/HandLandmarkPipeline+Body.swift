@@ -32,10 +32,32 @@ public struct BodySeeding: Sendable, Equatable {
     /// The hand's wrist must lie within this many seed lengths of the body's wrist.
     public var maximumWristDistance: Float = 0.5
     /// The hand is read again this many times in the region its own landmarks give (as tracking
-    /// does on the next frame), which centres and scales the crop as the landmark model expects.
-    public var refinements: Int = 1
+    /// does on the next frame), which centres and turns the crop as the landmark model expects.
+    public var refinements: Int = 2
+    /// Where a refined region's side comes from (its centre and rotation come from the landmarks).
+    public var refinedSide: RefinedSide = .seed
+
+    /// The side of the region a body-seeded hand is read again in.
+    public enum RefinedSide: String, Sendable, CaseIterable {
+        /// MediaPipe's tracking rule: twice the landmarks' extent (`HandLandmarksToRect`).
+        case landmarks
+        /// The seed region's side (`HandRegionFromBody`: forearm lengths): the body's forearm keeps
+        /// the scale while the landmarks move the centre and turn the region. Chosen on
+        /// `media/images` (it placed more wrists within each error bound; docs/hands.md).
+        case seed
+    }
 
     public init() {}
+
+    /// The region `hand` (found through the seed region `seedRegion`) is read again in.
+    func refinedRegion(after hand: HandResult, seedRegion: NormalizedRect) -> NormalizedRect {
+        var next = hand.nextRegion
+        if refinedSide == .seed {
+            next.width = seedRegion.width
+            next.height = seedRegion.height
+        }
+        return next
+    }
 }
 
 extension HandLandmarkPipeline {
@@ -80,10 +102,10 @@ extension HandLandmarkPipeline {
             let reach = seeding.maximumWristDistance * scale
             // A hand already found at this wrist is the hand the body points at.
             if kept.contains(where: { wristDistance($0, seed, size) <= reach }) { continue }
-            guard var region = seeding.regions.region(seed, imageSize: size),
-                  var hand = try readHand(image, region: region) else { continue }
+            guard let seedRegion = seeding.regions.region(seed, imageSize: size),
+                  var hand = try readHand(image, region: seedRegion) else { continue }
             for _ in 0..<max(0, seeding.refinements) {
-                region = hand.nextRegion
+                let region = seeding.refinedRegion(after: hand, seedRegion: seedRegion)
                 guard region.isFinite, region.width > 0, region.height > 0,
                       let again = try readHand(image, region: region) else { break }
                 hand = again

@@ -50,4 +50,22 @@ import PoseCore
         #expect(object["stroke_end"] as? Bool == false)
         #expect(HandGestureJSON.isEvent(Self.update([])))   // the state changed
     }
+
+    /// The path follows `--coordinates` as the frame line's keypoints do (issue #36: it was in pixels
+    /// whatever was asked): hand-computed for a 640×480 frame.
+    @Test func gesturePathFollowsTheCoordinates() throws {
+        let update = Self.update([Point(x: 320, y: 120), Point(x: 64, y: 480)], ended: false)
+        func path(_ coordinates: KeypointCoordinates, width: Int = 640, height: Int = 480) throws -> ([[Double]]?, String?) {
+            var json = JSONText()
+            HandGestureJSON.write(update, source: "a.ppm", frame: 0, time: nil, hand: 1, coordinates: coordinates,
+                                  width: width, height: height, to: &json)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
+            return (object["path"] as? [[Double]], object["coordinates"] as? String)
+        }
+        #expect(try path(.pixels) == ([[320, 120], [64, 480]], nil))
+        #expect(try path(.normalized) == ([[0.5, 0.25], [0.1, 1]], "normalized"))
+        #expect(try path(.vision) == ([[0.5, 0.75], [0.1, 0]], "vision"))
+        // A frame of no size stays in pixels and says nothing else, as its frame line does.
+        #expect(try path(.normalized, width: 0, height: 0) == ([[320, 120], [64, 480]], nil))
+    }
 }

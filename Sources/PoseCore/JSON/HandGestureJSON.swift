@@ -5,15 +5,26 @@
 ///     {"type": "gesture", "gesture": "pinch", "source": "clip.mp4", "frame": 41, "time": 1.367,
 ///      "hand": 1, "state": "pinched", "previous": "possiblePinch", "distance": 0.21,
 ///      "path": [[312.4, 200.1], [313, 201.5], [313.2, 202]], "stroke_end": false}
+///
+/// The path is in the frame line's coordinate system (`--coordinates`); a line not in pixels says
+/// so (`"coordinates"`), as the frame's line does.
 public enum HandGestureJSON {
     /// Appends the line (with its newline) to `json`. `hand`: the hand's id on video (or its
-    /// index in the frame); `time` nil leaves the field out (images).
+    /// index in the frame); `time` nil leaves the field out (images). The path's points (image
+    /// pixels) are written in `coordinates` for a `width × height` frame; a frame of no size
+    /// is written in pixels, as its frame line is.
     public static func write(_ update: HandGestureProcessor.Update, source: String, frame: Int, time: Double?, hand: Int,
+                             coordinates requested: KeypointCoordinates = .pixels, width: Int = 0, height: Int = 0,
                              to json: inout JSONText) {
+        let coordinates = width > 0 && height > 0 ? requested : .pixels
         json.raw("{\"type\": \"gesture\", \"gesture\": \"pinch\", \"source\": ")
         json.string(source)
         json.raw(", \"frame\": ")
         json.integer(frame)
+        if coordinates != .pixels {
+            json.raw(", \"coordinates\": ")
+            json.string(coordinates.rawValue)
+        }
         if let time {
             json.raw(", \"time\": ")
             json.number(time, decimals: JSONText.Decimals.seconds)
@@ -27,11 +38,12 @@ public enum HandGestureJSON {
         json.raw(", \"distance\": ")
         if let distance = update.distance { json.number(distance, decimals: JSONText.Decimals.proportions) } else { json.raw("null") }
         json.raw(", \"path\": [")
-        for (i, point) in update.pathPoints.enumerated() {
+        for (i, pixel) in update.pathPoints.enumerated() {
+            let point = coordinates.fromPixels(pixel, width: width, height: height)
             json.raw(i == 0 ? "[" : ", [")
-            json.number(point.x, decimals: JSONText.Decimals.pixels)
+            json.number(point.x, decimals: coordinates.decimals)
             json.raw(", ")
-            json.number(point.y, decimals: JSONText.Decimals.pixels)
+            json.number(point.y, decimals: coordinates.decimals)
             json.raw("]")
         }
         json.raw("], \"stroke_end\": ")
