@@ -31,12 +31,12 @@ extension ModelOptions {
     var isBlazePose: Bool { model == Self.blazePose }
 
     /// BlazePose (`pose_detection` and `pose_landmark_full`, found as every bundle is) on `--threads`:
-    /// one person, or one region per person up to `--max-poses` when it is given; the
-    /// segmentation branch computed only with `mask`.
+    /// one person (the model's default, MediaPipe's legacy pipeline), or one region per person up
+    /// to `--max-poses` when it is given; the segmentation branch computed only with `mask`.
     func makeBlazePose(_ decode: DecodeOptions, mask: Bool = false) throws -> BlazePoseDetector {
-        let given = decode.maxPoses != PoseDetector.Configuration.default.decoding.parameters.maxPoses
-        return try BlazePoseDetector(configuration: BlazePoseDetector.Configuration(
-            threads: threads, maximumPoses: given ? decode.maxPoses : 1, segmentation: mask))
+        try BlazePoseDetector(configuration: BlazePoseDetector.Configuration(
+            threads: threads, maximumPoses: decode.maxPoses ?? BlazePoseDetector.Configuration.default.maximumPoses,
+            segmentation: mask))
     }
 
     /// The PoseNet options given with `--model blazepose`, which it has no use for (compared with
@@ -70,7 +70,7 @@ extension DecodeOptions {
     var decoding: PoseDecoding {
         var decoding = PoseDetector.Configuration.default.decoding
         decoding.mode = mode == .single ? .single : .multi
-        decoding.parameters.maxPoses = maxPoses
+        if let maxPoses { decoding.parameters.maxPoses = maxPoses }
         decoding.parameters.partScoreThreshold = scoreThreshold
         decoding.parameters.nmsRadius = nmsRadius
         decoding.parameters.refineSteps = refineSteps

@@ -55,8 +55,8 @@ struct DecodeOptions: ParsableArguments {
     @Flag(help: "Decode one person per frame (argmax + offset), or several (PersonLab-style; default).")
     var mode: DecodeMode = Defaults.decoding.mode == .single ? .single : .multi
 
-    @Option(name: .long, help: ArgumentHelp("Most poses to report per frame (multi-person; \(Limits.maxPoses.text)). With --model blazepose: the people followed, one region each (default 1, MediaPipe's single-person pipeline).", valueName: "n"))
-    var maxPoses: Int = Defaults.decoding.parameters.maxPoses
+    @Option(name: .long, help: ArgumentHelp("Most poses to report per frame (\(Limits.maxPoses.text); default: the model's, PoseNet \(Defaults.decoding.parameters.maxPoses), BlazePose 1). With --model blazepose: the people followed, one region each (1 is MediaPipe's single-person pipeline; more, as its PoseLandmarker).", valueName: "n"))
+    var maxPoses: Int?
 
     @Option(name: .long, help: ArgumentHelp("Part score a heatmap peak needs to seed a pose (\(Limits.probability.text); Apple: jointConfidenceThreshold).", valueName: "x"))
     var scoreThreshold: Double = Defaults.decoding.parameters.partScoreThreshold
@@ -74,7 +74,7 @@ struct DecodeOptions: ParsableArguments {
     var flip = Defaults.decoding.flipAveraging
 
     func validate() throws {
-        try Limits.maxPoses.check(maxPoses, "--max-poses")
+        if let maxPoses { try Limits.maxPoses.check(maxPoses, "--max-poses") }
         try Limits.probability.check(scoreThreshold, "--score-threshold")
         try Limits.nmsRadius.check(nmsRadius, "--nms-radius")
         try Limits.probability.check(minPoseScore, "--min-pose-score")

@@ -78,6 +78,9 @@ public final class BlazePosePipeline {
     private let landmarker: MediaPipeModel
     private let postprocessing: DetectorPostprocessing
     private var people: [TrackedPerson] = []
+    /// With one person (`maximumPoses` 1): the filters of the person last lost, as MediaPipe's legacy
+    /// graph keeps them (`PoseLandmarkFiltering.resetAfterLoss()`), for the next person found.
+    private var filteringAfterLoss: PoseLandmarkFiltering?
 
     /// - Parameters:
     ///   - detector: `pose_detection` (input `[1, 224, 224, 3]`; outputs boxes `[2254 × 12]`, score logits `[2254]`).
@@ -97,6 +100,13 @@ public final class BlazePosePipeline {
     /// Forgets the tracked people and their filters' state (a new video).
     public func reset() {
         people = []
+        filteringAfterLoss = nil
+    }
+
+    /// A new person's filters: fresh, or with one person, those MediaPipe keeps from the person lost.
+    private func newFiltering() -> PoseLandmarkFiltering {
+        defer { filteringAfterLoss = nil }
+        return filteringAfterLoss ?? PoseLandmarkFiltering(smoothLandmarks: configuration.smoothLandmarks)
     }
 
     /// One image on its own (static image mode: detector, no smoothing); nil when no pose is found.
@@ -127,7 +137,7 @@ public final class BlazePosePipeline {
     /// for parity tests of the tracking loop); the filters run as in video mode.
     public func process(_ image: RGBImage, region: NormalizedRect, timestampMicroseconds: Int64) throws -> BlazePoseResult? {
         if people.isEmpty {
-            people = [TrackedPerson(region: region, filtering: PoseLandmarkFiltering(smoothLandmarks: configuration.smoothLandmarks))]
+            people = [TrackedPerson(region: region, filtering: newFiltering())]
         } else {
             people = [people[0]]
             people[0].region = region
@@ -189,25 +199,53 @@ public final class BlazePosePipeline {
         return others.contains { $0.axisAlignedBox.intersectionOverUnion(box) > configuration.duplicateOverlap }
     }
 
+    /// The people to read on this frame, as MediaPipe's `PoseLandmarker` in video mode associates
+    /// them (`pose_landmarker_graph.cc`: `AssociationNormRectCalculator` on the tracked regions,
+    /// then the detector's regions, clipped to `num_poses`): the detector's detections (best
+    /// first, at most `maximumPoses`, as its `PoseDetectorGraph` clips them) each give a region;
+    /// a region overlapping tracked people's regions (axis-aligned IoU above `duplicateOverlap`)
+    /// is them again and replaces their region (the later input wins in MediaPipe's association):
+    /// the first of them keeps their filters and is read in the detection's region, the others
+    /// go; any other region is a new person while there is room.
+    private func associate(_ detections: [Detection], with tracked: [TrackedPerson], imageSize: ImageSize) -> [TrackedPerson] {
+        var people = tracked
+        for detection in detections.prefix(configuration.maximumPoses) {
+            let region = DetectorPostprocessing.poseRegion(detection, imageSize: imageSize)
+            guard Self.usable(region) else { continue }
+            let box = region.axisAlignedBox
+            let same = people.indices.filter { people[$0].region.axisAlignedBox.intersectionOverUnion(box) > configuration.duplicateOverlap }
+            if let first = same.first {
+                people[first].region = region
+                people[first].detection = detection
+                for index in same.dropFirst().reversed() { people.remove(at: index) }
+            } else if people.count < configuration.maximumPoses {
+                people.append(TrackedPerson(region: region, detection: detection, filtering: newFiltering()))
+            }
+        }
+        return people
+    }
+
     private func track(_ image: RGBImage, timestampMicroseconds: Int64, smooth: Bool) throws -> [BlazePoseResult] {
         let size = ImageSize(width: image.width, height: image.height)
         var candidates = people
         for i in candidates.indices { candidates[i].detection = nil }
+        // The detector runs only while fewer than the maximum are tracked (with one person: after a loss).
         if candidates.count < configuration.maximumPoses {
-            // New people from the detector, best first; one already tracked is not added twice.
-            for detection in try detect(image) {
-                guard candidates.count < configuration.maximumPoses else { break }
-                let region = DetectorPostprocessing.poseRegion(detection, imageSize: size)
-                guard Self.usable(region), !overlaps(region, candidates.map(\.region)) else { continue }
-                candidates.append(TrackedPerson(region: region, detection: detection,
-                                                filtering: PoseLandmarkFiltering(smoothLandmarks: configuration.smoothLandmarks)))
-            }
+            candidates = associate(try detect(image), with: candidates, imageSize: size)
         }
         var results: [BlazePoseResult] = [], kept: [TrackedPerson] = []
         let smoothMask = smooth && configuration.smoothSegmentation
         for var person in candidates where Self.usable(person.region) {
-            // No pose in the region: this person is lost (their filters go with them).
-            guard let reading = try read(image, region: person.region, mask: configuration.segmentation) else { continue }
+            guard let reading = try read(image, region: person.region, mask: configuration.segmentation) else {
+                // No pose in the region: this person is lost. Several people: their filters go with
+                // them (a person found again starts afresh). One person: MediaPipe's legacy graph keeps
+                // the filters it does not reset for whoever it finds next.
+                if configuration.maximumPoses == 1 {
+                    person.filtering.resetAfterLoss()
+                    filteringAfterLoss = person.filtering
+                }
+                continue
+            }
             let (pose, mask) = reading
             person.filtering.smoothLandmarks = smooth && configuration.smoothLandmarks
             let filtered = person.filtering.apply(landmarks: pose.landmarks, worldLandmarks: pose.worldLandmarks, auxiliary: pose.auxiliary,

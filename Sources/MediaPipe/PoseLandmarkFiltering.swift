@@ -4,7 +4,8 @@
 ///
 /// The object scale comes from the *unfiltered* auxiliary landmarks' alignment rectangle
 /// (without the 1.25 region scaling). The auxiliary landmarks are filtered even with smoothing
-/// off, since they steer the next region. `reset()` on every frame without landmarks.
+/// off, since they steer the next region. `reset()` forgets everything; `resetAfterLoss()` is what
+/// MediaPipe's legacy graph does on a frame without a pose (see there).
 public struct PoseLandmarkFiltering: Sendable {
     public var smoothLandmarks: Bool
     private var landmarkVisibility = VisibilitySmoothing()
@@ -22,6 +23,18 @@ public struct PoseLandmarkFiltering: Sendable {
         landmarkVisibility.reset(); landmarks.reset()
         worldVisibility.reset(); world.reset()
         auxiliaryVisibility.reset(); auxiliary.reset()
+    }
+
+    /// What a frame without a pose resets in MediaPipe's legacy graph (`pose_landmark_filtering.pbtxt`):
+    /// only the One-Euro filters that also take the image size (landmarks and auxiliary landmarks),
+    /// since a MediaPipe calculator runs only on a frame where one of its inputs has a packet and
+    /// resets when its landmarks are empty. The visibility low-pass filters and the world
+    /// landmarks' One-Euro filter take the landmarks alone, never run on such a frame and keep their
+    /// state: when the person comes back, MediaPipe's visibilities and world landmarks continue from
+    /// before the gap (measured on MediaPipe 0.10.14 itself: docs/blazepose.md).
+    public mutating func resetAfterLoss() {
+        landmarks.reset()
+        auxiliary.reset()
     }
 
     /// Filters one frame's landmarks (normalized), world landmarks and auxiliary landmarks (normalized).

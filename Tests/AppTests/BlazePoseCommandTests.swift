@@ -138,3 +138,19 @@ import Testing
                 "\(oneByOne.stdoutText) \(oneByOne.stderr)")
     }
 }
+
+/// `--max-poses` has no default of its own: absent, each model's (BlazePose 1); given, even at
+/// PoseNet's 20, it is BlazePose's number of people.
+@Suite struct BlazePoseMaxPosesOptionTests {
+    @Test func maxPosesIsBlazePosesNumberOfPeopleWhenGiven() throws {
+        // Three labelled people; BlazePose's detector finds two (BlazePoseMultiPersonTests).
+        let photo = CLI.shared.appendingPathComponent("media/images-val/aic_fa436c914fe4a8ec1ec5474af4d3820b84d17561.jpg").path
+        var counts: [Int] = []
+        for options in [[], ["--max-poses", "20"], ["--max-poses", "1"]] {
+            let run = try CLI.run(["pose", "--model", "blazepose"] + options + [photo])
+            #expect(run.status == 0, "\(options): \(run.stderr)")
+            counts.append(try PoseJSONLinesDecoder.decodeAll(run.stdoutText).first?.poses.count ?? -1)
+        }
+        #expect(counts == [1, 2, 1], "poses without --max-poses, with 20, with 1: \(counts)")
+    }
+}

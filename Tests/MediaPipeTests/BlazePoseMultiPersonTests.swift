@@ -76,4 +76,28 @@ import Tensor
         // At most the maximum.
         #expect(try Self.pipeline(maximumPoses: 1).processPoses(image).count == 1)
     }
+
+    /// In video (the photo as three frames), as MediaPipe's `PoseLandmarker` tracks: while fewer
+    /// than the maximum are tracked the detector runs, and a detection of a tracked person is that
+    /// person again (their region replaced, no second pose): the same people on every frame, each
+    /// on a different labelled person.
+    @Test func trackedPeopleAreNotDuplicated() throws {
+        let people = try Self.labelledPeople()
+        let image = try Self.decoded()
+        let pipeline = try Self.pipeline(maximumPoses: 4)
+        var counts: [Int] = []
+        for frame in 0..<3 {
+            let results = try pipeline.processPoses(image, timestampMicroseconds: Int64(frame + 1) * 33_333)
+            counts.append(results.count)
+            let matched = results.map { Self.person(of: $0, among: people) }
+            #expect(matched.allSatisfy { $0 != nil } && Set(matched.compactMap { $0 }).count == matched.count,
+                    "frame \(frame): poses on labelled people \(matched)")
+            for (i, a) in results.enumerated() {
+                for b in results[(i + 1)...] {
+                    #expect(a.region.axisAlignedBox.intersectionOverUnion(b.region.axisAlignedBox) <= 0.5, "frame \(frame): two regions on one person")
+                }
+            }
+        }
+        #expect(counts.allSatisfy { $0 == counts[0] } && counts[0] >= 2, "people per frame \(counts)")
+    }
 }

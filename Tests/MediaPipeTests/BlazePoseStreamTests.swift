@@ -7,14 +7,15 @@ import Testing
 import Tensor
 
 extension MediaPipeModels {
-    /// The one-call detector on the graphs imported once per test process.
-    static func blazePoseDetector() throws -> BlazePoseDetector {
+    /// The one-call detector on the graphs imported once per test process (at most `maximumPoses` people).
+    static func blazePoseDetector(maximumPoses: Int = 1) throws -> BlazePoseDetector {
         lock.lock()
         defer { lock.unlock() }
         for name in [BlazePoseDetector.detectorModel, BlazePoseDetector.landmarkModel] where cache[name] == nil {
             cache[name] = try graph(name)
         }
-        return try BlazePoseDetector(detector: cache[BlazePoseDetector.detectorModel]!, landmarker: cache[BlazePoseDetector.landmarkModel]!)
+        return try BlazePoseDetector(detector: cache[BlazePoseDetector.detectorModel]!, landmarker: cache[BlazePoseDetector.landmarkModel]!,
+                                     configuration: BlazePoseDetector.Configuration(maximumPoses: maximumPoses))
     }
 }
 
@@ -98,12 +99,13 @@ struct RGBVideo: AsyncSequence, @unchecked Sendable {
         #expect(poses[0]?.id == 1 && poses[12]?.id == 1 && poses[19]?.id == 1)
         let alone = try #require(try detector.poses(in: clipFrames[8]).first)
         let back = try #require(poses[12])
-        // Within float rounding: video mode's filters see the first sample in pixels and give it
-        // back normalized (x·W/W), and pass it through; a tracked region would move points by
-        // tenths of a pixel.
+        // Positions within float rounding: video mode's filters see the first sample in pixels and
+        // give it back normalized (x·W/W), and pass it through; a tracked region would move points
+        // by tenths of a pixel. Not the score (visibility): as in MediaPipe's legacy graph its filter
+        // continues over the gap (BlazePoseBadInputTests.personLeavingAndComingBack).
         var worst = 0.0
         for (a, b) in zip(back.keypoints, alone.keypoints) {
-            worst = max(worst, abs(a.position.x - b.position.x), abs(a.position.y - b.position.y), abs(a.z! - b.z!), abs(a.score - b.score))
+            worst = max(worst, abs(a.position.x - b.position.x), abs(a.position.y - b.position.y), abs(a.z! - b.z!))
         }
         #expect(worst <= 1e-3, "first frame back: \(worst) from the image on its own")
     }

@@ -167,11 +167,13 @@ final class RawRGBFrames {
     let pipe = Pipe()
     let width: Int, height: Int
 
-    init(path: String, width: Int, height: Int, frames: Int) throws {
+    /// `filter`: an ffmpeg video filter run before the conversion (`width` × `height` is its output's size).
+    init(path: String, width: Int, height: Int, frames: Int, filter: String? = nil) throws {
         self.width = width
         self.height = height
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-i", path, "-frames:v", String(frames), "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+        process.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-i", path, "-frames:v", String(frames)]
+            + (filter.map { ["-vf", $0] } ?? []) + ["-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
         process.standardOutput = pipe
         try process.run()
     }
