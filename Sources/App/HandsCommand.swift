@@ -57,8 +57,9 @@ struct HandsCommand: AsyncParsableCommand {
         GESTURES. --gestures adds the pinch of Apple's sample "Detect Body and Hand Pose with \
         Vision": thumb tip and index tip closer than --pinch-distance hand sizes (the palm's \
         longest side) for 3 frames is "pinched", farther for 3 frames "apart". A "gesture" line \
-        follows a frame's line for each hand whose state changed or whose pinch path grew \
-        (docs/cli.md, "Gesture events"); with --overlay the path is drawn as the sample draws it.
+        follows a frame's line for each hand whose state changed or whose pinch path grew, the \
+        path in the frame line's --coordinates (docs/cli.md, "Gesture events"); with --overlay the \
+        path is drawn as the sample draws it.
 
         Output streams, signals and exit statuses are as for pose.
         """
