@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct HandsStreamTests {
     /// The stream reads frame n + 1 while frame n is processed (the hand stream used to read a
     /// frame only once the last was delivered): a palm detector whose pass on frame n waits until
-    /// frame n + 1 has been read (15 s at most, for a loaded test run: a stream that does not read ahead times out on
+    /// frame n + 1 has been read (30 s at most, for a loaded test run whose other suites hold the threads: a stream that does not read ahead times out on
     /// every frame but the last), on frames in memory that count their reads.
     @Test func handsStreamReadsTheNextFrameWhileOneIsProcessed() async throws {
         let reads = ReadCounter()
@@ -66,7 +66,7 @@ import Testing
 }
 
 /// A palm detector (NaN outputs: no palm) whose pass on frame n waits until frame n + 1 has been
-/// read, 15 s at most; it remembers the passes that waited in vain.
+/// read, 30 s at most; it remembers the passes that waited in vain.
 final class WaitingModel: MediaPipeModel, @unchecked Sendable {
     let reads: ReadCounter
     let frameCount: Int
@@ -81,7 +81,7 @@ final class WaitingModel: MediaPipeModel, @unchecked Sendable {
     func run(_ input: Tensor) throws -> [Tensor] {
         let frame = passes
         passes += 1
-        if !reads.wait(forAtLeast: min(frame + 2, frameCount), seconds: 15) { timedOut.append(frame) }
+        if !reads.wait(forAtLeast: min(frame + 2, frameCount), seconds: 30) { timedOut.append(frame) }
         return try nan.run(input)
     }
 }
