@@ -31,11 +31,12 @@ struct HandOptions: ParsableArguments {
 
     /// The detector these options ask for, on `threads` cores (nil: every core); a missing model
     /// names the bundle and how to import it.
-    func makeDetector(threads: Int?) throws -> HandDetector {
+    /// `loadsBodyModel` false: the body's poses come with each frame (`pose --hands`).
+    func makeDetector(threads: Int?, loadsBodyModel: Bool = true) throws -> HandDetector {
         let configuration = HandDetector.Configuration(model: handModel, maximumHands: maxHands, mirrored: mirrored, threads: threads,
                                                        sources: handSources)
         do {
-            return try HandDetector(configuration: configuration)
+            return try HandDetector(configuration: configuration, loadsBodyModel: loadsBodyModel)
         } catch let notFound as ModelLocator.NotFound where notFound.model.hasPrefix("palm_") || notFound.model.hasPrefix("hand_") {
             throw CLIError("\(notFound.description) (the hand models are imported from MediaPipe's .tflite files: posekit import \(notFound.model).tflite -o Weights/\(notFound.model).pkw)")
         }

@@ -34,7 +34,9 @@ struct HandsCommand: AsyncParsableCommand {
         On video, hands are tracked as MediaPipe tracks them: a hand is looked for in the next \
         frame where its points say it will be, and keeps its "id" (1, 2, ... in order of first \
         appearance) while it is found there; the palm detector runs only while fewer than \
-        --max-hands hands are tracked. Positions are not smoothed (MediaPipe's hands are not).
+        --max-hands hands are tracked. Positions are not smoothed (MediaPipe's hands are not). \
+        With --realtime (a live source) frames that arrive while a frame is processed are dropped \
+        (as for pose) and tracking goes on from the last frame processed.
 
         EXAMPLES
           posekit hands photo.jpg
@@ -43,7 +45,7 @@ struct HandsCommand: AsyncParsableCommand {
           posekit hands --overlay hands.mp4 --overlay-ids clip.mp4 > hands.jsonl
           posekit hands --video --fps 25 frames/          # the images of frames/ as one video
           ffmpeg -loglevel error -f v4l2 -i /dev/video0 -f yuv4mpegpipe - \\
-            | posekit hands --mirrored -
+            | posekit hands --mirrored --realtime -
           posekit pose --hands photo.jpg            # each person's body and hands in one line
           posekit hands --hand-sources palms photo.jpg   # MediaPipe's pipeline exactly (no body model)
           posekit hands --gestures --overlay pinch.mp4 clip.mp4 > hands.jsonl   # pinch events, path drawn
@@ -93,9 +95,6 @@ struct HandsCommand: AsyncParsableCommand {
         if pinchDistance != HandGestureProcessor.Configuration().pinchMaxDistance, !gestures {
             throw ValidationError("--pinch-distance needs --gestures")
         }
-        if output.realtime {
-            throw ValidationError("--realtime is not available for hands yet: hands are tracked from frame to frame, so every frame is processed")
-        }
     }
 
     func run() async throws {
@@ -119,10 +118,10 @@ struct HandsCommand: AsyncParsableCommand {
         if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
         if videoInput.video {
             let frames = ImagesAsVideo(paths: stream, frameRate: videoInput.frameRate)
-            try await write(detector.hands(from: frames), source: { frames.inputs.input(ofFrame: $0) ?? input },
+            try await write(detector.hands(from: frames, dropsLateFrames: output.realtime), source: { frames.inputs.input(ofFrame: $0) ?? input },
                             json: json, overlay: overlay, progressReporter)
         } else {
-            try await write(detector.hands(inMediaAt: input), source: { _ in input }, json: json, overlay: overlay, progressReporter)
+            try await write(detector.hands(inMediaAt: input, dropsLateFrames: output.realtime), source: { _ in input }, json: json, overlay: overlay, progressReporter)
         }
     }
 
@@ -156,7 +155,7 @@ struct HandsCommand: AsyncParsableCommand {
                 if gestures { pinches.draw(on: &image) }
                 try overlay.write(image, of: detected.frame)
             }
-            progressReporter.frameDone(dropped: 0)
+            progressReporter.frameDone(dropped: detected.droppedBefore)
             try InputCancellation.check()
         }
     }

@@ -133,9 +133,6 @@ struct PoseCommand: AsyncParsableCommand {
         }
         if groundTruth != nil && format != .coco { throw ValidationError("--ground-truth is for --format coco (image ids)") }
         if findsHands && format == .coco { throw ValidationError("--format coco writes body keypoints only; --hands is for JSON Lines") }
-        if findsHands && output.realtime {
-            throw ValidationError("--hands tracks hands from frame to frame, so every frame is processed; drop --realtime")
-        }
         if output.coordinates != .pixels && format == .coco { throw ValidationError("--format coco writes pixels, as COCO results are; --coordinates is for JSON Lines") }
         if batch.outputDir != nil && format == .coco {
             throw ValidationError("--format coco writes one list over all images; it does not combine with --output-dir")
@@ -169,7 +166,8 @@ struct PoseCommand: AsyncParsableCommand {
             let inputs = try coco?.uniqueInputs(selected, arguments: output.inputs) ?? selected
             blazePose = model.isBlazePose ? try model.makeBlazePose(decode, mask: mask != nil) : nil
             finder = try blazePose ?? accuracy.makeDetector(model, decode)
-            if findsHands { handDetector = try handOptions.makeDetector(threads: model.threads) }
+            // The body model seeding hands is the finder itself (run once per frame: BodyAndHandsModel).
+            if findsHands { handDetector = try handOptions.makeDetector(threads: model.threads, loadsBodyModel: false) }
             return inputs
         }, openOutputs: {
             guard let mask, let blazePose else { return [] }
@@ -192,8 +190,9 @@ struct PoseCommand: AsyncParsableCommand {
     /// Poses of every frame of `stream` (the library's pipeline: `poses(inMediaAt:)`, or with
     /// `--video` `poses(from:)` on the inputs' images as one video, `ImagesAsVideo`) as JSON Lines
     /// into `json`, one record per frame, and annotated frames into `overlay` when given. With
-    /// `coco`, the poses of images are collected there instead. With `handDetector`, each frame's
-    /// hands (tracked through the stream) are given to the people by `HandAssignment`.
+    /// `coco`, the poses of images are collected there instead. With `handDetector`, the finder and
+    /// it run as one model (`BodyAndHandsModel`: the finder's poses seed the hands) and each frame's
+    /// hands are given to the people by `HandAssignment`.
     private func findPoses(in stream: [String], _ finder: any PoseFrameModel, _ handDetector: HandDetector?, json: ByteSink, overlay: MediaWriter?,
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) async throws {
         for input in stream { try InputDirectory.requireFound(input) }
@@ -202,32 +201,46 @@ struct PoseCommand: AsyncParsableCommand {
         let probe = stream.count == 1 ? InputAnnouncement.begin(input, progressReporter) : nil
         // An encoded overlay of a video with sound keeps the sound.
         if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
-        if videoInput.video {
-            let frames = ImagesAsVideo(paths: stream, frameRate: videoInput.frameRate)
-            try await write(finder.poses(from: frames, smoothing: smooth ?? true, tracking: tracking.configuration,
-                                         dropsLateFrames: output.realtime),
-                            source: { frames.inputs.input(ofFrame: $0) ?? input }, json: json, overlay: overlay, coco: &coco,
-                            outputs: outputs, handDetector, progressReporter)
+        let images = videoInput.video ? ImagesAsVideo(paths: stream, frameRate: videoInput.frameRate) : nil
+        let source: (Int) -> String = { images?.inputs.input(ofFrame: $0) ?? input }
+        func write<Iterator: FrameIterator>(_ frames: Iterator, _ found: (Iterator.Element) -> (DetectedFrame, [Hand]?)) async throws {
+            try await self.write(frames, found, source: source, json: json, overlay: overlay, coco: &coco, outputs: outputs, progressReporter)
+        }
+        if let handDetector {
+            let both = BodyAndHandsModel(body: finder, hands: handDetector)
+            let found = { (frame: ProcessedFrame<PosesWithHands>) in
+                (DetectedFrame(frame: frame.frame, poses: frame.output.poses, droppedBefore: frame.droppedBefore), Optional(frame.output.hands))
+            }
+            if let images {
+                try await write(both.frames(from: images, smoothing: smooth ?? true, tracking: tracking.configuration,
+                                            dropsLateFrames: output.realtime).makeAsyncIterator(), found)
+            } else {
+                try await write(both.frames(from: MediaFrames(path: input), smoothing: smooth ?? true, tracking: tracking.configuration,
+                                            dropsLateFrames: output.realtime).makeAsyncIterator(), found)
+            }
+        } else if let images {
+            try await write(finder.poses(from: images, smoothing: smooth ?? true, tracking: tracking.configuration,
+                                         dropsLateFrames: output.realtime).makeAsyncIterator(), { ($0, nil) })
         } else {
             try await write(finder.poses(inMediaAt: input, smoothing: smooth ?? true, tracking: tracking.configuration,
-                                         dropsLateFrames: output.realtime),
-                            source: { _ in input }, json: json, overlay: overlay, coco: &coco, outputs: outputs, handDetector, progressReporter)
+                                         dropsLateFrames: output.realtime).makeAsyncIterator(), { ($0, nil) })
         }
     }
 
-    /// Writes what `sequence` delivers: a JSON line per frame (or its poses into `coco`) naming
-    /// the frame's `source`, and annotated frames into `overlay`.
-    private func write<Frames>(_ sequence: PoseFrameSequence<Frames>, source: (Int) -> String, json: ByteSink, overlay: MediaWriter?,
-                               coco: inout CocoExport?, outputs: [ByteSink], _ handDetector: HandDetector?,
-                               _ progressReporter: ProgressReporter) async throws {
-        var frames = sequence.makeAsyncIterator()
+    /// Writes what `frames` delivers (each frame's people and, with --hands, its hands: `found`):
+    /// a JSON line per frame (or its poses into `coco`) naming the frame's `source`, and annotated
+    /// frames into `overlay`.
+    private func write<Iterator: FrameIterator>(_ frames: Iterator, _ found: (Iterator.Element) -> (DetectedFrame, [Hand]?),
+                                                source: (Int) -> String, json: ByteSink, overlay: MediaWriter?,
+                                                coco: inout CocoExport?, outputs: [ByteSink],
+                                                _ progressReporter: ProgressReporter) async throws {
+        var frames = frames
         // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
         frames.whenWaiting = { for sink in outputs { try? sink.flush() } }
         var text = JSONText()
-        var handTracking = HandTracking()
-        while let detected = try await frames.next() {
+        while let next = try await frames.next() {
+            let (detected, hands) = found(next)
             let input = source(detected.index)
-            let hands = try handDetector?.hands(in: detected.frame, tracking: &handTracking)
             let assigned = hands.map { HandAssignment.assign($0, to: detected.poses) }
             if smooth == true && detected.frame.isStillImage { throw Self.smoothingNeedsVideo(input) }
             if coco != nil {
@@ -252,3 +265,12 @@ struct PoseCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// A stream's iterator that can flush while it waits (`whenWaiting`): the pose stream's and the
+/// body-and-hands stream's.
+protocol FrameIterator: AsyncIteratorProtocol {
+    var whenWaiting: (() -> Void)? { get set }
+}
+
+extension PoseFrameSequence.Iterator: FrameIterator {}
+extension TrackedFrameSequence.Iterator: FrameIterator {}

@@ -65,9 +65,11 @@ public struct CoreMLConvolutionSpec: Sendable {
 
 /// A `BatchnormLayerParams` with stored statistics, as stated in the file: channels range-checked,
 /// γ, β, μ, σ² read by the one rule (one value per channel), ε as stored. Batchnorm that computes
-/// its own statistics (instance normalization) is refused: no family runs it. Folding it into an
-/// affine map (and checking ε and σ²) is the family's.
+/// its own statistics (instance normalization) is refused: no family runs it. Folded into a
+/// per-channel affine map (ε and σ² checked) in one place, ``folded(in:)``.
 public struct CoreMLBatchnormSpec: Sendable {
+    /// The layer's name (for the errors of ``folded(in:)``).
+    public let layer: String
     public let channels: Int
     public let epsilon: Float
     public let gamma: CoreMLWeights, beta: CoreMLWeights, mean: CoreMLWeights, variance: CoreMLWeights
@@ -79,6 +81,7 @@ public struct CoreMLBatchnormSpec: Sendable {
         guard try layer.reading({ try !p.bool(F.bnComputeMeanVar) && !p.bool(F.bnInstanceNormalization) }) else {
             throw layer.failure("batchnorm computing its own mean and variance (instance normalization) is not supported")
         }
+        self.layer = layer.name
         let channels = try layer.integer(F.bnChannels, in: 1...CoreMLLayerSpec.maxChannels, "batchnorm channels")
         self.channels = channels
         epsilon = try layer.reading { try p.float(F.bnEpsilon) }
@@ -91,5 +94,45 @@ public struct CoreMLBatchnormSpec: Sendable {
         beta = try column(F.bnBeta, "beta")
         mean = try column(F.bnMean, "mean")
         variance = try column(F.bnVariance, "variance")
+    }
+}
+
+extension CoreMLBatchnormSpec {
+    /// The arithmetic of a fold (the families differ, and their outputs depend on it).
+    public enum FoldArithmetic: Sendable {
+        /// Every step in float32: how every PoseNet bundle was made (their bytes depend on it).
+        case float32
+        /// In double, rounded once to float32, so `x · scale + shift` is as close as one rounding to
+        /// γ(x − μ)/√(σ² + ε) + β (ActionNet's Create ML runtime).
+        case double
+    }
+
+    /// Batchnorm as a per-channel affine map `x · scale[c] + shift[c]`: `scale = γ/√(σ² + ε)`,
+    /// `shift = β − μ · scale`, computed in `arithmetic`. The one fold of every Core ML family.
+    /// - Throws: `CoreMLFormatError` naming the layer for ε not finite or negative, σ² negative or
+    ///   σ² + ε not positive, and a scale or shift that is not finite in float32.
+    public func folded(in arithmetic: FoldArithmetic) throws -> (scale: [Float], shift: [Float]) {
+        func failure(_ detail: String) -> CoreMLFormatError { CoreMLFormatError(layer: layer, detail) }
+        let gamma = self.gamma.values, beta = self.beta.values, mean = self.mean.values, variance = self.variance.values
+        guard epsilon.isFinite, epsilon >= 0 else { throw failure("batchnorm epsilon \(epsilon) is not a finite value ≥ 0") }
+        if let bad = variance.indices.first(where: { variance[$0] < 0 || Double(variance[$0]) + Double(epsilon) <= 0 }) {
+            throw failure("batchnorm variance \(variance[bad]) of channel \(bad) (epsilon \(epsilon)) gives no positive σ² + ε")
+        }
+        var scale = [Float](repeating: 0, count: channels), shift = scale
+        for c in 0..<channels {
+            switch arithmetic {
+            case .float32:
+                scale[c] = gamma[c] / (variance[c] + epsilon).squareRoot()
+                shift[c] = beta[c] - mean[c] * scale[c]
+            case .double:
+                let s = Double(gamma[c]) / (Double(variance[c]) + Double(epsilon)).squareRoot()
+                scale[c] = Float(s)
+                shift[c] = Float(Double(beta[c]) - Double(mean[c]) * s)
+            }
+        }
+        if let bad = scale.indices.first(where: { !scale[$0].isFinite || !shift[$0].isFinite }) {
+            throw failure("batchnorm channel \(bad) folds to scale \(scale[bad]), shift \(shift[bad]): not finite in float32")
+        }
+        return (scale, shift)
     }
 }

@@ -292,22 +292,14 @@ enum CoreMLImporter {
             return FoldedConv(weights: weights, shape: shape, biases: biases, stride: s, dtype: dtype, outputChannels: cout)
         }
 
-        /// Batchnorm as a per-channel affine map: `scale = γ/√(var+ε)`, `shift = β − mean·scale`,
-        /// in float32 (as every PoseNet bundle was made; ActionNet's runtime folds in double).
+        /// Batchnorm as a per-channel affine map (`CoreMLBatchnormSpec.folded(in:)`), in float32: as
+        /// every PoseNet bundle was made (their bytes depend on it).
         func batchnorm(_ layer: Layer, channels: Int) throws -> (scale: [Float], shift: [Float]) {
             let spec = try CoreMLBatchnormSpec(layer)
             guard spec.channels == channels else {
                 throw unsupported(layer, "batchnorm over \(spec.channels) channels follows a convolution with \(channels)")
             }
-            let epsilon = spec.epsilon
-            let gamma = spec.gamma.values, beta = spec.beta.values, mean = spec.mean.values, variance = spec.variance.values
-            var scale = [Float](repeating: 0, count: channels), shift = scale
-            for c in 0..<channels {
-                guard variance[c] + epsilon > 0 else { throw unsupported(layer, "batchnorm variance + epsilon ≤ 0 in channel \(c)") }
-                scale[c] = gamma[c] / (variance[c] + epsilon).squareRoot()
-                shift[c] = beta[c] - mean[c] * scale[c]
-            }
-            return (scale, shift)
+            return try spec.folded(in: .float32)
         }
 
         /// Core ML's ReLU6: ReLU → linear(α −1, β 0) → unary threshold(α −6) → linear(α −1, β 0).

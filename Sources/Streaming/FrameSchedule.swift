@@ -1,9 +1,8 @@
 import Foundation
 import FrameIO
-import PoseCore
 
 /// The frames of a stream in flight between the task that reads them and the consumer that
-/// takes their poses, in order.
+/// takes their results, in order.
 ///
 /// The reading task ``submit(_:)``s each frame as it is read. Frame `n` runs on worker
 /// `n % count` (always the same worker for the same frame, so a build whose workers differ in
@@ -20,12 +19,12 @@ import PoseCore
 ///   AVFoundation's `alwaysDiscardsLateVideoFrames`).
 ///
 /// All state is touched under `lock`; continuations are resumed outside it.
-final class FrameSchedule: @unchecked Sendable {
-    private let workers: [any PoseFrameWorker]
+final class FrameSchedule<Output: Sendable>: @unchecked Sendable {
+    private let workers: [any FrameWorker<Output>]
     private let dropsLateFrames: Bool
     private let lock = NSLock()
     /// Started, in frame order, not yet taken.
-    private var started: [PendingFrame] = []
+    private var started: [PendingFrame<Output>] = []
     /// Started and not yet fully taken.
     private var untaken = 0
     /// Workers running a frame.
@@ -40,7 +39,7 @@ final class FrameSchedule: @unchecked Sendable {
     private var reader: CheckedContinuation<Bool, Never>?
     private var consumer: CheckedContinuation<Void, Never>?
 
-    init(workers: [any PoseFrameWorker], dropsLateFrames: Bool) {
+    init(workers: [any FrameWorker<Output>], dropsLateFrames: Bool) {
         precondition(!workers.isEmpty, "a schedule needs a worker")
         self.workers = workers
         self.dropsLateFrames = dropsLateFrames
@@ -116,20 +115,20 @@ final class FrameSchedule: @unchecked Sendable {
         return started.first?.isDone ?? hasEnded
     }
 
-    /// The next frame in order with its poses and the frames dropped before it; nil at the end of
+    /// The next frame in order with its result and the frames dropped before it; nil at the end of
     /// the input. The input's error is thrown after every frame before it, a frame's own error
     /// in its turn.
-    func take() async throws -> DetectedFrame? {
+    func take() async throws -> ProcessedFrame<Output>? {
         while true {
             switch next() {
             case .frame(let pending, let dropped):
-                let poses: [Pose]
-                do { poses = try await pending.poses() } catch {
+                let output: Output
+                do { output = try await pending.output() } catch {
                     release()
                     throw error
                 }
                 release()
-                return DetectedFrame(frame: pending.frame, poses: poses, droppedBefore: dropped)
+                return ProcessedFrame(frame: pending.frame, output: output, droppedBefore: dropped)
             case .end(let error):
                 if let error { throw error }
                 return nil
@@ -139,7 +138,7 @@ final class FrameSchedule: @unchecked Sendable {
         }
     }
 
-    private enum Next { case frame(PendingFrame, dropped: Int), end(Error?), wait }
+    private enum Next { case frame(PendingFrame<Output>, dropped: Int), end(Error?), wait }
 
     private func next() -> Next {
         lock.lock(); defer { lock.unlock() }

@@ -1,35 +1,34 @@
 import Dispatch
 import Foundation
 import FrameIO
-import PoseCore
 
-/// One frame's poses being found, started at once on a dispatch thread (never on the Swift concurrency
-/// pool: a network pass keeps its thread busy for milliseconds), whose poses are awaited later.
-final class PendingFrame: @unchecked Sendable {
+/// One frame being processed by a worker, started at once on a dispatch thread (never on the Swift
+/// concurrency pool: a network pass keeps its thread busy for milliseconds), whose result is awaited later.
+final class PendingFrame<Output: Sendable>: @unchecked Sendable {
     let frame: VideoFrame
     private let lock = NSLock()
-    private var result: Result<[Pose], Error>?
-    private var waiter: CheckedContinuation<Result<[Pose], Error>, Never>?
+    private var result: Result<Output, Error>?
+    private var waiter: CheckedContinuation<Result<Output, Error>, Never>?
 
-    /// Starts `worker.poses(in: frame)`; `finished` runs on the worker's thread once its poses
-    /// are there (its worker is free again).
-    init(frame: VideoFrame, worker: any PoseFrameWorker, finished: @escaping @Sendable () -> Void) {
+    /// Starts `worker.process(frame)`; `finished` runs on the worker's thread once its result
+    /// is there (its worker is free again).
+    init(frame: VideoFrame, worker: any FrameWorker<Output>, finished: @escaping @Sendable () -> Void) {
         self.frame = frame
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            complete(Result { try worker.poses(in: frame) })
+            complete(Result { try worker.process(frame) })
             finished()
         }
     }
 
-    /// Whether the poses are there (awaiting them does not wait).
+    /// Whether the result is there (awaiting it does not wait).
     var isDone: Bool {
         lock.lock(); defer { lock.unlock() }
         return result != nil
     }
 
-    /// The poses, once the worker has finished; its error if it failed.
-    func poses() async throws -> [Pose] {
-        try await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Pose], Error>, Never>) in
+    /// The result, once the worker has finished; its error if it failed.
+    func output() async throws -> Output {
+        try await withCheckedContinuation { (continuation: CheckedContinuation<Result<Output, Error>, Never>) in
             lock.lock()
             if let result {
                 lock.unlock()
@@ -41,7 +40,7 @@ final class PendingFrame: @unchecked Sendable {
         }.get()
     }
 
-    private func complete(_ outcome: Result<[Pose], Error>) {
+    private func complete(_ outcome: Result<Output, Error>) {
         lock.lock()
         result = outcome
         let waiting = waiter

@@ -58,10 +58,9 @@ extension PoseFrameModel {
         from frames: Frames, smoothing: Bool = true, tracking: PoseTracker.Configuration = PoseTracker.Configuration(),
         framesInFlight: Int? = nil, dropsLateFrames: Bool = false
     ) -> PoseFrameSequence<Frames> where Frames.Element == VideoFrame {
-        let count = dropsLateFrames || frameDependence == .carriesState
-            ? 1 : FramesInFlight.count(requested: framesInFlight, threads: threads)
-        return PoseFrameSequence(model: self, frames: frames, smoothing: smoothing, tracking: tracking,
-                                 framesInFlight: count, dropsLateFrames: dropsLateFrames)
+        PoseFrameSequence(tracked: TrackedFrameSequence(
+            outputs(from: frames, smoothing: smoothing, framesInFlight: framesInFlight, dropsLateFrames: dropsLateFrames),
+            smoothing: smoothing && !smoothsKeypoints, tracking: tracking))
     }
 
     /// ``poses(from:smoothing:tracking:framesInFlight:dropsLateFrames:)`` on the frames of the
@@ -80,96 +79,104 @@ public struct PoseFrameSequence<Frames: AsyncSequence & Sendable>: AsyncSequence
     /// One frame with its people, in frame order.
     public typealias Element = DetectedFrame
 
-    let model: any PoseFrameModel
-    let frames: Frames
-    let smoothing: Bool
-    let tracking: PoseTracker.Configuration
-    /// 1: one worker on all the model's threads; more: that many workers, one frame each.
-    let framesInFlight: Int
-    let dropsLateFrames: Bool
+    let tracked: TrackedFrameSequence<Frames, [Pose]>
 
     /// A new pass: its own identities (from 1), workers and model state, started by the first `next()`.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(sequence: self)
+        Iterator(tracked: tracked.makeAsyncIterator())
     }
 
     /// Delivers the frames in order; see the sequence.
     public struct Iterator: AsyncIteratorProtocol {
-        private let sequence: PoseFrameSequence
-        private var running: Running?
-        private var stream: PoseStream?
-        private var finished = false
+        private var tracked: TrackedFrameSequence<Frames, [Pose]>.Iterator
 
         /// Runs on the consumer's task whenever the next frame's poses are not ready yet (a live
         /// stream pausing, or the model still busy): the place to flush buffered output, so
         /// nothing finished waits on the next frame.
-        public var whenWaiting: (() -> Void)?
+        public var whenWaiting: (() -> Void)? {
+            get { tracked.whenWaiting }
+            set { tracked.whenWaiting = newValue }
+        }
 
-        init(sequence: PoseFrameSequence) { self.sequence = sequence }
+        init(tracked: TrackedFrameSequence<Frames, [Pose]>.Iterator) { self.tracked = tracked }
 
         /// The next frame's people, or nil when the frames have ended.
         public mutating func next() async throws -> DetectedFrame? {
-            guard !finished else { return nil }
-            do {
-                if running == nil { try start() }
-                if !running!.schedule.isReady { whenWaiting?() }
-                guard var detected = try await running!.schedule.take() else {
-                    finish()
-                    return nil
-                }
-                if !detected.frame.isStillImage {
-                    let tracked = stream!.process(detected.poses, frameIndex: detected.index, time: detected.time)
-                    detected.poses = tracked.map(\.pose)
-                }
-                return detected
-            } catch {
-                finish()
-                throw error
-            }
-        }
-
-        /// On the first frame: the stream's front end, the workers and the reading task.
-        private mutating func start() throws {
-            let model = sequence.model
-            // A model that smooths its keypoints itself gets the choice; PoseKit's smoother stays off.
-            stream = try PoseStream(configuration: PoseStream.Configuration(
-                tracking: sequence.tracking, smoothing: sequence.smoothing && !model.smoothsKeypoints))
-            let shares = sequence.framesInFlight == 1 ? [model.threads]
-                : FramesInFlight.threadShares(frames: sequence.framesInFlight, threads: model.threads)
-            let workers = try shares.map { try model.makeFrameWorker(threads: $0, smoothing: sequence.smoothing) }
-            running = Running(schedule: FrameSchedule(workers: workers, dropsLateFrames: sequence.dropsLateFrames),
-                              frames: sequence.frames)
-        }
-
-        private mutating func finish() {
-            finished = true
-            running = nil
+            try await tracked.next()
         }
     }
+}
 
-    /// The reading task and the schedule it feeds; the task stops when the iterator is dropped.
-    final class Running: Sendable {
-        let schedule: FrameSchedule
-        private let reading: Task<Void, Never>
+/// A frame's result that holds people a stream tracks (and smooths): the poses themselves, or a
+/// result that carries more beside them (a body with its hands).
+public protocol PoseCarrying: Sendable {
+    /// The people in the frame, best first, in its pixels.
+    var poses: [Pose] { get set }
+}
 
-        init(schedule: FrameSchedule, frames: Frames) {
-            self.schedule = schedule
-            reading = Task {
-                var iterator = frames.makeAsyncIterator()
-                do {
-                    while let frame = try await iterator.next() {
-                        guard await schedule.submit(frame) else { return }
-                    }
-                    schedule.finish(error: nil)
-                } catch {
-                    schedule.finish(error: error)
-                }
-            }
+extension Array: PoseCarrying where Element == Pose {
+    /// The poses themselves.
+    public var poses: [Pose] {
+        get { self }
+        set { self = newValue }
+    }
+}
+
+/// A ``FrameSequence`` whose results' poses get the identities (and smoothing) of
+/// ``/PoseCore/PoseStream`` on video: what `poses(from:)` runs, for any result that is
+/// ``PoseCarrying``. Still images keep every pose, without ids.
+public struct TrackedFrameSequence<Frames: AsyncSequence & Sendable, Output: PoseCarrying>: AsyncSequence, Sendable
+where Frames.Element == VideoFrame {
+    /// One frame with the model's result, its poses tracked, in frame order.
+    public typealias Element = ProcessedFrame<Output>
+
+    let frames: FrameSequence<Frames, Output>
+    let smoothing: Bool
+    let tracking: PoseTracker.Configuration
+
+    /// `frames`' results with identities and, with `smoothing`, PoseKit's One-Euro smoothing
+    /// (false for a model that smooths its keypoints itself).
+    public init(_ frames: FrameSequence<Frames, Output>, smoothing: Bool, tracking: PoseTracker.Configuration = PoseTracker.Configuration()) {
+        self.frames = frames
+        self.smoothing = smoothing
+        self.tracking = tracking
+    }
+
+    /// A new pass: its own identities (from 1), workers and model state, started by the first `next()`.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(sequence: self, frames: frames.makeAsyncIterator())
+    }
+
+    /// Delivers the frames in order; see the sequence.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let sequence: TrackedFrameSequence
+        private var frames: FrameSequence<Frames, Output>.Iterator
+        private var stream: PoseStream?
+
+        /// Runs on the consumer's task whenever the next frame is not ready yet (see
+        /// ``FrameSequence/Iterator/whenWaiting``).
+        public var whenWaiting: (() -> Void)? {
+            get { frames.whenWaiting }
+            set { frames.whenWaiting = newValue }
         }
 
-        deinit {
-            schedule.cancel()
-            reading.cancel()
+        init(sequence: TrackedFrameSequence, frames: FrameSequence<Frames, Output>.Iterator) {
+            self.sequence = sequence
+            self.frames = frames
+        }
+
+        /// The next frame with its poses tracked, or nil when the frames have ended.
+        public mutating func next() async throws -> ProcessedFrame<Output>? {
+            // The stream's front end on the first frame: an invalid configuration is thrown there.
+            if stream == nil {
+                stream = try PoseStream(configuration: PoseStream.Configuration(tracking: sequence.tracking, smoothing: sequence.smoothing))
+            }
+            guard var processed = try await frames.next() else { return nil }
+            if !processed.frame.isStillImage {
+                let tracked = stream!.process(processed.output.poses, frameIndex: processed.index, time: processed.time)
+                processed.output.poses = tracked.map { $0.pose }
+            }
+            return processed
         }
     }
 }

@@ -92,6 +92,12 @@ import Testing
         let frameCount = 300
         let result = try CLI.run(["pose", "--realtime", "--input-size", "513", "--threads", "1", "-"],
                                  stdin: SyntheticY4M.stream(frames: frameCount))
+        try Self.expectLateFramesDropped(result, frameCount: frameCount)
+    }
+
+    /// A `--realtime` run on `frameCount` frames that arrived at once: exit 0, the delivered
+    /// frames in order, the newest never dropped, some dropped, and every frame accounted for.
+    static func expectLateFramesDropped(_ result: CLI.Result, frameCount: Int) throws {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let frames = try result.lines.map { try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["frame"] as? Int) }
         #expect(frames == frames.sorted() && Set(frames).count == frames.count, "delivered frames stay in order")

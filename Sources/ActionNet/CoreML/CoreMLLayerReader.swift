@@ -168,24 +168,8 @@ struct CoreMLLayerReader {
     }
 
     private func batchnorm(_ layer: CoreMLLayerSpec) throws -> CoreMLOperation {
-        func unsupported(_ detail: String) -> CoreMLFormatError { layer.failure(detail) }
-        let spec = try CoreMLBatchnormSpec(layer)
-        let (channels, epsilon) = (spec.channels, spec.epsilon)
-        let columns = [spec.gamma.values, spec.beta.values, spec.mean.values, spec.variance.values]
-        guard epsilon.isFinite, epsilon >= 0 else { throw unsupported("batchnorm epsilon \(epsilon) is not a finite value ≥ 0") }
-        if let bad = columns[3].indices.first(where: { columns[3][$0] < 0 || Double(columns[3][$0]) + Double(epsilon) <= 0 }) {
-            throw unsupported("batchnorm variance \(columns[3][bad]) of channel \(bad) (epsilon \(epsilon)) gives no positive σ² + ε")
-        }
-        // Folded in double so the float32 result is as close as one rounding to γ(x − μ)/√(σ² + ε) + β.
-        var scale = [Float](), shift = [Float]()
-        for c in 0..<channels {
-            let s = Double(columns[0][c]) / (Double(columns[3][c]) + Double(epsilon)).squareRoot()
-            scale.append(Float(s))
-            shift.append(Float(Double(columns[1][c]) - Double(columns[2][c]) * s))
-        }
-        if let bad = scale.indices.first(where: { !scale[$0].isFinite || !shift[$0].isFinite }) {
-            throw unsupported("batchnorm channel \(bad) folds to scale \(scale[bad]), shift \(shift[bad]): not finite in float32")
-        }
+        // In double: the float32 result as close as one rounding to γ(x − μ)/√(σ² + ε) + β.
+        let (scale, shift) = try CoreMLBatchnormSpec(layer).folded(in: .double)
         return .batchnorm(scale: scale, shift: shift)
     }
 

@@ -91,13 +91,15 @@ public final class HandDetector: @unchecked Sendable {
     /// Loads the two models of `configuration.model` from their weight bundles
     /// (`palm_detection_full.pkw` and `hand_landmark_full.pkw`, found as every bundle is:
     /// `ModelLocator`).
-    public convenience init(configuration: Configuration = .default) throws {
+    /// `loadsBodyModel` false: no body model of its own even where `configuration.sources` seeds
+    /// hands through the body, because the poses come with each frame (``BodyAndHandsModel``, `pose --hands`).
+    public convenience init(configuration: Configuration = .default, loadsBodyModel: Bool = true) throws {
         let threads = configuration.threads ?? Parallelism.defaultThreads
         func load(_ name: String) throws -> GraphModel {
             let url = try ModelLocator.resolve(name)
             return try GraphModel(graph: try Graph(bundle: try WeightBundle(contentsOf: url)), threads: threads)
         }
-        let body = configuration.sources == .palms ? nil
+        let body = configuration.sources == .palms || !loadsBodyModel ? nil
             : try PoseDetector(model: configuration.bodyModel, configuration: PoseDetector.Configuration(threads: threads))
         try self.init(palmDetector: load(configuration.model.palmDetectorBundle),
                       landmarker: load(configuration.model.landmarkBundle), bodyDetector: body, configuration: configuration)
@@ -130,7 +132,7 @@ public final class HandDetector: @unchecked Sendable {
         return try hands(in: image, tracking: &tracking, tracked: false)
     }
 
-    /// The hands in one frame on its own (no tracking; for a stream use ``hands(from:)``).
+    /// The hands in one frame on its own (no tracking; for a stream use ``hands(from:dropsLateFrames:)``).
     public func hands(in frame: VideoFrame) throws -> [Hand] {
         try hands(in: frame.rgb())
     }
@@ -154,18 +156,31 @@ public final class HandDetector: @unchecked Sendable {
         try hands(in: frame.rgb(), tracking: &tracking, tracked: !frame.isStillImage)
     }
 
+    /// ``hands(in:tracking:)`` with the frame's people as a body model found them (before
+    /// tracking: a stream's raw poses) seeding hands through the body, instead of this detector's
+    /// own body model (none is run). Used by ``BodyAndHandsModel``.
+    public func hands(in frame: VideoFrame, tracking: inout HandTracking, bodyPoses: [Pose]) throws -> [Hand] {
+        try hands(in: frame.rgb(), tracking: &tracking, tracked: !frame.isStillImage, bodyPoses: bodyPoses)
+    }
+
     /// The hands in `image`, looked for in `tracking`'s regions from the previous frame and, while
     /// fewer than the maximum are tracked, by the palm detector. `tracked`: the hands get their
     /// ids and `tracking` the regions for the next frame; otherwise (a still image) neither.
-    func hands(in image: RGBImage, tracking: inout HandTracking, tracked: Bool) throws -> [Hand] {
+    /// `bodyPoses`: the frame's people as a body model found them (before tracking), seeding hands
+    /// instead of this detector's own body model.
+    func hands(in image: RGBImage, tracking: inout HandTracking, tracked: Bool, bodyPoses: [Pose]? = nil) throws -> [Hand] {
         let result: HandsResult
         do {
             lock.lock(); defer { lock.unlock() }
             let previous = tracked ? tracking.regions : []
-            // The body model, like the palm detector, only while fewer than the maximum are tracked.
+            // Body seeds, like the palm detector, only while fewer than the maximum are tracked.
             var seeds: [BodyHandSeed] = []
-            if let bodyDetector, previous.count < configuration.maximumHands {
-                seeds = try bodyDetector.poses(in: image).flatMap(BodyHandSeed.seeds(from:))
+            if configuration.sources != .palms, previous.count < configuration.maximumHands {
+                if let bodyPoses {
+                    seeds = bodyPoses.flatMap(BodyHandSeed.seeds(from:))
+                } else if let bodyDetector {
+                    seeds = try bodyDetector.poses(in: image).flatMap(BodyHandSeed.seeds(from:))
+                }
             }
             result = try pipeline.track(image, previous: previous, sources: configuration.sources, bodySeeds: seeds,
                                         seeding: configuration.bodySeeding)
