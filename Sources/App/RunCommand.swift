@@ -26,8 +26,8 @@ struct RunCommand: ParsableCommand {
             without a fused residual add or PReLU) in int8 (AVX512-VNNI or AVX-VNNI) or bf16 \
             (AVX512-BF16), as `pose --precision` does for PoseNet; everything else stays float32. \
             On a CPU without the instructions an explicit int8 or bf16 is one line and exit status \
-            1; auto is fp32 (docs/cli.md "Precision" has each precision's error on the six \
-            MediaPipe models).
+            1; auto is fp32 (docs/speed.md "Reduced precision" has each precision's error on the \
+            six MediaPipe models).
 
             To compare with TFLite (pip install ai-edge-litert numpy):
               python3 -c "import numpy as np; from ai_edge_litert.interpreter import Interpreter as I; \\
