@@ -22,6 +22,13 @@ struct RunCommand: ParsableCommand {
             need, so e.g. pose_landmark_full without its segmentation output skips the whole \
             segmentation branch. Other files in DIR are left alone.
 
+            --precision int8|bf16 runs the graph's 1x1 convolutions (those from 64 input channels \
+            without a fused residual add or PReLU) in int8 (AVX512-VNNI or AVX-VNNI) or bf16 \
+            (AVX512-BF16), as `pose --precision` does for PoseNet; everything else stays float32. \
+            On a CPU without the instructions an explicit int8 or bf16 is one line and exit status \
+            1; auto is fp32 (docs/speed.md "Reduced precision" has each precision's error on the \
+            six MediaPipe models).
+
             To compare with TFLite (pip install ai-edge-litert numpy):
               python3 -c "import numpy as np; from ai_edge_litert.interpreter import Interpreter as I; \\
                 it = I('hand_landmark_full.tflite'); it.allocate_tensors(); \\
@@ -34,6 +41,7 @@ struct RunCommand: ParsableCommand {
               posekit run hand_landmark_full.pkw --input x.npy --output out
               posekit run palm_detection_full.tflite --input x.npy --output out --threads 1
               posekit run pose_landmark_full.pkw --input crop.npy --output out --outputs 0 1 4
+              posekit run hand_landmark_full.pkw --input x.npy --output out-int8 --precision int8
             """)
 
     @Argument(help: "The model: a graph bundle from `posekit import` (.pkw) or a .tflite file.")
@@ -52,6 +60,11 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: "Worker threads (\(Limits.threads.text); default: every core).")
     var threads: Int?
+
+    @Option(help: ArgumentHelp(
+        "Arithmetic of the graph's 1x1 convolutions: fp32 (default), int8 (needs AVX512-VNNI or AVX-VNNI), bf16 (needs AVX512-BF16) or auto (fp32 on every CPU measured so far).",
+        valueName: "fp32|bf16|int8|auto"))
+    var precision: Precision = .fp32
 
     @Flag(help: "List the model's inputs and outputs (index, name, shape) and exit.")
     var list = false
@@ -76,6 +89,7 @@ struct RunCommand: ParsableCommand {
             return
         }
         guard let input, let output else { return }
+        if let problem = precision.unavailability { throw CLIError("--precision \(precision.rawValue): \(problem)") }
         let selected = try selectedOutputs(graph)
         guard graph.inputs.count == 1 else {
             throw CLIError("\(model): the model has \(graph.inputs.count) inputs; posekit run takes models with one")
@@ -86,7 +100,8 @@ struct RunCommand: ParsableCommand {
             throw CLIError("\(input): shape \(tensor.shape) does not fit input '\(CLIError.printable(graph.values[graph.inputs[0]].name))' of \(model), which is \(Self.batchShape(expected))")
         }
         let runner = try CLIError.reading(model) {
-            try GraphRunner(graph: graph, outputs: selected.map { graph.outputs[$0] }, threads: threads ?? Parallelism.defaultThreads)
+            try GraphRunner(graph: graph, outputs: selected.map { graph.outputs[$0] }, threads: threads ?? Parallelism.defaultThreads,
+                            precision: precision)
         }
         let results = try CLIError.reading(model) { try runner.run([tensor]) }
         do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {

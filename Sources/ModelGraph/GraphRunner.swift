@@ -70,7 +70,8 @@ public final class GraphRunner: @unchecked Sendable {
     /// nodes run in a convolution's epilogue).
     public var stepCount: Int { plan.steps.count }
 
-    /// The kind of each step, in run order: `conv 1x1`, `depthwise 5x5 s2`, `add`, ..., and for a
+    /// The kind of each step, in run order: `conv 1x1`, `conv 1x1 int8` (a reduced precision is
+    /// named), `depthwise 5x5 s2`, `add`, ..., and for a
     /// convolution that runs the nodes after it in its epilogue, those too (`conv 1x1 + add + prelu`).
     public var stepKinds: [String] { plan.steps.map(\.kind) }
 

@@ -42,11 +42,13 @@ struct GraphStep {
     /// Further nodes this step runs in its convolution's epilogue (an `ADD`, a `PRELU`), in order.
     var fusedNodes: [Int] = []
 
-    /// The kind of work, for profiles: `conv 1x1`, `depthwise 5x5 s2`, `add`, `conv 1x1 + add + prelu`
-    /// (a convolution with the nodes its epilogue runs), ...
+    /// The kind of work, for profiles: `conv 1x1`, `conv 1x1 int8` (a reduced precision is named),
+    /// `depthwise 5x5 s2`, `add`, `conv 1x1 + add + prelu` (a convolution with the nodes its epilogue runs), ...
     var kind: String {
         switch kernel {
-        case .pointwise(_, let epilogue): return "conv 1x1" + epilogue.kindSuffix
+        case .pointwise(let weights, let epilogue):
+            // A reduced precision is named (`conv 1x1 int8`): what ran, for profiles and tests.
+            return "conv 1x1" + (weights.precision == .fp32 ? "" : " \(weights.precision.rawValue)") + epilogue.kindSuffix
         case .convolution(_, let kh, let kw, let stride, _, let epilogue): return "conv \(kh)x\(kw) s\(stride)" + epilogue.kindSuffix
         case .fewChannels(let weights, _, let stride, _, _, _): return "conv \(weights.shape[1])x\(weights.shape[2]) s\(stride) to \(weights.shape[0]) channels"
         case .depthwise3x3(_, _, let stride, _, _): return "depthwise 3x3 s\(stride)"

@@ -81,6 +81,38 @@ import Testing
                     "\(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
+        // `run` too, on an imported graph, before anything is written.
+        let model = CLI.shared.appendingPathComponent("weights/mediapipe-0.10.14/hand_landmark_lite.tflite").path
+        let input = CLI.shared.appendingPathComponent("reference/mediapipe/models/hand_landmark_lite/mpii_004645041_input_1.npy").path
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        let run = try CLI.run(["run", model, "--input", input, "--output", out.path, "--precision", "int8"], environment: Self.withoutDotProducts)
+        #expect(run.status == 1 && run.stderr.split(separator: "\n").count == 1
+                && run.stderr.hasPrefix("posekit: error: --precision int8: int8 precision needs AVX512-VNNI or AVX-VNNI"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    /// The layer-study variable: a word that names no layer is one line (it is read only when a
+    /// reduced precision is asked); naming only the heads runs them reduced and nothing else, so the
+    /// poses differ from fp32's and from the default int8 layers'.
+    @Test func reducedLayersVariableNarrowsTheLayers() throws {
+        let image = CLI.shared.appendingPathComponent("media/images/coco_000000000785.ppm").path
+        let arguments = ["pose", "--input-size", "257", "--threads", "1", image]
+        let bad = try CLI.run(arguments + ["--precision", "int8"], environment: ["POSEKIT_POSENET_REDUCED_LAYERS": "7,14"])
+        // A CPU without VNNI refuses int8 first (explicitReducedPrecisionWithoutTheInstructionsIsOneLine).
+        guard !bad.stderr.contains("int8 precision needs") else { return }
+        #expect(bad.status == 1 && bad.stderr.split(separator: "\n").count == 1
+                && bad.stderr.hasSuffix("mobilenet075.pkw: POSEKIT_POSENET_REDUCED_LAYERS=7,14: '14' is not a block 1-13, heads or none\n"),
+                "\(bad.stderr)")
+        let fp32 = try CLI.run(arguments, environment: ["POSEKIT_POSENET_REDUCED_LAYERS": "7,14"])
+        #expect(fp32.status == 0, "fp32 ignores the variable: \(fp32.stderr)")
+        let none = try CLI.run(arguments + ["--precision", "int8"], environment: ["POSEKIT_POSENET_REDUCED_LAYERS": "none"])
+        let heads = try CLI.run(arguments + ["--precision", "int8"], environment: ["POSEKIT_POSENET_REDUCED_LAYERS": "heads"])
+        let widest = try CLI.run(arguments + ["--precision", "int8"])
+        #expect(none.status == 0 && heads.status == 0 && widest.status == 0)
+        #expect(none.stdout == fp32.stdout, "no layer reduced gives fp32's poses")
+        #expect(heads.stdout != fp32.stdout && heads.stdout != widest.stdout)
     }
 
     @Test func unknownReducedKernelIsOneErrorLine() throws {

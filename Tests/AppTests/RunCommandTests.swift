@@ -67,4 +67,29 @@ struct RunCommandTests {
         let garbage = try CLI.run(["run", Self.model, "--input", text.path, "--output", dir.appendingPathComponent("out").path])
         #expect(garbage.status == 1 && garbage.stderr.split(separator: "\n").count == 1 && garbage.stderr.contains("text.npy"), "\(garbage.stderr)")
     }
+
+    /// `--precision int8` runs reduced: its outputs differ from fp32's (so something ran in int8) and
+    /// stay within int8's graph tolerance of TFLite's (0.1 of the range, GraphPrecisionParityTests).
+    /// On a CPU without VNNI that is one error line and exit 1 (PrecisionCommandTests).
+    @Test func int8RunsReducedWithinItsTolerance() throws {
+        let input = Self.golden.appendingPathComponent("mpii_004645041_input_1.npy").path
+        let fp32 = try CLI.temporaryDirectory(), int8 = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: fp32); try? FileManager.default.removeItem(at: int8) }
+        let plain = try CLI.run(["run", Self.model, "--input", input, "--output", fp32.path, "--outputs", "0", "--threads", "1"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let result = try CLI.run(["run", Self.model, "--input", input, "--output", int8.path, "--outputs", "0",
+                                  "--threads", "1", "--precision", "int8"])
+        guard result.status == 0 else {
+            #expect(result.status == 1 && result.stderr.split(separator: "\n").count == 1
+                    && result.stderr.hasPrefix("posekit: error: --precision int8: int8 precision needs"), "\(result.stderr)")
+            return
+        }
+        let got = try Self.npy(int8.appendingPathComponent("output_0.npy")).values
+        let reference = try Self.npy(fp32.appendingPathComponent("output_0.npy")).values
+        let want = try Self.npy(Self.golden.appendingPathComponent("mpii_004645041_Identity_landmarks.npy")).values
+        let range = Double((want.max() ?? 0) - (want.min() ?? 0))
+        let worst = zip(got, want).map { Double(abs($0 - $1)) }.max() ?? .infinity
+        #expect(got.count == want.count && worst <= 0.1 * range, "int8: \(worst) over \(range)")
+        #expect(got != reference, "int8 gave fp32's bytes: nothing ran reduced")
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PoseCore
 import Tensor
 
@@ -79,11 +80,16 @@ public final class PoseNetWeights: @unchecked Sendable {
         }
         self.blockStrides = strides
         self.inputScaling = inputScaling
-        // Reduced precision only where the input is the backbone's widest (the last blocks, on the
+        // Reduced precision only where the input is the backbone's widest (blocks 7–13, on the
         // coarsest grid, and the heads): int8 on every pointwise layer from 64 inputs lost 0.016
-        // COCO AP on `images`, on the widest only 0.002 (chosen there; docs/speed.md reports
-        // `images-val`). Those layers hold most of the multiply-adds at every input size.
+        // COCO AP on `images`, on the widest only 0.002, the most time saved within 0.005 there
+        // (docs/speed.md, "Which layers": every set and each layer alone, reported on `images-val`).
+        // `reducedLayersVariable` names another set, for those studies.
         let widest = last.shape[3]
+        let reducedLayers = precision == .fp32 ? nil : try Self.reducedLayersOverride()
+        func reduces(_ layer: Int, inputChannels: Int) -> Bool {
+            reducedLayers.map { $0.contains(layer) } ?? (layer == Self.headsLayer || inputChannels >= widest)
+        }
 
         let w0 = try named(PoseNetWeightNames.firstConvWeights, rank: 4)
         guard w0.shape[0] == 3, w0.shape[1] == 3, w0.shape[2] == 3 else {
@@ -109,7 +115,7 @@ public final class PoseNetWeights: @unchecked Sendable {
             let cout = pw.shape[3]
             let pwb = try vector(PoseNetWeightNames.pointwiseBiases(i), count: cout)
             let pointwise = try PackedPointwiseWeights(weights: pw.reshaped([c, cout]), bias: pwb)
-                .converted(to: c >= widest ? precision.forLayer(inputChannels: c) : .fp32)
+                .converted(to: reduces(i, inputChannels: c) ? precision.forLayer(inputChannels: c) : .fp32)
             blocks.append(SeparableBlock(depthwiseWeights: try dw.reshaped([3, 3, c]), depthwiseBias: dwb, pointwise: pointwise))
             c = cout
             channels.append(c)
@@ -143,7 +149,33 @@ public final class PoseNetWeights: @unchecked Sendable {
             column += headChannels
         }
         heads = try PackedPointwiseWeights(weights: headWeights, bias: headBias)
-            .converted(to: precision.forLayer(inputChannels: c))
+            .converted(to: reduces(Self.headsLayer, inputChannels: c) ? precision.forLayer(inputChannels: c) : .fp32)
+    }
+
+    /// Names the pointwise layers a reduced precision runs on, for the layer studies of docs/speed.md
+    /// (which layers cost how much AP): block numbers 1–13 and `heads`, comma-separated, e.g.
+    /// `7,8,9,10,11,12,13,heads`; `none` for none. Unset: the widest blocks and the heads.
+    public static let reducedLayersVariable = "POSEKIT_POSENET_REDUCED_LAYERS"
+
+    /// The heads' number in ``reducedLayersVariable``'s set (after block 13).
+    static let headsLayer = MobileNetArchitecture.blockCount
+
+    /// The layers ``reducedLayersVariable`` names, nil when it is unset.
+    static func reducedLayersOverride() throws -> Set<Int>? {
+        guard let value = ProcessInfo.processInfo.environment[reducedLayersVariable] else { return nil }
+        var layers = Set<Int>()
+        for word in value.split(separator: ",", omittingEmptySubsequences: false) {
+            let item = word.trimmingCharacters(in: .whitespaces)
+            if item == "heads" {
+                layers.insert(headsLayer)
+            } else if let block = Int(item), (1..<MobileNetArchitecture.blockCount).contains(block) {
+                layers.insert(block)
+            } else if item != "none" {
+                throw PoseNetError.invalidConfiguration(
+                    "\(reducedLayersVariable)=\(value): '\(item)' is not a block 1-\(MobileNetArchitecture.blockCount - 1), heads or none")
+            }
+        }
+        return layers
     }
 }
 
