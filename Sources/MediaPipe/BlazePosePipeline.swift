@@ -34,10 +34,11 @@ public struct BlazePoseResult: Sendable, Equatable {
 /// logits, warped back to the image, smoothed with the previous mask in video mode).
 ///
 /// With `maximumPoses` above 1 it follows several people as MediaPipe's newer `PoseLandmarker`
-/// does: one region per detection (weighted-NMS detections best first, up to the maximum), each
-/// tracked person's next region from their own landmarks, the detector again whenever fewer than
-/// the maximum are tracked; a detection whose region overlaps a tracked person's (IoU > 0.5,
-/// `AssociationNormRect`'s rule) is that person again and is dropped. Each person keeps their own
+/// does in video mode: one region per detection (weighted-NMS detections best first, up to the
+/// maximum), each tracked person's next region from their own landmarks, a person whose pose flag
+/// drops released, the detector again only while fewer than the maximum are tracked; a detection
+/// whose region overlaps a tracked person's (IoU > 0.5, `AssociationNormRect`'s rule) is that
+/// person again and replaces their region (never a second pose). Each person keeps their own
 /// filters. Identities across frames are the caller's (PoseCore's tracker).
 ///
 ///     let pipeline = BlazePosePipeline(detector: poseDetection, landmarker: poseLandmarkFull)
