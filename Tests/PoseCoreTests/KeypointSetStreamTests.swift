@@ -97,7 +97,7 @@ import PoseCore
         for i in body.keypoints.indices {
             body.keypoints[i].z = 6.4 * Double(i) - 100    // exact in pixels and as a fraction of 640
             body.keypoints[i].presence = Double(i) / 40
-            body.keypoints[i].visibility = 1 - Double(i) / 40
+            body.keypoints[i].visibility = Double(40 - i) / 40
         }
         body.world = body.keypoints.indices.map { WorldPoint(x: Double($0) / 100, y: -0.5, z: Double($0 % 7) / 10) }
         for coordinates in [KeypointCoordinates.pixels, .normalized] {
