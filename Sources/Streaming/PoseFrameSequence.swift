@@ -33,7 +33,7 @@ extension PoseFrameModel {
     /// but at most one frame more than the workers waits to be taken, so a slow consumer slows
     /// the reading down and memory stays bounded on an endless stream. With
     /// `dropsLateFrames` (a live camera) the reading never waits: frames that arrive while every
-    /// worker is busy are dropped but for the newest (``DetectedFrame/droppedBefore`` counts them),
+    /// worker is busy are dropped but for the newest (``ProcessedFrame/droppedBefore`` counts them),
     /// and one frame is in flight at a time.
     ///
     /// Models run on dispatch threads, not on the Swift concurrency pool. An input error is
