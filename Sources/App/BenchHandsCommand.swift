@@ -35,11 +35,11 @@ struct BenchHands: AsyncParsableCommand {
     @Option(help: "Worker threads per network pass (\(Limits.threads.text)).")
     var threads = 1
 
-    @Option(help: "Hand models: full or lite.")
-    var handModel = "full"
+    @Option(help: ArgumentHelp("Hand models: full or lite (as posekit hands).", valueName: "full|lite"))
+    var handModel: HandDetector.Model = HandDetector.Configuration.default.model
 
     @Option(help: "At most this many hands (1...20).")
-    var maxHands = 2
+    var maxHands = HandDetector.Configuration.default.maximumHands
 
     @Flag(help: "Print one JSON object.")
     var json = false
@@ -48,7 +48,6 @@ struct BenchHands: AsyncParsableCommand {
         try Limits.benchFrames.check(frames, "--frames")
         try Limits.benchRounds.check(rounds, "--rounds")
         try Limits.threads.check(threads, "--threads")
-        guard ["full", "lite"].contains(handModel) else { throw ValidationError("--hand-model must be full or lite, not \(handModel)") }
         try Limits.maxHands.check(maxHands, "--max-hands")
     }
 
@@ -67,8 +66,8 @@ struct BenchHands: AsyncParsableCommand {
         }
         var settings = HandLandmarkPipeline.Configuration()
         settings.maximumHands = maxHands
-        let pipeline = HandLandmarkPipeline(palmDetector: try load("palm_detection_\(handModel)"),
-                                            landmarker: try load("hand_landmark_\(handModel)"), configuration: settings)
+        let pipeline = HandLandmarkPipeline(palmDetector: try load(handModel.palmDetectorBundle),
+                                            landmarker: try load(handModel.landmarkBundle), configuration: settings)
         var medians: [Double] = [], found = 0
         for _ in 0..<rounds {
             pipeline.reset()
@@ -85,7 +84,7 @@ struct BenchHands: AsyncParsableCommand {
         let median = Median.of(medians)
         if json {
             let report: [String: Any] = ["input": input, "frames": images.count, "rounds": rounds, "threads": threads,
-                                         "hand_model": handModel, "median_ms": median, "round_medians_ms": medians,
+                                         "hand_model": handModel.rawValue, "median_ms": median, "round_medians_ms": medians,
                                          "frames_with_hands": found]
             let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
