@@ -40,6 +40,17 @@ public enum KeypointCoordinates: String, Sendable, CaseIterable {
         }
     }
 
+    /// A keypoint's depth `z` (MediaPipe's: pixels on the scale of x) in this system: unchanged in
+    /// pixels, a fraction of the width in the normalized ones (as MediaPipe's normalized `z`).
+    @inlinable public func depthFromPixels(_ z: Double, width: Int) -> Double {
+        self == .pixels ? z : z / Double(width)
+    }
+
+    /// `z` in this system back in pixels (the inverse of ``depthFromPixels(_:width:)``).
+    @inlinable public func depthToPixels(_ z: Double, width: Int) -> Double {
+        self == .pixels ? z : z * Double(width)
+    }
+
     /// A box in image pixels in this system, as `[x0, y0, x1, y1]` with `x0 ≤ x1`, `y0 ≤ y1`:
     /// in `vision`, `y0` is the box's bottom edge (Vision's `boundingBox` origin).
     public func box(_ box: BoundingBox, width: Int, height: Int) -> BoundingBox {

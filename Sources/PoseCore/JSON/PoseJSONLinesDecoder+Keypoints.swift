@@ -52,9 +52,8 @@ extension PoseJSONLinesDecoder {
             let presence = try unitInterval(kd["presence"], "presence", of: name, pose: p, fail: fail)
             var z: Double?
             if let raw = kd["z"] {
-                // Pixels of x in a pixel line; a fraction of the width otherwise (as the encoder writes it).
                 guard let value = number(raw), value.isFinite else { throw fail("pose \(p): \(name) has a non-numeric \"z\"") }
-                let pixels = coordinates == .pixels ? value : value * Double(width)
+                let pixels = coordinates.depthToPixels(value, width: width)
                 guard abs(pixels) <= maximumPixelDistance else { throw fail("pose \(p): \(name)'s \"z\" lies more than 1e7 pixels away") }
                 z = pixels
             }

@@ -109,8 +109,7 @@ public enum PoseJSONLinesEncoder {
             json.raw(", \"x\": "); json.number(position.x, decimals: decimals)
             json.raw(", \"y\": "); json.number(position.y, decimals: decimals)
             if let z = keypoint.z {
-                // Pixels of x, or (normalized and vision lines) a fraction of the width, as MediaPipe's z.
-                json.raw(", \"z\": "); json.number(coordinates == .pixels ? z : z / Double(width), decimals: decimals)
+                json.raw(", \"z\": "); json.number(coordinates.depthFromPixels(z, width: width), decimals: decimals)
             }
             json.raw(", \"score\": "); json.number(keypoint.score, decimals: JSONText.Decimals.scores)
             if let visibility = keypoint.visibility {
