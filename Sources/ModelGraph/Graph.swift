@@ -24,12 +24,24 @@ public struct Graph: Sendable {
     public var inputs: [ValueID]
     /// The graph's outputs, in the model's output order.
     public var outputs: [ValueID]
+    /// Which 1×1 convolutions run a reduced precision when a runner asks for one (Tensor's one
+    /// rule, with the family's threshold; a bundle stores a threshold other than the standard one).
+    public var reducedPrecision: ReducedPrecisionRule
+    /// The constants in the forms the kernels read, packed once and shared by every runner of this
+    /// graph and of its copies (other thread counts, output selections, frames in flight), and of
+    /// other graphs given the same store (one network at several input sizes).
+    public let weights: GraphWeights
 
-    public init(values: [GraphValue], nodes: [GraphNode], inputs: [ValueID], outputs: [ValueID]) {
+    /// A graph of these values and nodes; `weights` shared with other graphs on the same constants
+    /// (by default a store of its own).
+    public init(values: [GraphValue], nodes: [GraphNode], inputs: [ValueID], outputs: [ValueID],
+                reducedPrecision: ReducedPrecisionRule = .standard, weights: GraphWeights = GraphWeights()) {
         self.values = values
         self.nodes = nodes
         self.inputs = inputs
         self.outputs = outputs
+        self.reducedPrecision = reducedPrecision
+        self.weights = weights
     }
 }
 

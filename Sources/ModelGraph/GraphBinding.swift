@@ -17,14 +17,12 @@ public struct GraphBinding {
     let chain: EpilogueChain?
     /// The `PAD` node whose padding this depthwise convolution takes on (``PadFolding``), if any.
     var foldedPad: GraphNode?
-    let rule: ReducedPrecisionRule
 
-    init(graph: Graph, node: GraphNode, index: Int, chain: EpilogueChain?, rule: ReducedPrecisionRule) {
+    init(graph: Graph, node: GraphNode, index: Int, chain: EpilogueChain?) {
         self.graph = graph
         self.node = node
         self.index = index
         self.chain = chain
-        self.rule = rule
     }
 
     /// The value the step writes: the chain's last value, or the node's output.
@@ -71,6 +69,24 @@ public struct GraphBinding {
     /// Adds a step of the plan's own before the node's (a pad a convolution needs), writing `output`.
     mutating func addPreparingStep(_ kernel: any GraphKernel, _ inputs: [ValueID], output: ValueID) {
         plan.steps.append(GraphStep(kernel: kernel, inputs: inputs, output: output, node: index))
+    }
+
+    /// The precision of this node as a 1×1 convolution reading `inputChannels`: the graph's
+    /// ``Graph/reducedPrecision`` rule applied to the precision the runner asks.
+    func pointwisePrecision(inputChannels: Int) -> Precision {
+        graph.reducedPrecision.precision(plan.precision, layer: plan.names[output], inputChannels: inputChannels,
+                                         fusedAfterStore: chain != nil)
+    }
+
+    /// `weights` (`rows × columns` elements) and `bias` packed for the GEMM in `precision`, from
+    /// the graph's store (``GraphWeights``): packed by the first runner that asks, shared after.
+    func packedGEMM(weights: Tensor, bias: Tensor, rows: Int, columns: Int, precision: Precision = .fp32) throws -> PackedPointwiseWeights {
+        try graph.weights.packedGEMM(weights: weights, bias: bias, rows: rows, columns: columns, precision: precision)
+    }
+
+    /// The form `form` of `sources` made by `make`, from the graph's store (made once, shared after).
+    func prepared<T>(_ form: String, of sources: [Tensor], make: () throws -> T) throws -> T {
+        try graph.weights.form(form, of: sources, make: make)
     }
 
     /// A value the plan adds (a padded copy of an input), with its shape.

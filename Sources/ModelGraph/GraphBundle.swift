@@ -32,7 +32,9 @@ extension Graph {
             }
             entries.append(.init(name: value.name, shape: value.shape, constant: tensorName))
         }
-        let section = GraphBundleSection(values: entries, nodes: nodes.map { GraphBundleSection.Node($0) }, inputs: inputs, outputs: outputs)
+        let threshold = reducedPrecision.minimumInputChannels
+        let section = GraphBundleSection(values: entries, nodes: nodes.map { GraphBundleSection.Node($0) }, inputs: inputs, outputs: outputs,
+                                         reducedPrecisionMinimumInputChannels: threshold == ReducedPrecisionRule.standard.minimumInputChannels ? nil : threshold)
         var writer = WeightBundleWriter(manifest: try WeightManifest(kind: Graph.bundleKind, name: name, section: section,
                                                                      source: source, license: license))
         for (tensorName, value, layout) in stored {
@@ -70,7 +72,12 @@ extension Graph {
         let nodes = try section.nodes.enumerated().map { index, node in
             do { return try node.graphNode(registry) } catch let error as GraphError { throw corrupt("node \(index): \(error.detail)") }
         }
-        self.init(values: values, nodes: nodes, inputs: section.inputs, outputs: section.outputs)
+        var rule = ReducedPrecisionRule.standard
+        if let threshold = section.reducedPrecisionMinimumInputChannels {
+            guard (1...Graph.maxValueElements).contains(threshold) else { throw corrupt("reducedPrecisionMinimumInputChannels \(threshold) is out of range") }
+            rule.minimumInputChannels = threshold
+        }
+        self.init(values: values, nodes: nodes, inputs: section.inputs, outputs: section.outputs, reducedPrecision: rule)
         do { try validate() } catch let error as GraphError { throw corrupt("graph: \(error.detail)") }
     }
 
@@ -167,4 +174,7 @@ public struct GraphBundleSection: Codable, Sendable, Equatable {
     public var nodes: [Node]
     public var inputs: [Int]
     public var outputs: [Int]
+    /// The graph's ``Graph/reducedPrecision`` threshold when it is not the standard one
+    /// (`Precision.minimumInputChannels`); absent otherwise.
+    public var reducedPrecisionMinimumInputChannels: Int? = nil
 }

@@ -3,7 +3,8 @@ import Tensor
 /// A graph planned once for running: the nodes the requested outputs need (pruned backward), the
 /// plan passes' decisions (``EpilogueFusion``: residual `ADD`s and `PRELU`s run in the convolution
 /// before them; ``PadFolding``: a `PAD` runs as its depthwise consumer's padding), each remaining
-/// node bound to a kernel by its operation (``GraphOperation/bind(_:)``, a ``GraphStep``), and every
+/// node bound to a kernel by its operation (``GraphOperation/bind(_:)``, a ``GraphStep``; weights packed
+/// through the graph's ``GraphWeights``, once for every runner), and every
 /// intermediate value placed in a buffer of a pool reused by liveness (a buffer is free again after
 /// its value's last reader).
 ///
@@ -26,7 +27,7 @@ struct GraphPlan {
     /// convolution's node index.
     var epilogueChains: [Int: EpilogueChain] = [:]
     /// The arithmetic asked of the 1×1 convolutions (resolved: Tensor's `Precision`); which of
-    /// them take it is ``ReducedPrecisionRule``'s decision.
+    /// them take it is the graph's `ReducedPrecisionRule`'s decision.
     var precision: Precision = .fp32
 
     enum Placement {
@@ -39,7 +40,7 @@ struct GraphPlan {
 
     /// Plans `graph` to compute `outputs` (value IDs); with `fusingEpilogues`, residual `ADD`s
     /// and `PRELU`s run in the epilogue of the convolution before them where the graph allows;
-    /// 1×1 convolutions in `precision` (resolved) where ``ReducedPrecisionRule`` allows.
+    /// 1×1 convolutions in `precision` (resolved) where the graph's `ReducedPrecisionRule` allows.
     init(graph: Graph, outputs: [ValueID], fusingEpilogues: Bool = true, precision: Precision = .fp32) throws {
         self.precision = precision
         // The checks every graph passes (IDs in range, producers before consumers, shapes).
@@ -80,15 +81,14 @@ struct GraphPlan {
         // Chain node → its convolution; every node of a chain but the last is bound with it.
         var chainAt: [Int: Int] = [:]
         for (conv, chain) in epilogueChains { chainAt[conv] = conv; for node in chain.nodes { chainAt[node] = conv } }
-        let rule = ReducedPrecisionRule(graph: graph)
         for (index, node) in graph.nodes.enumerated() where needed[index] && foldedPads[index] == nil {
             var binding: GraphBinding
             if let conv = chainAt[index] {
                 let chain = epilogueChains[conv]!
                 guard index == chain.last else { continue }
-                binding = GraphBinding(graph: graph, node: graph.nodes[conv], index: conv, chain: chain, rule: rule)
+                binding = GraphBinding(graph: graph, node: graph.nodes[conv], index: conv, chain: chain)
             } else {
-                binding = GraphBinding(graph: graph, node: node, index: index, chain: nil, rule: rule)
+                binding = GraphBinding(graph: graph, node: node, index: index, chain: nil)
                 if let pad = foldedPads.first(where: { $0.value == index })?.key { binding.foldedPad = graph.nodes[pad] }
             }
             // The binding works on the plan itself (moved in and back, not copied).

@@ -4,7 +4,7 @@ import Tensor
 /// `[Cout]`; the fused activation is applied after the bias. Output `[H', W', Cout]` by the window.
 ///
 /// Kernels: a 1×1 stride-1 unpadded convolution is a GEMM on the packed weights (the only place a
-/// reduced precision runs: ``ReducedPrecisionRule``); up to ``fewChannelsLimit`` output channels
+/// reduced precision runs: the graph's `ReducedPrecisionRule`); up to ``fewChannelsLimit`` output channels
 /// run as dot products; the rest on the packed general convolution (im2col bands), with a pad
 /// step first when the padding is neither TF SAME's nor zero. Residual `ADD`s and `PRELU`s after
 /// a packed-GEMM convolution may run in its epilogue (``EpilogueFusion``).
@@ -62,11 +62,12 @@ public struct Conv2DOp: GraphOperation, Equatable {
             throw binding.unsupported("strides \(window.strideHeight)x\(window.strideWidth), dilation \(window.dilationHeight)x\(window.dilationWidth) (equal strides and no dilation are supported)")
         }
         if !Self.isPointwise(window, kh, kw) && cout <= Self.fewChannelsLimit && window.padding.top < kh && window.padding.left < kw {
-            binding.addStep(FewChannelsKernel(weightsOHWI: try Self.ohwi(weights), bias: bias, stride: window.strideHeight,
+            let ohwi = try binding.prepared("ohwi", of: [weights]) { try Self.ohwi(weights) }
+            binding.addStep(FewChannelsKernel(weightsOHWI: ohwi, bias: bias, stride: window.strideHeight,
                                               padTop: window.padding.top, padLeft: window.padding.left, activation: activation), [x])
             return
         }
-        let packed = try PackedPointwiseWeights(weights: weights.reshaped([kh * kw * cin, cout]), bias: bias)
+        let packed = try binding.packedGEMM(weights: weights, bias: bias, rows: kh * kw * cin, columns: cout)
         var epilogue = StepEpilogue(activation)
         if let chain = binding.chain {
             if let add = chain.add, let addOp = binding.graph.nodes[add].operation as? AddOp {
@@ -79,8 +80,9 @@ public struct Conv2DOp: GraphOperation, Equatable {
             }
         }
         if Self.isPointwise(window, kh, kw) {
-            let precision = binding.rule.precision(binding.plan.precision, inputChannels: cin, fused: binding.chain != nil)
-            binding.addStep(PointwiseKernel(weights: try packed.converted(to: precision), epilogue: epilogue), [x])
+            let precision = binding.pointwisePrecision(inputChannels: cin)
+            let reduced = try binding.packedGEMM(weights: weights, bias: bias, rows: cin, columns: cout, precision: precision)
+            binding.addStep(PointwiseKernel(weights: reduced, epilogue: epilogue), [x])
             return
         }
         let (input, padding) = try Self.convolutionInput(x, window: window, binding: &binding)

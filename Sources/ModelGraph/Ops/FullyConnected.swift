@@ -35,7 +35,8 @@ public struct FullyConnectedOp: GraphOperation, Equatable {
               weights.shape[1] == binding.shape(binding.output).reduce(1, *) else {
             throw binding.invalid("weights \(weights.shape) ([in, out]) for input \(binding.shape(x)) and output \(binding.shape(binding.output))")
         }
-        binding.addStep(FullyConnectedKernel(weights: try PackedPointwiseWeights(weights: weights, bias: bias), activation: activation), [x])
+        let packed = try binding.packedGEMM(weights: weights, bias: bias, rows: weights.shape[0], columns: weights.shape[1])
+        binding.addStep(FullyConnectedKernel(weights: packed, activation: activation), [x])
     }
 }
 
