@@ -1,5 +1,6 @@
 import Foundation
 import FrameIO
+import MediaPipe
 import ModelGraph
 import PoseCore
 import Streaming
