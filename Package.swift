@@ -180,7 +180,7 @@ let package = Package(
         // The TFLite schema subset and its family mapper: a .tflite file becomes a ModelGraph.Graph.
         .target(name: "TFLite", dependencies: ["FlatBuffers", "ModelGraph", "Tensor"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
-        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "ModelGraph", "FrameIO", "PoseCore", "PoseNet", "Detectors", "ActionNet", "CPUFeatures", "COpenBLAS"],
+        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "ModelGraph", "FrameIO", "PoseCore", "PoseNet", "MediaPipe", "Detectors", "ActionNet", "CPUFeatures", "COpenBLAS"],
                 swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).
         .target(name: "ActionTraining", dependencies: ["ActionNet", "PoseCore", "Tensor", "COpenBLAS"], swiftSettings: optimize),
