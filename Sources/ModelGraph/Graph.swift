@@ -59,13 +59,14 @@ public struct GraphValue: Sendable {
 
 /// One operation: what it computes and which values it reads and writes.
 public struct GraphNode: Sendable {
-    public var operation: GraphOperation
+    /// What the node computes (one of ``GraphOperationRegistry``'s types, e.g. ``Conv2DOp``).
+    public var operation: any GraphOperation
     /// Input values, in the operation's documented order.
     public var inputs: [ValueID]
     /// Output values (every operation here has exactly one).
     public var outputs: [ValueID]
 
-    public init(operation: GraphOperation, inputs: [ValueID], outputs: [ValueID]) {
+    public init(operation: any GraphOperation, inputs: [ValueID], outputs: [ValueID]) {
         self.operation = operation
         self.inputs = inputs
         self.outputs = outputs
