@@ -155,26 +155,32 @@ public final class ActionEngine {
 
     /// Runs a whole stream of `(frameIndex, time, poses)` and hands every event, summary last,
     /// to `emit` as soon as it is known.
-    public func run<S: Sequence>(_ frames: S, emit: (ActionEvent) throws -> Void) rethrows
+    /// - Throws: `emit`'s errors, and the classifier's (``process(frameIndex:time:poses:imageWidth:imageHeight:)``).
+    public func run<S: Sequence>(_ frames: S, emit: (ActionEvent) throws -> Void) throws
     where S.Element == (frameIndex: Int, time: Double, poses: [Pose]) {
         for f in frames {
-            for e in process(frameIndex: f.frameIndex, time: f.time, poses: f.poses) { try emit(e) }
+            for e in try process(frameIndex: f.frameIndex, time: f.time, poses: f.poses) { try emit(e) }
         }
-        for e in finish() { try emit(e) }
+        for e in try finish() { try emit(e) }
     }
 
     /// Consumes one frame's poses, with their identities when the frame has them (`posekit pose`
     /// output: its `"id"`s are used as they are, so `actions --poses` follows the people `pose` saw).
-    public func process(_ frame: PoseFrame) -> [ActionEvent] {
-        process(frameIndex: frame.frame, time: frame.time, poses: frame.poses,
+    /// - Throws: the classifier's error on a window it cannot label (a Create ML model whose
+    ///   values overflow float32 on it: ``CoreMLModelError/badWindow(_:)``).
+    public func process(_ frame: PoseFrame) throws -> [ActionEvent] {
+        try process(frameIndex: frame.frame, time: frame.time, poses: frame.poses,
                 imageWidth: frame.width, imageHeight: frame.height)
     }
 
     /// Consumes one frame's poses: its index in the source, its time in seconds, every person found
     /// and, when they were tracked already, their identities (nil: tracked here); and the frame's
     /// size in pixels (0: as before; only a Create ML classifier uses it).
+    ///
+    /// - Throws: the classifier's error on a window it cannot label (a Create ML model whose
+    ///   values overflow float32 on it: ``CoreMLModelError/badWindow(_:)``); ActionNet labels every window.
     public func process(frameIndex: Int, time: Double, poses: [Pose],
-                        imageWidth: Int = 0, imageHeight: Int = 0) -> [ActionEvent] {
+                        imageWidth: Int = 0, imageHeight: Int = 0) throws -> [ActionEvent] {
         guard !finished else { return [] }
         if imageWidth > 0 && imageHeight > 0 { (self.imageWidth, self.imageHeight) = (imageWidth, imageHeight) }
         framesConsumed += 1
@@ -195,12 +201,12 @@ public final class ActionEngine {
         }
         var events: [ActionEvent] = []
         for slot in slots {
-            events += consume(slot)
+            events += try consume(slot)
         }
         return events
     }
 
-    private func consume(_ slot: ResampledFrame) -> [ActionEvent] {
+    private func consume(_ slot: ResampledFrame) throws -> [ActionEvent] {
         if let id = slot.trackID, let pose = slot.pose {
             if let last = lastTrack, last != id, !continuesLastFollowed(pose, time: slot.time) {
                 // A new person: the previous one's input has ended (a repetition at its turning
@@ -217,7 +223,7 @@ public final class ActionEngine {
         let length = configuration.windowLength
         if buffer.count > length { buffer.removeFirst(buffer.count - length) }
         guard buffer.count == length, (slotsSeen - length) % configuration.windowStride == 0 else { return [] }
-        return classify(PoseWindow(frames: buffer))
+        return try classify(PoseWindow(frames: buffer))
     }
 
     /// Whether a pose under a new track ID is the followed person again: the tracker starts a new
@@ -235,7 +241,8 @@ public final class ActionEngine {
     /// Ends the stream: classifies a last window over any frames no window covered yet (a
     /// zero-padded one when the stream is shorter than a window), settles pending repetitions
     /// and returns the summary as the final event.
-    public func finish() -> [ActionEvent] {
+    /// - Throws: the classifier's error on the last window (see ``process(_:)``).
+    public func finish() throws -> [ActionEvent] {
         guard !finished else { return [] }
         finished = true
         var events: [ActionEvent] = []
@@ -248,9 +255,9 @@ public final class ActionEngine {
                     ResampledFrame(slot: first.slot + $0, time: first.time + Double($0) / configuration.fps,
                                    sourceFrame: last.sourceFrame, pose: nil, trackID: nil)
                 }
-                events += classify(PoseWindow(frames: frames), realSlots: buffer.count)
+                events += try classify(PoseWindow(frames: frames), realSlots: buffer.count)
             } else {
-                events += classify(PoseWindow(frames: frames))
+                events += try classify(PoseWindow(frames: frames))
             }
         } else if let window = lastWindow {
             events += settle(first: window.first, last: window.last, topClass: window.topClass)
@@ -271,11 +278,11 @@ public final class ActionEngine {
     }
 
     /// Labels a window, credits its new frames' time to the label and settles the repetitions it covers.
-    private func classify(_ window: PoseWindow, realSlots: Int? = nil) -> [ActionEvent] {
+    private func classify(_ window: PoseWindow, realSlots: Int? = nil) throws -> [ActionEvent] {
         let frames = window.frames
         let realCount = realSlots ?? frames.count
         let first = frames[0], lastReal = frames[realCount - 1]
-        let prediction = WindowPrediction(window, realSlots: realCount, classifier: classifier, configuration: configuration,
+        let prediction = try WindowPrediction(window, realSlots: realCount, classifier: classifier, configuration: configuration,
                                           imageWidth: imageWidth, imageHeight: imageHeight)
         // Time: the window's label owns its frames not yet owned by an earlier window.
         let newFrom = max(first.slot, lastWindowEnd + 1)

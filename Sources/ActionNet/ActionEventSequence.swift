@@ -21,9 +21,9 @@ public struct ActionEventSequence<Frames: AsyncSequence>: AsyncSequence where Fr
             if engine == nil { engine = try recognizer.makeEngine() }
             while ready.isEmpty && !finished {
                 if let frame = try await frames.next() {
-                    ready = engine!.process(frame)
+                    ready = try engine!.process(frame)
                 } else {
-                    ready = engine!.finish()
+                    ready = try engine!.finish()
                     finished = true
                 }
             }

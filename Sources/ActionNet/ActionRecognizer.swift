@@ -112,8 +112,8 @@ public final class ActionRecognizer: @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
-        return WindowPrediction(window, realSlots: window.length, classifier: classifier, configuration: configuration,
-                                imageWidth: imageWidth, imageHeight: imageHeight)
+        return try WindowPrediction(window, realSlots: window.length, classifier: classifier, configuration: configuration,
+                                    imageWidth: imageWidth, imageHeight: imageHeight)
     }
 
     /// Every event for a whole stream of frames in time order: window predictions and
@@ -121,8 +121,8 @@ public final class ActionRecognizer: @unchecked Sendable {
     public func events<Frames: Sequence>(for frames: Frames) throws -> [ActionEvent] where Frames.Element == PoseFrame {
         let engine = try makeEngine()
         var events: [ActionEvent] = []
-        for frame in frames { events += engine.process(frame) }
-        return events + engine.finish()
+        for frame in frames { events += try engine.process(frame) }
+        return events + (try engine.finish())
     }
 
     /// The events of an async stream of frames, as each becomes known, the summary last.

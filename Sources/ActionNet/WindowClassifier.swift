@@ -32,17 +32,17 @@ enum WindowClassifier {
     }
 
     /// One probability per output for `window`, whose poses are in a `width × height` image.
-    func probabilities(_ window: PoseWindow, imageWidth: Int, imageHeight: Int) -> [Double] {
+    ///
+    /// - Throws: ``CoreMLModelError/badWindow(_:)`` when a Create ML model's values overflow
+    ///   float32 inside the network on this window (checked at load on a window of zeros, a
+    ///   model of finite but huge weights fails only on real poses): the stream stops with that
+    ///   error, as `--window` does, rather than labeling every window `low_confidence`.
+    func probabilities(_ window: PoseWindow, imageWidth: Int, imageHeight: Int) throws -> [Double] {
         switch self {
         case .actionNet(let net):
             return net.probabilities(features: window.features())
         case .createML(let model):
-            // A model checked at load on a window of its own length with finite coordinates fails
-            // only when its values overflow float32 inside: then no class has any probability
-            // (a low-confidence window), never NaN probabilities.
-            let input = window.visionInput(width: imageWidth, height: imageHeight)
-            guard let prediction = try? model.classify(input) else { return [Double](repeating: 0, count: model.labels.count) }
-            return prediction.probabilities.map(Double.init)
+            return try model.classify(window.visionInput(width: imageWidth, height: imageHeight)).probabilities.map(Double.init)
         }
     }
 }

@@ -7,8 +7,9 @@ extension WindowPrediction {
     /// `topClass` is the counter the top output is mapped to (``ActionEngineConfiguration/counters``),
     /// which the repetitions must match; `imageWidth` × `imageHeight` is the frames' size (a
     /// Create ML classifier's coordinates are normalized by it).
+    /// - Throws: the classifier's error on a window it cannot label (``WindowClassifier/probabilities(_:imageWidth:imageHeight:)``).
     init(_ window: PoseWindow, realSlots: Int, classifier: WindowClassifier, configuration: ActionEngineConfiguration,
-         imageWidth: Int = 0, imageHeight: Int = 0) {
+         imageWidth: Int = 0, imageHeight: Int = 0) throws {
         let frames = window.frames
         let first = frames[0], lastReal = frames[realSlots - 1]
         let labels = classifier.classLabels
@@ -17,7 +18,7 @@ extension WindowPrediction {
                   probabilities: [Double](repeating: 0, count: labels.count),
                   trackID: window.dominantTrackID, topClass: nil, classNames: labels.map(\.name))
         if window.realPoseFraction >= configuration.minimumPoseFraction {
-            let probs = classifier.probabilities(window, imageWidth: imageWidth, imageHeight: imageHeight)
+            let probs = try classifier.probabilities(window, imageWidth: imageWidth, imageHeight: imageHeight)
             let top = probs.indices.max { probs[$0] < probs[$1] }!
             probabilities = probs
             confidence = probs[top]

@@ -137,8 +137,8 @@ public enum ActionTrainer {
     public static func evaluate(_ net: TemporalConvNet, clip: LabeledClip, configuration: ActionEngineConfiguration = ActionEngineConfiguration()) throws -> (ClipEvaluation, [ActionEvent]) {
         let engine = try ActionEngine(classifier: net, configuration: configuration)
         var events: [ActionEvent] = []
-        for f in clip.frames { events += engine.process(f) }
-        events += engine.finish()
+        for f in clip.frames { events += try engine.process(f) }
+        events += try engine.finish()
         var windows = 0, right = 0
         var summaryLabel = "none", reps = 0
         for e in events {

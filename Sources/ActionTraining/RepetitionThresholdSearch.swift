@@ -98,8 +98,8 @@ public enum RepetitionThresholdSearch {
         let engine = try ActionEngine(classifier: classifier, configuration: configuration)
         engine.recordsTurningPoints = true
         var events: [ActionEvent] = []
-        for f in clip.frames { events += engine.process(f) }
-        events += engine.finish()
+        for f in clip.frames { events += try engine.process(f) }
+        events += try engine.finish()
         guard case .summary(let summary)? = events.last else { throw ActionNetError.badTrainingData("\(clip.name): no summary") }
         return ClipRun(clip: clip.name, counts: summary.reps, rejected: summary.rejectedReps, turningPoints: engine.turningPoints)
     }

@@ -15,39 +15,47 @@ public enum Padding: Sendable, Equatable {
 public struct ConvolutionGeometry: Sendable, Equatable {
     public let inputHeight: Int, inputWidth: Int
     public let kernelHeight: Int, kernelWidth: Int
-    public let stride: Int, dilation: Int
+    /// The vertical stride, and the horizontal one unless ``strideWidth`` differs (a Create ML
+    /// temporal convolution: 2 along time, 1 across joints).
+    public let stride: Int
+    /// The horizontal stride (``stride`` unless given apart).
+    public let strideWidth: Int
+    public let dilation: Int
     public let outputHeight: Int, outputWidth: Int
     /// Zero rows added above / columns added left of the input (the bottom / right get the rest).
     public let padTop: Int, padLeft: Int
 
+    /// `strideWidth` nil: `stride` along both axes.
+    ///
     /// - Throws: ``TensorError/invalidDimension(_:)`` for non-positive sizes, strides or dilations;
     ///   ``TensorError/shapeMismatch(_:)`` when a VALID convolution's kernel is larger than the input.
     public init(
         inputHeight: Int, inputWidth: Int, kernelHeight: Int, kernelWidth: Int,
-        stride: Int = 1, dilation: Int = 1, padding: Padding = .same
+        stride: Int = 1, strideWidth: Int? = nil, dilation: Int = 1, padding: Padding = .same
     ) throws {
+        let strideWidth = strideWidth ?? stride
         for (name, value) in [("input height", inputHeight), ("input width", inputWidth),
                               ("kernel height", kernelHeight), ("kernel width", kernelWidth),
-                              ("stride", stride), ("dilation", dilation)] where value <= 0 {
+                              ("stride", stride), ("width stride", strideWidth), ("dilation", dilation)] where value <= 0 {
             throw TensorError.invalidDimension("convolution \(name) is \(value)")
         }
         self.inputHeight = inputHeight; self.inputWidth = inputWidth
         self.kernelHeight = kernelHeight; self.kernelWidth = kernelWidth
-        self.stride = stride; self.dilation = dilation
+        self.stride = stride; self.strideWidth = strideWidth; self.dilation = dilation
         let spanH = (kernelHeight - 1) * dilation + 1, spanW = (kernelWidth - 1) * dilation + 1
         switch padding {
         case .same:
             outputHeight = (inputHeight + stride - 1) / stride
-            outputWidth = (inputWidth + stride - 1) / stride
+            outputWidth = (inputWidth + strideWidth - 1) / strideWidth
             padTop = max((outputHeight - 1) * stride + spanH - inputHeight, 0) / 2
-            padLeft = max((outputWidth - 1) * stride + spanW - inputWidth, 0) / 2
+            padLeft = max((outputWidth - 1) * strideWidth + spanW - inputWidth, 0) / 2
         case .valid:
             guard spanH <= inputHeight, spanW <= inputWidth else {
                 throw TensorError.shapeMismatch(
                     "VALID convolution: dilated kernel \(spanH)x\(spanW) exceeds input \(inputHeight)x\(inputWidth)")
             }
             outputHeight = (inputHeight - spanH) / stride + 1
-            outputWidth = (inputWidth - spanW) / stride + 1
+            outputWidth = (inputWidth - spanW) / strideWidth + 1
             padTop = 0; padLeft = 0
         }
     }
@@ -68,7 +76,7 @@ public struct ConvolutionGeometry: Sendable, Equatable {
     /// every row (a letterbox band at the side of a portrait frame) give equal columns.
     public func outputColumns(readingOnly columns: Range<Int>) -> Range<Int> {
         Self.outputs(readingOnly: columns, input: inputWidth, output: outputWidth, kernel: kernelWidth, pad: padLeft,
-                     stride: stride, dilation: dilation)
+                     stride: strideWidth, dilation: dilation)
     }
 
     /// The input rows that output rows `outputRows` read (clamped to the image).
@@ -78,7 +86,7 @@ public struct ConvolutionGeometry: Sendable, Equatable {
 
     /// The input columns that output columns `outputColumns` read (clamped to the image).
     public func inputColumns(readBy outputColumns: Range<Int>) -> Range<Int> {
-        Self.inputs(readBy: outputColumns, input: inputWidth, kernel: kernelWidth, pad: padLeft, stride: stride, dilation: dilation)
+        Self.inputs(readBy: outputColumns, input: inputWidth, kernel: kernelWidth, pad: padLeft, stride: strideWidth, dilation: dilation)
     }
 
     // One axis: output position y reads input positions y·stride − pad ... y·stride − pad + (kernel − 1)·dilation.

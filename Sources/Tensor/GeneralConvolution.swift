@@ -184,9 +184,12 @@ extension Convolution {
     ///
     /// - Throws: ``TensorError`` on shape mismatches, non-positive stride / dilation, or an
     ///   epilogue that does not fit the output.
+    ///
+    /// `strideWidth` (nil: `stride`) is the horizontal stride when it differs from the vertical
+    /// `stride`: a Create ML temporal convolution steps 2 along time (rows) and 1 across joints.
     public static func general(
         _ input: Tensor, packed: PackedPointwiseWeights, kernelHeight kh: Int, kernelWidth kw: Int,
-        stride: Int = 1, dilation: Int = 1, padding: Padding = .same, epilogue: Epilogue,
+        stride: Int = 1, strideWidth: Int? = nil, dilation: Int = 1, padding: Padding = .same, epilogue: Epilogue,
         into output: Tensor, workspace: ConvolutionWorkspace? = nil, skippingRows: Range<Int> = 0..<0,
         skippingColumns: Range<Int> = 0..<0, threads: Int = Parallelism.defaultThreads
     ) throws {
@@ -197,7 +200,7 @@ extension Convolution {
         }
         let g = try ConvolutionGeometry(
             inputHeight: h, inputWidth: w, kernelHeight: kh, kernelWidth: kw,
-            stride: stride, dilation: dilation, padding: padding)
+            stride: stride, strideWidth: strideWidth, dilation: dilation, padding: padding)
         let cout = packed.outputChannels
         try output.requireShape([g.outputHeight, g.outputWidth, cout], "convolution output")
         try output.requireDisjoint(from: input, "convolution output")
@@ -268,17 +271,17 @@ extension Convolution {
         row oy: Int, columns: Range<Int>, _ epilogue: KernelEpilogue,
         scratch: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Float>
     ) {
-        let (w, kh, kw, stride) = (g.inputWidth, g.kernelHeight, g.kernelWidth, g.stride)
+        let (w, kh, kw, strideX) = (g.inputWidth, g.kernelHeight, g.kernelWidth, g.strideWidth)
         let k = kh * kw * cin, ow = g.outputWidth, cout = packed.outputChannels
-        let iy0 = oy * stride - g.padTop
+        let iy0 = oy * g.stride - g.padTop
         let rowInside = iy0 >= 0 && iy0 + kh <= g.inputHeight
         var ox = columns.lowerBound
         while ox < columns.upperBound {
             let pixels = min(packed.tileRows, columns.upperBound - ox)
-            let ix0 = ox * stride - g.padLeft
+            let ix0 = ox * strideX - g.padLeft
             let out = (oy * ow + ox) * cout
-            if rowInside && ix0 >= 0 && (ox + pixels - 1) * stride - g.padLeft + kw <= w {
-                packedRowTile(a: src + (iy0 * w + ix0) * cin, lda: stride * cin, segments: kh,
+            if rowInside && ix0 >= 0 && (ox + pixels - 1) * strideX - g.padLeft + kw <= w {
+                packedRowTile(a: src + (iy0 * w + ix0) * cin, lda: strideX * cin, segments: kh,
                               segmentLength: kw * cin, segmentStride: w * cin, rows: pixels,
                               packed: packed, epilogue: epilogue, at: out, c: dst)
             } else {
@@ -319,7 +322,7 @@ extension Convolution {
             let pixel = firstPixel + p
             let oy = pixel / g.outputWidth, ox = pixel % g.outputWidth
             var dst = columns + p * k
-            let ix0 = ox * g.stride - g.padLeft
+            let ix0 = ox * g.strideWidth - g.padLeft
             // With dilation 1 a window row inside the image is kW·Cin contiguous input floats.
             let contiguousRow = g.dilation == 1 && ix0 >= 0 && ix0 + g.kernelWidth <= g.inputWidth
             for ky in 0..<g.kernelHeight {
@@ -331,7 +334,7 @@ extension Convolution {
                     continue
                 }
                 for kx in 0..<g.kernelWidth {
-                    let ix = ox * g.stride - g.padLeft + kx * g.dilation
+                    let ix = ox * g.strideWidth - g.padLeft + kx * g.dilation
                     if rowInside && ix >= 0 && ix < g.inputWidth {
                         let from = src + (iy * g.inputWidth + ix) * cin
                         // A library memcpy call costs more than a few floats (RGB input: 3).

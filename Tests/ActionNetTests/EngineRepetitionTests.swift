@@ -86,12 +86,12 @@ struct EngineRepetitionTests {
         #expect(other == 3, "\(String(describing: other))")
     }
 
-    @Test func theOverlayStatusShowsTheLastRepetitionsCue() {
+    @Test func theOverlayStatusShowsTheLastRepetitionsCue() throws {
         let ex = SyntheticExercise.standard(.jumpingJacks)
         let engine = Fixtures.engine(Self.constantNet(.jumpingJacks))
         var last: RepetitionEvent?
         for f in Self.input(ex, reps: 5, from: -0.6, to: 5 * ex.period + 0.6) {
-            for case .repetition(let r) in engine.process(f) { last = r }
+            for case .repetition(let r) in try engine.process(f) { last = r }
             if let shown = engine.status.lastRepetition { #expect(shown.count <= last?.count ?? 0) }
         }
         #expect(last?.count == 5 && engine.status.lastRepetition == last)

@@ -103,7 +103,7 @@ struct StreamTests {
         #expect(Fixtures.summary(nobody)?.label == .noPerson)
     }
 
-    @Test func severalPeopleFollowTheLargest() {
+    @Test func severalPeopleFollowTheLargest() throws {
         // Three people; the largest (x = 400) is neither first in the list nor the first to appear:
         // the small one (x = 100) is alone for the first 10 frames, the largest joins at frame 10,
         // the smallest (x = 600) at frame 20. The engine must switch to the largest and stay there.
@@ -116,11 +116,11 @@ struct StreamTests {
         var followedX: [Double?] = []
         var followedTrack: [Int?] = []
         for frame in input {
-            events += engine.process(frame)
+            events += try engine.process(frame)
             followedX.append(engine.status.pose?[.nose].position.x)
             followedTrack.append(engine.status.trackID)
         }
-        events += engine.finish()
+        events += try engine.finish()
         // Before the largest person appears, the only person is followed.
         #expect(followedX[0..<10].allSatisfy { $0 == small[.nose].position.x })
         // The selector switches after 0.5 s (15 frames) of a clearly larger person; from then on the
