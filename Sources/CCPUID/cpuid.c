@@ -27,3 +27,20 @@ int posekit_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t registers[4]) {
 
 uint64_t posekit_xcr0(void) { return 0; }
 #endif
+
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#ifndef HWCAP_ASIMDDP
+#define HWCAP_ASIMDDP (1 << 20)
+#endif
+int posekit_arm_has_dotprod(void) { return (getauxval(AT_HWCAP) & HWCAP_ASIMDDP) != 0; }
+#elif defined(__aarch64__) && defined(__APPLE__)
+#include <sys/sysctl.h>
+int posekit_arm_has_dotprod(void) {
+    int value = 0;
+    size_t size = sizeof value;
+    return sysctlbyname("hw.optional.arm.FEAT_DotProd", &value, &size, NULL, 0) == 0 && value != 0;
+}
+#else
+int posekit_arm_has_dotprod(void) { return 0; }
+#endif
