@@ -92,12 +92,15 @@ test-ckernels:
 	.build-ckernels/kernel_tests
 
 # The GEMM copies (fp32 of each instruction set, each int8 copy) timed on PoseNet's layer shapes, one core,
-# thread CPU time (docs/speed.md's per-CPU-class kernel tables): `make bench-ckernels [BENCH_RUNS=20]`.
+# thread CPU time (docs/speed.md's per-CPU-class kernel tables), then the int8 study (x86: instruction
+# throughputs and the 7-bit vpmaddubsw variant): `make bench-ckernels [BENCH_RUNS=20]`.
 BENCH_RUNS ?= 20
 bench-ckernels:
 	@mkdir -p .build-ckernels
 	$(CLANG) -O2 -std=gnu11 -Wall -Werror -I Sources/CKernels/include $(wildcard Sources/CKernels/*.c) Tests/CKernelsArm/kernel_bench.c -o .build-ckernels/kernel_bench -lm
 	.build-ckernels/kernel_bench $(BENCH_RUNS)
+	$(CLANG) -O2 -std=gnu11 -Wall -Werror Tests/CKernelsArm/int8_zen_study.c -o .build-ckernels/int8_zen_study
+	.build-ckernels/int8_zen_study
 
 test-arm64: setup
 	@mkdir -p .build-ckernels

@@ -2,12 +2,24 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#include <string.h>
 
 int posekit_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t registers[4]) {
     unsigned int a = 0, b = 0, c = 0, d = 0;
     int ok = __get_cpuid_count(leaf, subleaf, &a, &b, &c, &d);
     registers[0] = a; registers[1] = b; registers[2] = c; registers[3] = d;
     return ok;
+}
+
+int posekit_hypervisor_signature(char signature[13]) {
+    unsigned int a, b, c, d;
+    memset(signature, 0, 13);
+    // CPUID.1:ECX bit 31: running under a hypervisor, whose leaves start at 0x40000000 (outside the
+    // ranges __get_cpuid_count checks, so queried directly).
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31))) return 0;
+    __cpuid(0x40000000, a, b, c, d);
+    memcpy(signature, &b, 4); memcpy(signature + 4, &c, 4); memcpy(signature + 8, &d, 4);
+    return 1;
 }
 
 uint64_t posekit_xcr0(void) {
@@ -26,6 +38,11 @@ int posekit_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t registers[4]) {
 }
 
 uint64_t posekit_xcr0(void) { return 0; }
+
+int posekit_hypervisor_signature(char signature[13]) {
+    for (int i = 0; i < 13; i++) signature[i] = 0;
+    return 0;
+}
 #endif
 
 #if defined(__aarch64__) && defined(__linux__)

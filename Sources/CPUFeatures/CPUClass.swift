@@ -115,11 +115,10 @@ public struct CPUClass: Equatable, Sendable {
             }
         }
         identity.modelName = text(brand).trimmingCharacters(in: .whitespaces)
-        if r1[2] & (1 << 31) != 0 {  // the hypervisor-present bit; its signature at leaf 0x40000000
-            var h: [UInt32] = [0, 0, 0, 0]
-            _ = posekit_cpuid(0x4000_0000, 0, &h)
-            let signature = text([h[1], h[2], h[3]])
-            identity.hypervisor = signature.isEmpty ? "hypervisor" : signature
+        var signature = [CChar](repeating: 0, count: 13)
+        if posekit_hypervisor_signature(&signature) != 0 {
+            let name = String(decoding: signature.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            identity.hypervisor = name.trimmingCharacters(in: .whitespaces).isEmpty ? "hypervisor" : name
         }
         #elseif arch(arm64)
         let implementer = procCPUInfo("CPU implementer").flatMap { Int($0.dropFirst(2), radix: 16) } ?? 0

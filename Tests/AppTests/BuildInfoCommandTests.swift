@@ -25,8 +25,10 @@ import Testing
     @Test func infoNamesTheBuildTheCPUAndTheKernel() throws {
         let result = try CLI.run(["info", "--build"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines.count == 5)
+        #expect(result.lines.count == 7)
         #expect(result.stdoutText.contains("build         \(BuildTarget.description)"))
+        #expect(result.stdoutText.contains("CPU class     \(CPUClass.host.summary)"))
+        #expect(result.stdoutText.contains("reduced       "))
         #expect(result.stdoutText.contains("this CPU      \(HostCPU.level(of: HostCPU.detectedFeatures()))"))
         let blas = try CLI.run(["info", "--build"], environment: ["POSEKIT_GEMM": "blas"])
         #expect(blas.stdoutText.contains("GEMM kernel   OpenBLAS sgemm"))

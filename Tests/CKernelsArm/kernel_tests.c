@@ -4,6 +4,7 @@
 // has and this CPU runs is checked; the others are listed as skipped, with the reason.
 //   packed GEMM    row_tile (plain and convolution-like segments, clamp, residual, PReLU, partial
 //                  tiles and panels) and compacted_row_tile, against double-precision loops;
+//   window dot     the few-output-channel convolution's dot products over windows, against double loops;
 //   depthwise 3×3  the interior sweep for each stride and dilation PoseNet and the graphs use, 1–3
 //                  window rows, channel counts that take every block width, against double loops;
 //   int8 GEMMs     the weight packer against an independent quantization read back through the
@@ -257,6 +258,52 @@ static void test_depthwise(int isa) {
     }
 }
 
+// ---------------------------------------------------------------- few-channel convolution (window dot products)
+
+static void test_window_dot(int isa) {
+    const posekit_window_dot_kernel *kernel = posekit_window_dot_kernel_for(isa);
+    const char *name = isa_name(isa);
+    static const long lengths[] = {1, 3, 7, 8, 16, 24, 33, 48, 100};
+    for (size_t li = 0; li < sizeof lengths / sizeof *lengths; li++)
+    for (long rows = 1; rows <= 3; rows++)
+    for (long cout = 1; cout <= 4; cout += 3)
+    for (int with_bias = 0; with_bias < 2; with_bias++) {
+        long length = lengths[li], pixels = 11, pixel_stride = length / 2 + 3, row_stride = pixels * pixel_stride + length + 7;
+        long filter_row_stride = length + 2, filter_stride = rows * filter_row_stride + 1;
+        float *image = malloc(sizeof(float) * (size_t)(rows * row_stride + 8));
+        float *filters = malloc(sizeof(float) * (size_t)(cout * filter_stride + 8)), *bias = malloc(sizeof(float) * (size_t)cout);
+        float *out = malloc(sizeof(float) * (size_t)((pixels + 1) * cout));
+        fill(image, rows * row_stride + 8, 2); fill(filters, cout * filter_stride + 8, 1); fill(bias, cout, 1);
+        for (long i = 0; i < (pixels + 1) * cout; i++) out[i] = NAN;
+        float low = with_bias ? -1 : -INFINITY, high = with_bias ? 1 : INFINITY;
+        kernel->window_dot(image, pixel_stride, pixels, row_stride, rows, length, filters, filter_row_stride, filter_stride, cout,
+                           with_bias ? bias : NULL, low, high, out);
+        for (long p = 0; p <= pixels; p++)
+            for (long co = 0; co < cout; co++) {
+                checks++;
+                float got = out[p * cout + co];
+                if (p == pixels) {
+                    if (!isnan(got)) fail("window dot wrote past its pixels", name, "");
+                    continue;
+                }
+                double sum = with_bias ? bias[co] : 0, magnitude = fabs(sum);
+                for (long r = 0; r < rows; r++)
+                    for (long i = 0; i < length; i++) {
+                        double t = (double)image[p * pixel_stride + r * row_stride + i] * filters[co * filter_stride + r * filter_row_stride + i];
+                        sum += t; magnitude += fabs(t);
+                    }
+                double expected = sum < low ? low : (sum > high ? high : sum);
+                if (!(fabs(got - expected) <= 1e-5 * (magnitude + 1))) {
+                    char detail[256];
+                    snprintf(detail, sizeof detail, "length=%ld rows=%ld cout=%ld p=%ld co=%ld: %g, expected %g", length, rows, cout, p, co,
+                             got, expected);
+                    fail("window dot", name, detail);
+                }
+            }
+        free(image); free(filters); free(bias); free(out);
+    }
+}
+
 // ---------------------------------------------------------------- int8
 
 /// The weight of input channel i, output channel j as `kernel`'s panels hold it (the documented layout).
@@ -393,11 +440,12 @@ int main(void) {
 #endif
     for (int isa = POSEKIT_ISA_BASELINE; isa <= POSEKIT_ISA_AVX512; isa++) {
         if (!posekit_packed_gemm_kernel_for(isa)) continue;  // not compiled for this architecture
-        if (!cpu_runs_isa(isa)) { printf("  skipped  %-22s packed GEMM, depthwise: this CPU lacks it\n", isa_name(isa)); continue; }
+        if (!cpu_runs_isa(isa)) { printf("  skipped  %-22s packed GEMM, depthwise, window dot: this CPU lacks it\n", isa_name(isa)); continue; }
         int before = failures, checks_before = checks;
         test_packed_gemm(isa);
         test_depthwise(isa);
-        printf("  %s %-22s packed GEMM, depthwise (%d values)\n", failures == before ? "passed " : "FAILED ", isa_name(isa),
+        test_window_dot(isa);
+        printf("  %s %-22s packed GEMM, depthwise, window dot (%d values)\n", failures == before ? "passed " : "FAILED ", isa_name(isa),
                checks - checks_before);
     }
     for (int variant = POSEKIT_INT8_AVX512_VNNI; variant <= POSEKIT_INT8_NEON; variant++) {
