@@ -24,12 +24,24 @@ public struct Graph: Sendable {
     public var inputs: [ValueID]
     /// The graph's outputs, in the model's output order.
     public var outputs: [ValueID]
+    /// Which 1×1 convolutions run a reduced precision when a runner asks for one (Tensor's one
+    /// rule, with the family's threshold; a bundle stores a threshold other than the standard one).
+    public var reducedPrecision: ReducedPrecisionRule
+    /// The constants in the forms the kernels read, packed once and shared by every runner of this
+    /// graph and of its copies (other thread counts, output selections, frames in flight), and of
+    /// other graphs given the same store (one network at several input sizes).
+    public let weights: GraphWeights
 
-    public init(values: [GraphValue], nodes: [GraphNode], inputs: [ValueID], outputs: [ValueID]) {
+    /// A graph of these values and nodes; `weights` shared with other graphs on the same constants
+    /// (by default a store of its own).
+    public init(values: [GraphValue], nodes: [GraphNode], inputs: [ValueID], outputs: [ValueID],
+                reducedPrecision: ReducedPrecisionRule = .standard, weights: GraphWeights = GraphWeights()) {
         self.values = values
         self.nodes = nodes
         self.inputs = inputs
         self.outputs = outputs
+        self.reducedPrecision = reducedPrecision
+        self.weights = weights
     }
 }
 
@@ -59,13 +71,14 @@ public struct GraphValue: Sendable {
 
 /// One operation: what it computes and which values it reads and writes.
 public struct GraphNode: Sendable {
-    public var operation: GraphOperation
+    /// What the node computes (one of ``GraphOperationRegistry``'s types, e.g. ``Conv2DOp``).
+    public var operation: any GraphOperation
     /// Input values, in the operation's documented order.
     public var inputs: [ValueID]
     /// Output values (every operation here has exactly one).
     public var outputs: [ValueID]
 
-    public init(operation: GraphOperation, inputs: [ValueID], outputs: [ValueID]) {
+    public init(operation: any GraphOperation, inputs: [ValueID], outputs: [ValueID]) {
         self.operation = operation
         self.inputs = inputs
         self.outputs = outputs

@@ -32,7 +32,9 @@ extension Graph {
             }
             entries.append(.init(name: value.name, shape: value.shape, constant: tensorName))
         }
-        let section = GraphBundleSection(values: entries, nodes: nodes.map(GraphBundleSection.Node.init), inputs: inputs, outputs: outputs)
+        let threshold = reducedPrecision.minimumInputChannels
+        let section = GraphBundleSection(values: entries, nodes: nodes.map { GraphBundleSection.Node($0) }, inputs: inputs, outputs: outputs,
+                                         reducedPrecisionMinimumInputChannels: threshold == ReducedPrecisionRule.standard.minimumInputChannels ? nil : threshold)
         var writer = WeightBundleWriter(manifest: try WeightManifest(kind: Graph.bundleKind, name: name, section: section,
                                                                      source: source, license: license))
         for (tensorName, value, layout) in stored {
@@ -45,12 +47,12 @@ extension Graph {
         return writer
     }
 
-    /// The graph stored in `bundle`, validated.
+    /// The graph stored in `bundle`, validated; each node's `op` is looked up in `registry`.
     ///
     /// - Throws: `WeightBundleError.wrongKind` for another kind of bundle, `WeightBundleError.corrupt`
     ///   naming the file and the first inconsistency (a missing field, a constant that is not in the
     ///   bundle or has another shape, a graph that fails ``validate()``).
-    public init(bundle: WeightBundle) throws {
+    public init(bundle: WeightBundle, registry: GraphOperationRegistry = .builtin) throws {
         try bundle.requireKind(Graph.bundleKind)
         let section = try bundle.section(GraphBundleSection.self)
         func corrupt(_ detail: String) -> WeightBundleError { .corrupt(file: bundle.url.path, detail: detail) }
@@ -68,21 +70,23 @@ extension Graph {
             values.append(value)
         }
         let nodes = try section.nodes.enumerated().map { index, node in
-            do { return try node.graphNode() } catch let error as GraphError { throw corrupt("node \(index): \(error.detail)") }
+            do { return try node.graphNode(registry) } catch let error as GraphError { throw corrupt("node \(index): \(error.detail)") }
         }
-        self.init(values: values, nodes: nodes, inputs: section.inputs, outputs: section.outputs)
+        var rule = ReducedPrecisionRule.standard
+        if let threshold = section.reducedPrecisionMinimumInputChannels {
+            guard (1...Graph.maxValueElements).contains(threshold) else { throw corrupt("reducedPrecisionMinimumInputChannels \(threshold) is out of range") }
+            rule.minimumInputChannels = threshold
+        }
+        self.init(values: values, nodes: nodes, inputs: section.inputs, outputs: section.outputs, reducedPrecision: rule)
         do { try validate() } catch let error as GraphError { throw corrupt("graph: \(error.detail)") }
     }
 
-    /// Bundle layout of each constant, from the operation that reads it.
+    /// Bundle layout of each constant, from the operation that reads it (``GraphOperation/bundleLayout(ofInput:)``).
     private func constantLayouts() -> [ValueID: TensorLayout] {
         var layouts: [ValueID: TensorLayout] = [:]
         for node in nodes {
-            switch node.operation {
-            case .conv2D: layouts[node.inputs[1]] = .hwio
-            case .depthwiseConv2D: layouts[node.inputs[1]] = .hwcm
-            case .fullyConnected: layouts[node.inputs[1]] = .io
-            default: break
+            for (position, id) in node.inputs.enumerated() {
+                if let layout = node.operation.bundleLayout(ofInput: position) { layouts[id] = layout }
             }
         }
         return layouts
@@ -107,101 +111,62 @@ public struct GraphBundleSection: Codable, Sendable, Equatable {
         public var constant: String?
     }
 
-    /// One node; only the fields its `op` needs are present.
+    /// One node: its operation's registered name, its values, and the fields that operation
+    /// writes (``GraphOperation/encode(into:)``), side by side in one JSON object.
     public struct Node: Codable, Sendable, Equatable {
         public var op: String
         public var inputs: [Int]
         public var outputs: [Int]
-        public var kernel: [Int]?
-        public var stride: [Int]?
-        public var dilation: [Int]?
-        public var padding: [Int]?
-        public var activation: String?
-        public var pad: [[Int]]?
-        public var alignCorners: Bool?
-        public var halfPixelCenters: Bool?
-        public var blockSize: Int?
-        public var axis: Int?
+        /// The operation's parameters (`kernel`, `stride`, `activation`, ...), by field name.
+        public var attributes: [String: GraphAttributes.Value]
 
-        init(_ node: GraphNode) {
-            op = node.operation.name
-            inputs = node.inputs
-            outputs = node.outputs
-            func window(_ w: Window2D) {
-                kernel = [w.kernelHeight, w.kernelWidth]
-                stride = [w.strideHeight, w.strideWidth]
-                dilation = [w.dilationHeight, w.dilationWidth]
-                padding = [w.padding.top, w.padding.left, w.padding.bottom, w.padding.right]
-            }
-            switch node.operation {
-            case .conv2D(let w, let a), .depthwiseConv2D(let w, let a):
-                window(w)
-                activation = a.description
-            case .fullyConnected(let a), .add(let a):
-                activation = a.description
-            case .maxPool2D(let w):
-                window(w)
-            case .pad(let amounts):
-                pad = amounts.map { [$0.before, $0.after] }
-            case .resizeBilinear(let ac, let hp):
-                alignCorners = ac
-                halfPixelCenters = hp
-            case .depthToSpace(let b):
-                blockSize = b
-            case .concatenation(let a):
-                axis = a
-            case .prelu, .logistic, .spatialMean, .reshape:
-                break
-            }
+        public init(op: String, inputs: [Int], outputs: [Int], attributes: [String: GraphAttributes.Value] = [:]) {
+            self.op = op
+            self.inputs = inputs
+            self.outputs = outputs
+            self.attributes = attributes
         }
 
-        /// The node this entry describes; throws a ``GraphError`` for a missing or unknown field.
-        func graphNode() throws -> GraphNode {
-            func need<T>(_ v: T?, _ field: String) throws -> T {
-                guard let v else { throw GraphError("\(op) needs \"\(field)\"") }
-                return v
+        init(_ node: GraphNode) {
+            var attributes = GraphAttributes(op: node.operation.name)
+            node.operation.encode(into: &attributes)
+            self.init(op: node.operation.name, inputs: node.inputs, outputs: node.outputs, attributes: attributes.fields)
+        }
+
+        /// The node this entry describes, its operation looked up in `registry`; throws a
+        /// ``GraphError`` for an unknown operation or a missing, ill-typed or unknown field.
+        func graphNode(_ registry: GraphOperationRegistry) throws -> GraphNode {
+            GraphNode(operation: try registry.operation(GraphAttributes(op: op, fields: attributes)), inputs: inputs, outputs: outputs)
+        }
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+        private static let reserved: Set<String> = ["op", "inputs", "outputs"]
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: Key.self)
+            op = try c.decode(String.self, forKey: Key(stringValue: "op"))
+            inputs = try c.decode([Int].self, forKey: Key(stringValue: "inputs"))
+            outputs = try c.decode([Int].self, forKey: Key(stringValue: "outputs"))
+            var attributes: [String: GraphAttributes.Value] = [:]
+            for key in c.allKeys where !Self.reserved.contains(key.stringValue) {
+                attributes[key.stringValue] = try c.decode(GraphAttributes.Value.self, forKey: key)
             }
-            func pair(_ v: [Int]?, _ field: String) throws -> (Int, Int) {
-                let a = try need(v, field)
-                guard a.count == 2 else { throw GraphError("\"\(field)\" of \(op) must hold 2 numbers") }
-                return (a[0], a[1])
+            self.attributes = attributes
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(op, forKey: Key(stringValue: "op"))
+            try c.encode(inputs, forKey: Key(stringValue: "inputs"))
+            try c.encode(outputs, forKey: Key(stringValue: "outputs"))
+            for (name, value) in attributes where !Self.reserved.contains(name) {
+                try c.encode(value, forKey: Key(stringValue: name))
             }
-            func window() throws -> Window2D {
-                let (kh, kw) = try pair(kernel, "kernel"), (sh, sw) = try pair(stride, "stride"), (dh, dw) = try pair(dilation, "dilation")
-                let p = try need(padding, "padding")
-                guard p.count == 4 else { throw GraphError("\"padding\" of \(op) must hold 4 numbers") }
-                return Window2D(kernelHeight: kh, kernelWidth: kw, strideHeight: sh, strideWidth: sw, dilationHeight: dh, dilationWidth: dw,
-                                padding: SpatialPadding(top: p[0], left: p[1], bottom: p[2], right: p[3]))
-            }
-            func act() throws -> Activation {
-                let name = try need(activation, "activation")
-                guard let a = [Activation.none, .relu, .relu6].first(where: { $0.description == name }) else {
-                    throw GraphError("unknown activation \"\(name)\"")
-                }
-                return a
-            }
-            let operation: GraphOperation
-            switch op {
-            case "conv2D": operation = .conv2D(window: try window(), activation: try act())
-            case "depthwiseConv2D": operation = .depthwiseConv2D(window: try window(), activation: try act())
-            case "fullyConnected": operation = .fullyConnected(activation: try act())
-            case "add": operation = .add(activation: try act())
-            case "prelu": operation = .prelu
-            case "logistic": operation = .logistic
-            case "pad":
-                let amounts = try need(pad, "pad")
-                guard amounts.allSatisfy({ $0.count == 2 }) else { throw GraphError("\"pad\" must hold [before, after] pairs") }
-                operation = .pad(amounts: amounts.map { PadAmount(before: $0[0], after: $0[1]) })
-            case "maxPool2D": operation = .maxPool2D(window: try window())
-            case "spatialMean": operation = .spatialMean
-            case "resizeBilinear":
-                operation = .resizeBilinear(alignCorners: try need(alignCorners, "alignCorners"), halfPixelCenters: try need(halfPixelCenters, "halfPixelCenters"))
-            case "depthToSpace": operation = .depthToSpace(blockSize: try need(blockSize, "blockSize"))
-            case "reshape": operation = .reshape
-            case "concatenation": operation = .concatenation(axis: try need(axis, "axis"))
-            default: throw GraphError("unknown operation \"\(op)\"")
-            }
-            return GraphNode(operation: operation, inputs: inputs, outputs: outputs)
         }
     }
 
@@ -209,4 +174,7 @@ public struct GraphBundleSection: Codable, Sendable, Equatable {
     public var nodes: [Node]
     public var inputs: [Int]
     public var outputs: [Int]
+    /// The graph's ``Graph/reducedPrecision`` threshold when it is not the standard one
+    /// (`Precision.minimumInputChannels`); absent otherwise.
+    public var reducedPrecisionMinimumInputChannels: Int? = nil
 }

@@ -1,46 +1,80 @@
 import Tensor
 
-/// The operations a ``Graph`` may hold: the 13 runtime ops of MediaPipe's TFLite models (the other
-/// two, `DEQUANTIZE` and `DENSIFY`, are folded into constants at import).
+/// One kind of operation a ``Graph`` may hold, registered by name in
+/// ``GraphOperationRegistry`` (the manner of TFLite's op resolver).
 ///
-/// Inputs are listed in order; constants' layouts are our kernels', converted at import:
-/// - convolution weights HWIO `[kH, kW, Cin, Cout]` (TFLite stores OHWI);
-/// - depthwise weights `[kH, kW, C]` (TFLite `[1, kH, kW, C]`, depth multiplier 1);
-/// - fully-connected weights `[in, out]` (TFLite `[out, in]`), so `y = x · W + b`;
-/// - biases and PReLU slopes `[C]`.
-public enum GraphOperation: Sendable, Equatable {
-    /// `inputs: [x, weights, bias]`. Fused activation applied after the bias.
-    case conv2D(window: Window2D, activation: Activation)
-    /// `inputs: [x, weights, bias]`. Depth multiplier 1.
-    case depthwiseConv2D(window: Window2D, activation: Activation)
-    /// `inputs: [x, weights, bias]`; `x` is flattened to `[in]`.
-    case fullyConnected(activation: Activation)
-    /// `inputs: [a, b]`, same shape (no broadcasting in these models). Fused activation.
-    case add(activation: Activation)
-    /// `inputs: [x, slope]`: `x > 0 ? x : slope[c] · x`, slope per channel.
-    case prelu
-    /// `inputs: [x]`: `1 / (1 + exp(-x))`.
-    case logistic
-    /// `inputs: [x]`: zero padding per axis of `x`'s shape (batch axis dropped), `(before, after)`.
-    /// MediaPipe pads height/width before VALID convolutions and channels on residual paths.
-    case pad(amounts: [PadAmount])
-    /// `inputs: [x]`: 2-D max pooling (padding cells never win).
-    case maxPool2D(window: Window2D)
-    /// `inputs: [x]`: mean over the spatial axes of `[H, W, C]`, giving `[C]`.
-    case spatialMean
-    /// `inputs: [x]`: bilinear resize of `[H, W, C]` to the output value's `[H', W', C]`.
-    case resizeBilinear(alignCorners: Bool, halfPixelCenters: Bool)
-    /// `inputs: [x]`: TF `DEPTH_TO_SPACE` in DCR order:
-    /// `out[h·b + i, w·b + j, c] = in[h, w, (i·b + j)·C + c]`.
-    case depthToSpace(blockSize: Int)
-    /// `inputs: [x]`: the same elements with the output value's shape (row-major, no copy needed).
-    case reshape
-    /// `inputs: [x0, x1, ...]`: concatenation along `axis` of the output's shape (batch dropped).
-    case concatenation(axis: Int)
+/// Everything about an operation lives in its own file under `Sources/ModelGraph/Ops/`
+/// (`Conv2D.swift`, `Add.swift`, ...): its parameters, what it computes (documented on the type),
+/// its shape rule and checks (``validate(_:)``), its bundle coding (``init(attributes:)``,
+/// ``encode(into:)``), how its constants are stored (``bundleLayout(ofInput:)``), its multiply-adds
+/// and which kernel runs it (``bind(_:)``). Adding an operation is that file and its line in
+/// ``GraphOperationRegistry/builtin`` (plus, for an imported one, the importer's mapping); ARCHITECTURE.md
+/// ("Adding an operation") walks through it.
+///
+/// Layout conventions are the graph's (``Graph``): feature maps `[H, W, C]`, constants in the
+/// layout the operation documents (converted by the importer).
+public protocol GraphOperation: Sendable, CustomStringConvertible {
+    /// The operation's name: the `op` of a bundle's node, `posekit info`'s word and errors' (`conv2D`).
+    static var name: String { get }
+
+    /// Reads the parameters a bundle stored (``encode(into:)``'s fields).
+    ///
+    /// - Throws: ``GraphError`` for a missing or ill-typed field (the readers of ``GraphAttributes`` name it).
+    init(attributes: inout GraphAttributes) throws
+
+    /// Writes the parameters into a bundle node's fields.
+    func encode(into attributes: inout GraphAttributes)
+
+    /// Checks a node of this operation against its values (arity, constants where weights are
+    /// expected, parameter ranges) and that its output's shape is the one its inputs give.
+    ///
+    /// - Throws: ``GraphError`` through `node`'s helpers, which name the node.
+    func validate(_ node: inout GraphNodeCheck) throws
+
+    /// How the bundle stores the constant read as input `index` (weights: `HWIO`, `HWCM`, `IO`); nil: `C`.
+    func bundleLayout(ofInput index: Int) -> TensorLayout?
+
+    /// Multiply-adds of one run of a node of this operation (0 for data movement and element-wise work).
+    func multiplyAdds(inputs: [GraphValue], output: GraphValue) -> Int
+
+    /// Binds a node of this operation to the kernel that runs it (``GraphBinding``: its constants,
+    /// packed weights, the plan's passes' decisions about it).
+    ///
+    /// - Throws: `GraphRunnerError.unsupported` for a configuration no kernel runs.
+    func bind(_ binding: inout GraphBinding) throws
+
+    /// Whether `other` is the same operation with the same parameters.
+    func isEqual(to other: any GraphOperation) -> Bool
 }
 
-/// Zero padding of one axis.
-public struct PadAmount: Sendable, Equatable {
-    public var before: Int, after: Int
-    public init(before: Int, after: Int) { self.before = before; self.after = after }
+extension GraphOperation {
+    /// The operation's name (``GraphOperation/name``).
+    public var name: String { Self.name }
+
+    public func bundleLayout(ofInput index: Int) -> TensorLayout? { nil }
+
+    public func multiplyAdds(inputs: [GraphValue], output: GraphValue) -> Int { 0 }
+
+    /// The name, then the parameters as a bundle stores them: `conv2D(activation: relu6, kernel: [3, 3], ...)`.
+    public var description: String {
+        var attributes = GraphAttributes(op: Self.name)
+        encode(into: &attributes)
+        guard !attributes.fields.isEmpty else { return Self.name }
+        let fields = attributes.fields.sorted { $0.key < $1.key }.map { key, value -> String in
+            switch value {
+            case .int(let v): return "\(key): \(v)"
+            case .bool(let v): return "\(key): \(v)"
+            case .string(let v): return "\(key): \(v)"
+            case .ints(let v): return "\(key): \(v)"
+            case .intLists(let v): return "\(key): \(v)"
+            case .float(let v): return "\(key): \(v)"
+            case .floats(let v): return "\(key): \(v)"
+            }
+        }
+        return "\(Self.name)(\(fields.joined(separator: ", ")))"
+    }
+}
+
+extension GraphOperation where Self: Equatable {
+    public func isEqual(to other: any GraphOperation) -> Bool { (other as? Self) == self }
 }

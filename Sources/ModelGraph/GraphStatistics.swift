@@ -10,21 +10,12 @@ extension Graph {
     /// Elements of all constants (weights, biases, slopes), dense.
     public var parameterCount: Int { values.reduce(0) { $0 + ($1.constant == nil ? 0 : $1.count) } }
 
-    /// Multiply-adds of the node at `index`: convolution `H_out·W_out·C_out·kH·kW·C_in`, depthwise
-    /// `H_out·W_out·C·kH·kW`, fully connected `in·out`; 0 for the other operations.
+    /// Multiply-adds of the node at `index`, by its operation (``GraphOperation/multiplyAdds(inputs:output:)``):
+    /// convolution `H_out·W_out·C_out·kH·kW·C_in`, depthwise `H_out·W_out·C·kH·kW`, fully connected
+    /// `in·out`; 0 for data movement and element-wise operations.
     public func multiplyAdds(ofNode index: Int) -> Int {
         let node = nodes[index]
-        let out = values[node.outputs[0]].count
-        switch node.operation {
-        case .conv2D(let w, _):
-            return out * w.kernelHeight * w.kernelWidth * (values[node.inputs[0]].shape.last ?? 0)
-        case .depthwiseConv2D(let w, _):
-            return out * w.kernelHeight * w.kernelWidth
-        case .fullyConnected:
-            return out * values[node.inputs[0]].count
-        default:
-            return 0
-        }
+        return node.operation.multiplyAdds(inputs: node.inputs.map { values[$0] }, output: values[node.outputs[0]])
     }
 
     /// Multiply-adds of the whole graph (sum over ``multiplyAdds(ofNode:)``).

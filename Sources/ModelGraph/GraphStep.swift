@@ -3,38 +3,10 @@ import Tensor
 /// One operation of a planned graph, bound to the kernel that runs it and to what that kernel
 /// needs prepared once (packed weights, padding resolved to the kernel's convention).
 struct GraphStep {
-    /// What runs.
-    enum Kernel {
-        /// 1×1 stride-1 convolution on the packed GEMM.
-        case pointwise(PackedPointwiseWeights, StepEpilogue)
-        /// k×k convolution on the packed general convolution; padding is SAME or VALID here
-        /// (other amounts got an explicit pad step before it).
-        case convolution(PackedPointwiseWeights, kernelHeight: Int, kernelWidth: Int, stride: Int, padding: Padding, StepEpilogue)
-        /// k×k convolution to a few output channels, as dot products (weights OHWI), explicit padding.
-        case fewChannels(weightsOHWI: Tensor, bias: Tensor, stride: Int, padTop: Int, padLeft: Int, Activation)
-        /// Depthwise 3×3 with TF SAME or VALID padding: Tensor's tuned 3×3 kernel.
-        case depthwise3x3(weights: Tensor, bias: Tensor, stride: Int, padding: Padding, Activation)
-        /// Depthwise k×k with explicit padding (5×5, and any folded `PAD`).
-        case depthwise(weights: Tensor, bias: Tensor, stride: Int, padTop: Int, padLeft: Int, Activation)
-        /// `FULLY_CONNECTED`: the input seen as one pixel of `in` channels.
-        case fullyConnected(PackedPointwiseWeights, Activation)
-        case add(Activation)
-        case prelu(slope: Tensor)
-        case logistic
-        /// Zero padding; `before` per axis of the input (the output's shape gives the rest).
-        case pad(before: [Int])
-        case maxPool(Window2D)
-        case spatialMean
-        case resizeBilinear
-        case depthToSpace(blockSize: Int)
-        case concatenation(axis: Int)
-        /// No work: the output is the input's buffer seen with another shape.
-        case reshape
-    }
-
-    let kernel: Kernel
+    /// What runs (defined in the operation's file under `Ops/`).
+    let kernel: any GraphKernel
     /// Values read, in the kernel's order (constants already taken into `kernel` are left out); a
-    /// convolution whose epilogue adds a residual reads it second.
+    /// convolution whose epilogue adds a residual reads it last.
     let inputs: [ValueID]
     let output: ValueID
     /// The node of the graph this step runs (a pad step inserted before a convolution names the convolution).
@@ -44,94 +16,64 @@ struct GraphStep {
 
     /// The kind of work, for profiles: `conv 1x1`, `conv 1x1 int8` (a reduced precision is named),
     /// `depthwise 5x5 s2`, `add`, `conv 1x1 + add + prelu` (a convolution with the nodes its epilogue runs), ...
-    var kind: String {
-        switch kernel {
-        case .pointwise(let weights, let epilogue):
-            // A reduced precision is named (`conv 1x1 int8`): what ran, for profiles and tests.
-            return "conv 1x1" + (weights.precision == .fp32 ? "" : " \(weights.precision.rawValue)") + epilogue.kindSuffix
-        case .convolution(_, let kh, let kw, let stride, _, let epilogue): return "conv \(kh)x\(kw) s\(stride)" + epilogue.kindSuffix
-        case .fewChannels(let weights, _, let stride, _, _, _): return "conv \(weights.shape[1])x\(weights.shape[2]) s\(stride) to \(weights.shape[0]) channels"
-        case .depthwise3x3(_, _, let stride, _, _): return "depthwise 3x3 s\(stride)"
-        case .depthwise(let weights, _, let stride, _, _, _): return "depthwise \(weights.shape[0])x\(weights.shape[1]) s\(stride)"
-        case .fullyConnected: return "fully connected"
-        case .add: return "add"
-        case .prelu: return "prelu"
-        case .logistic: return "logistic"
-        case .pad: return "pad"
-        case .maxPool: return "max pool"
-        case .spatialMean: return "mean"
-        case .resizeBilinear: return "resize bilinear"
-        case .depthToSpace: return "depth to space"
-        case .concatenation: return "concatenation"
-        case .reshape: return "reshape"
-        }
-    }
+    var kind: String { kernel.kind }
 
     /// Runs the step on `values` (a view per value ID; nil for values this plan does not hold).
     func run(_ values: [Tensor?], workspace: ConvolutionWorkspace, threads: Int) throws {
-        let output = values[self.output]!
-        func input(_ i: Int) -> Tensor { values[inputs[i]]! }
-        switch kernel {
-        case .pointwise(let packed, let epilogue):
-            try Convolution.pointwise(input(0), packed: packed, epilogue: epilogue.epilogue(residual: epilogue.addsResidual ? input(1) : nil),
-                                      into: output, threads: threads)
-        case .convolution(let packed, let kh, let kw, let stride, let padding, let epilogue):
-            try Convolution.general(input(0), packed: packed, kernelHeight: kh, kernelWidth: kw, stride: stride, padding: padding,
-                                    epilogue: epilogue.epilogue(residual: epilogue.addsResidual ? input(1) : nil),
-                                    into: output, workspace: workspace, threads: threads)
-        case .fewChannels(let weights, let bias, let stride, let padTop, let padLeft, let activation):
-            try Convolution.fewChannels(input(0), weightsOHWI: weights, bias: bias, stride: stride, padTop: padTop, padLeft: padLeft,
-                                        activation: activation, into: output, threads: threads)
-        case .depthwise3x3(let weights, let bias, let stride, let padding, let activation):
-            try Convolution.depthwise3x3(input(0), weights: weights, bias: bias, stride: stride, padding: padding,
-                                         activation: activation, into: output, threads: threads)
-        case .depthwise(let weights, let bias, let stride, let padTop, let padLeft, let activation):
-            try Convolution.depthwise(input(0), weights: weights, bias: bias, stride: stride, padTop: padTop, padLeft: padLeft,
-                                      activation: activation, into: output, threads: threads)
-        case .fullyConnected(let packed, let activation):
-            try Convolution.pointwise(input(0).reshaped([1, 1, packed.inputChannels]), packed: packed, activation: activation,
-                                      into: output.reshaped([1, 1, packed.outputChannels]), skippingZeroChannels: false, threads: 1)
-        case .add(let activation):
-            try Elementwise.add(input(0), input(1), activation: activation, into: output, threads: threads)
-        case .prelu(let slope):
-            try Elementwise.prelu(input(0), slope: slope, into: output, threads: threads)
-        case .logistic:
-            try TensorNonlinearities.sigmoid(input(0), into: output)
-        case .pad(let before):
-            try Rearrangement.zeroPad(input(0), before: before, into: output)
-        case .maxPool(let window):
-            try Pooling.maxPool(input(0), kernelHeight: window.kernelHeight, kernelWidth: window.kernelWidth,
-                                strideHeight: window.strideHeight, strideWidth: window.strideWidth,
-                                padTop: window.padding.top, padLeft: window.padding.left, into: output, threads: threads)
-        case .spatialMean:
-            try Pooling.spatialMean(input(0), into: output)
-        case .resizeBilinear:
-            try Resize.bilinear(input(0), into: output, threads: threads)
-        case .depthToSpace(let blockSize):
-            try Rearrangement.depthToSpace(input(0), blockSize: blockSize, into: output)
-        case .concatenation(let axis):
-            try Rearrangement.concatenate(inputs.indices.map(input), axis: axis, into: output)
-        case .reshape:
-            break
-        }
+        try kernel.run(GraphKernelIO(values: values, inputs: inputs, outputID: output, workspace: workspace, threads: threads))
     }
 }
 
+/// A kernel bound to one step with everything it needs prepared once (packed weights, slopes,
+/// padding conventions): what ``GraphOperation/bind(_:)`` makes. Each operation's file defines its
+/// own.
+protocol GraphKernel {
+    /// The kind of work, for profiles and ``GraphRunner/stepKinds`` (`conv 1x1 int8`, `add`).
+    var kind: String { get }
+    /// True for a kernel that does no work: its output is input 0's buffer seen with another
+    /// shape (the planner gives both one buffer).
+    var aliasesInput: Bool { get }
+    /// Runs on the step's views.
+    func run(_ io: GraphKernelIO) throws
+}
+
+extension GraphKernel {
+    var aliasesInput: Bool { false }
+}
+
+/// What a kernel reads and writes in one run: views into the runner's buffers (no allocation).
+struct GraphKernelIO {
+    let values: [Tensor?]
+    let inputs: [ValueID]
+    let outputID: ValueID
+    /// Scratch for im2col rows and depthwise bands, the runner's.
+    let workspace: ConvolutionWorkspace
+    /// Cores a kernel splits its work over.
+    let threads: Int
+
+    /// The view of the step's input `i`.
+    func input(_ i: Int) -> Tensor { values[inputs[i]]! }
+    /// Number of inputs the step reads.
+    var inputCount: Int { inputs.count }
+    /// The view the step writes.
+    var output: Tensor { values[outputID]! }
+}
+
 /// What a convolution step does after its bias (Tensor's `Epilogue`, planned): the activation, a
-/// residual (the step's second input) and PReLU slopes, from the nodes fused into it.
+/// residual (the step's last input) and PReLU slopes, from the nodes fused into it.
 struct StepEpilogue {
     /// The clamp: the convolution's own activation, or that of the `ADD` fused after it.
     var activation: Activation
-    /// Whether the step's second input is added (a fused `ADD`).
+    /// Whether the step's last input is added (a fused `ADD`).
     var addsResidual = false
     /// The slopes of a fused `PRELU`.
     var prelu: PReLUSlopes?
 
     init(_ activation: Activation) { self.activation = activation }
 
-    /// The epilogue of one run, `residual` being the step's second input's view.
-    func epilogue(residual: Tensor?) -> Epilogue {
-        Epilogue(activation: activation, residual: residual, prelu: prelu)
+    /// The epilogue of one run, reading the residual from `io`'s last input when there is one.
+    func epilogue(_ io: GraphKernelIO) -> Epilogue {
+        Epilogue(activation: activation, residual: addsResidual ? io.input(io.inputCount - 1) : nil, prelu: prelu)
     }
 
     /// `" + add"`, `" + prelu"`, `" + add + prelu"` or nothing, for the step's kind.

@@ -57,105 +57,55 @@ extension Graph {
     }
 
     private func checkShapes(_ node: GraphNode, index: Int) throws {
-        let op = node.operation
-        func fail(_ detail: String) -> GraphError { GraphError("node \(index) (\(op.name)): \(detail)") }
-        func arity(_ n: Int) throws { guard node.inputs.count == n else { throw fail("has \(node.inputs.count) inputs, expected \(n)") } }
-        func shape(_ i: Int) -> [Int] { values[node.inputs[i]].shape }
-        func constant(_ i: Int, _ what: String) throws {
-            guard values[node.inputs[i]].constant != nil else { throw fail("\(what) is not a constant") }
-        }
-        let out = values[node.outputs[0]].shape
-        func expect(_ computed: [Int]) throws {
-            guard computed == out else { throw fail("output shape is \(out), but the inputs give \(computed)") }
-        }
-        switch op {
-        case .conv2D(let window, _), .depthwiseConv2D(let window, _):
-            try arity(3)
-            try constant(1, "weights"); try constant(2, "bias")
-            let x = shape(0), w = shape(1)
-            guard x.count == 3 else { throw fail("input shape \(x) is not [H, W, C]") }
-            let channels: Int
-            if case .conv2D = op {
-                guard w.count == 4, w[2] == x[2] else { throw fail("weights \(w) are not HWIO [kH, kW, \(x[2]), Cout]") }
-                channels = w[3]
-            } else {
-                guard w.count == 3, w[2] == x[2] else { throw fail("weights \(w) are not [kH, kW, \(x[2])]") }
-                channels = x[2]
-            }
-            guard shape(2) == [channels] else { throw fail("bias \(shape(2)) is not [\(channels)]") }
-            guard w[0] == window.kernelHeight, w[1] == window.kernelWidth else { throw fail("weights \(w) disagree with the \(window.kernelHeight)×\(window.kernelWidth) window") }
-            let (h, wo) = try windowOutput(window, x, fail)
-            try expect([h, wo, channels])
-        case .fullyConnected:
-            try arity(3)
-            try constant(1, "weights"); try constant(2, "bias")
-            let w = shape(1)
-            guard w.count == 2, w[0] == values[node.inputs[0]].count else { throw fail("weights \(w) are not [\(values[node.inputs[0]].count), out]") }
-            guard shape(2) == [w[1]] else { throw fail("bias \(shape(2)) is not [\(w[1])]") }
-            try expect([w[1]])
-        case .add:
-            try arity(2)
-            guard shape(0) == shape(1) else { throw fail("adds \(shape(0)) to \(shape(1))") }
-            try expect(shape(0))
-        case .prelu:
-            try arity(2)
-            try constant(1, "slope")
-            guard let c = shape(0).last, shape(1) == [c] else { throw fail("slope \(shape(1)) is not [channels] of \(shape(0))") }
-            try expect(shape(0))
-        case .logistic:
-            try arity(1)
-            try expect(shape(0))
-        case .pad(let amounts):
-            try arity(1)
-            let x = shape(0)
-            guard amounts.count == x.count, amounts.allSatisfy({ $0.before >= 0 && $0.after >= 0 && $0.before <= Graph.maxValueElements && $0.after <= Graph.maxValueElements }) else {
-                throw fail("padding \(amounts.map { [$0.before, $0.after] }) does not fit shape \(x)")
-            }
-            try expect(zip(x, amounts).map { $0 + $1.before + $1.after })
-        case .maxPool2D(let window):
-            try arity(1)
-            let x = shape(0)
-            guard x.count == 3 else { throw fail("input shape \(x) is not [H, W, C]") }
-            let (h, w) = try windowOutput(window, x, fail)
-            try expect([h, w, x[2]])
-        case .spatialMean:
-            try arity(1)
-            let x = shape(0)
-            guard x.count == 3 else { throw fail("input shape \(x) is not [H, W, C]") }
-            try expect([x[2]])
-        case .resizeBilinear(let alignCorners, let halfPixelCenters):
-            try arity(1)
-            let x = shape(0)
-            guard x.count == 3, out.count == 3, out[2] == x[2] else { throw fail("resizes \(x) to \(out)") }
-            guard !(alignCorners && halfPixelCenters) else { throw fail("align corners and half-pixel centres together") }
-        case .depthToSpace(let b):
-            try arity(1)
-            let x = shape(0)
-            guard b >= 1, b <= 64, x.count == 3, x[2] % (b * b) == 0 else { throw fail("block size \(b) does not divide \(x)") }
-            try expect([x[0] * b, x[1] * b, x[2] / (b * b)])
-        case .reshape:
-            try arity(1)
-            guard values[node.inputs[0]].count == values[node.outputs[0]].count else { throw fail("reshapes \(shape(0)) to \(out)") }
-        case .concatenation(let axis):
-            guard !node.inputs.isEmpty else { throw fail("has no inputs") }
-            let first = shape(0)
-            guard axis >= 0, axis < first.count else { throw fail("axis \(axis) is outside rank \(first.count)") }
-            var total = 0
-            for i in node.inputs.indices {
-                var s = shape(i)
-                guard s.count == first.count else { throw fail("concatenates ranks \(first.count) and \(s.count)") }
-                total += s[axis]
-                s[axis] = first[axis]
-                guard s == first else { throw fail("concatenates \(first) and \(shape(i)) along axis \(axis)") }
-            }
-            var computed = first
-            computed[axis] = total
-            try expect(computed)
-        }
+        var check = GraphNodeCheck(graph: self, node: node, index: index)
+        try node.operation.validate(&check)
+    }
+}
+
+/// What an operation's ``GraphOperation/validate(_:)`` sees of one node: its input and output
+/// values, and helpers whose errors name the node (`node 12 (conv2D): bias [8] is not [16]`).
+public struct GraphNodeCheck {
+    let graph: Graph
+    /// The node being checked.
+    public let node: GraphNode
+    /// Its position in ``Graph/nodes``.
+    public let index: Int
+
+    /// A ``GraphError`` naming the node: `node 3 (add): <detail>`.
+    public func fail(_ detail: String) -> GraphError { GraphError("node \(index) (\(node.operation.name)): \(detail)") }
+
+    /// Throws unless the node reads exactly `count` values.
+    public func arity(_ count: Int) throws {
+        guard node.inputs.count == count else { throw fail("has \(node.inputs.count) inputs, expected \(count)") }
     }
 
-    /// Output height and width of a window over `x` `[H, W, C]`.
-    private func windowOutput(_ w: Window2D, _ x: [Int], _ fail: (String) -> GraphError) throws -> (Int, Int) {
+    /// Throws unless the node reads at least one value.
+    public func nonEmptyInputs() throws {
+        guard !node.inputs.isEmpty else { throw fail("has no inputs") }
+    }
+
+    /// The value read as input `i`.
+    public func input(_ i: Int) -> GraphValue { graph.values[node.inputs[i]] }
+
+    /// The shape of input `i`.
+    public func shape(_ i: Int) -> [Int] { graph.values[node.inputs[i]].shape }
+
+    /// The output value's shape.
+    public var output: [Int] { graph.values[node.outputs[0]].shape }
+
+    /// Throws unless input `i` is a constant (`what`: "weights", "bias", "slope").
+    public func constant(_ i: Int, _ what: String) throws {
+        guard graph.values[node.inputs[i]].constant != nil else { throw fail("\(what) is not a constant") }
+    }
+
+    /// Throws unless the output's shape is `computed`, what the inputs give.
+    public func expect(_ computed: [Int]) throws {
+        guard computed == output else { throw fail("output shape is \(output), but the inputs give \(computed)") }
+    }
+
+    /// Output height and width of `window` over `x` `[H, W, C]`; throws for a window out of range
+    /// or one that does not fit.
+    public func windowOutput(_ w: Window2D, _ x: [Int]) throws -> (Int, Int) {
         let limits = [w.kernelHeight, w.kernelWidth, w.strideHeight, w.strideWidth, w.dilationHeight, w.dilationWidth]
         let pads = [w.padding.top, w.padding.left, w.padding.bottom, w.padding.right]
         guard limits.allSatisfy({ $0 >= 1 && $0 <= 1 << 16 }), pads.allSatisfy({ $0 >= 0 && $0 <= 1 << 16 }) else {

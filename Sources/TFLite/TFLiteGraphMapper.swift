@@ -5,7 +5,7 @@ import Tensor
 /// The TFLite family mapper: a ``TFLiteModel`` becomes a `Graph` that PoseKit's runner executes.
 ///
 /// - fp16 `DEQUANTIZE` and sparse `DENSIFY` of constants are folded into float32 constants;
-/// - weights are laid out as `GraphOperation` documents: conv OHWI → HWIO, depthwise
+/// - weights are laid out as each operation documents (`Conv2DOp`, ...): conv OHWI → HWIO, depthwise
 ///   `[1, kH, kW, C]` → `[kH, kW, C]`, fully connected `[out, in]` → `[in, out]`, PReLU slopes `[C]`;
 /// - TF `SAME`/`VALID` become explicit `SpatialPadding` from the static shapes;
 /// - the batch axis (always 1) is dropped from every activation;
@@ -288,7 +288,7 @@ private struct Mapping {
         func input(_ i: Int) -> Int { op.inputs[i] }
         let output = op.outputs[0]
         let out = try activation(output)
-        let operation: GraphOperation
+        let operation: any GraphOperation
         var inputs: [ValueID]
         switch op.builtinCode {
         case TFLiteBuiltinOperator.conv2D, TFLiteBuiltinOperator.depthwiseConv2D:
@@ -315,8 +315,8 @@ private struct Mapping {
             }
             let bias = try biasValue(op, at: index, count: outChannels)
             let window = try window(options, kernel: (kh, kw), input: xShape, fail)
-            operation = isDepthwise ? .depthwiseConv2D(window: window, activation: options.activation)
-                                    : .conv2D(window: window, activation: options.activation)
+            operation = isDepthwise ? DepthwiseConv2DOp(window: window, activation: options.activation)
+                                    : Conv2DOp(window: window, activation: options.activation)
             inputs = [x, weights, bias]
         case TFLiteBuiltinOperator.fullyConnected:
             guard op.inputs.count == 3 || op.inputs.count == 2 else { throw fail("has \(op.inputs.count) inputs, expected 3") }
@@ -326,11 +326,11 @@ private struct Mapping {
             guard w.shape.count == 2, w.shape[1] == values[x].count else { throw fail("has weights \(w.shape) for an input of \(values[x].count) elements") }
             let weights = try constantValue(input(1), as: "fc", shape: [w.shape[1], w.shape[0]], values: Layout.transpose(w.values, rows: w.shape[0], columns: w.shape[1]))
             inputs = [x, weights, try biasValue(op, at: index, count: w.shape[0])]
-            operation = .fullyConnected(activation: options.activation)
+            operation = FullyConnectedOp(activation: options.activation)
             _ = options.keepNumDims   // the output value's shape (batch dropped) is [out] either way
         case TFLiteBuiltinOperator.add:
             try arity(2)
-            operation = .add(activation: try TFLiteOptions.add(op, fail))
+            operation = AddOp(activation: try TFLiteOptions.add(op, fail))
             inputs = [try activation(input(0)), try activation(input(1))]
         case TFLiteBuiltinOperator.prelu:
             try arity(2)
@@ -340,11 +340,11 @@ private struct Mapping {
             guard let channels = values[x].shape.last, slope.values.count == channels, slope.shape.last == channels else {
                 throw fail("has slope \(slope.shape) for input \(values[x].shape); only a slope per channel is supported")
             }
-            operation = .prelu
+            operation = PReLUOp()
             inputs = [x, try constantValue(input(1), as: "vector", shape: [channels], values: slope.values)]
         case TFLiteBuiltinOperator.logistic:
             try arity(1)
-            operation = .logistic
+            operation = LogisticOp()
             inputs = [try activation(input(0))]
         case TFLiteBuiltinOperator.pad:
             try arity(2)
@@ -355,7 +355,7 @@ private struct Mapping {
             guard paddings.count == 2 * rank, rank >= 2, paddings[0] == 0, paddings[1] == 0 else {
                 throw fail("has paddings \(paddings) for rank \(rank) (the batch axis must not be padded)")
             }
-            operation = .pad(amounts: (1..<rank).map { PadAmount(before: paddings[2 * $0], after: paddings[2 * $0 + 1]) })
+            operation = PadOp(amounts: (1..<rank).map { PadAmount(before: paddings[2 * $0], after: paddings[2 * $0 + 1]) })
             inputs = [x]
         case TFLiteBuiltinOperator.maxPool2D:
             try arity(1)
@@ -363,7 +363,7 @@ private struct Mapping {
             guard options.activation == .none else { throw fail("has a fused activation, which PoseKit does not run after pooling") }
             let x = try activation(input(0))
             guard values[x].shape.count == 3 else { throw fail("has input \(values[x].shape), expected [1, H, W, C]") }
-            operation = .maxPool2D(window: try window(options, kernel: (options.filterHeight, options.filterWidth), input: values[x].shape, fail))
+            operation = MaxPool2DOp(window: try window(options, kernel: (options.filterHeight, options.filterWidth), input: values[x].shape, fail))
             inputs = [x]
         case TFLiteBuiltinOperator.mean:
             try arity(2)
@@ -371,7 +371,7 @@ private struct Mapping {
             let rank = model.tensors[input(0)].shape.count
             let axes = Set(try int32s(input(1), requiredBy: index).map { $0 < 0 ? $0 + rank : $0 })
             guard rank == 4, axes == [1, 2], !keepDims else { throw fail("reduces axes \(axes.sorted()) of rank \(rank) (keep_dims \(keepDims)); only the spatial mean of [1, H, W, C] is supported") }
-            operation = .spatialMean
+            operation = SpatialMeanOp()
             inputs = [try activation(input(0))]
         case TFLiteBuiltinOperator.resizeBilinear:
             try arity(2)
@@ -379,16 +379,16 @@ private struct Mapping {
             let size = try int32s(input(1), requiredBy: index)
             let outShape = values[out].shape
             guard size.count == 2, outShape.count == 3, size == Array(outShape[0..<2]) else { throw fail("resizes to \(size), but its output is \(outShape)") }
-            operation = .resizeBilinear(alignCorners: options.alignCorners, halfPixelCenters: options.halfPixelCenters)
+            operation = ResizeBilinearOp(alignCorners: options.alignCorners, halfPixelCenters: options.halfPixelCenters)
             inputs = [try activation(input(0))]
         case TFLiteBuiltinOperator.depthToSpace:
             try arity(1)
-            operation = .depthToSpace(blockSize: try TFLiteOptions.depthToSpace(op, fail))
+            operation = DepthToSpaceOp(blockSize: try TFLiteOptions.depthToSpace(op, fail))
             inputs = [try activation(input(0))]
         case TFLiteBuiltinOperator.reshape:
             guard op.inputs.count == 1 || op.inputs.count == 2 else { throw fail("has \(op.inputs.count) inputs, expected 1 or 2") }
             try TFLiteOptions.checkType(op, TFLiteOptions.reshapeType, fail)
-            operation = .reshape
+            operation = ReshapeOp()
             inputs = [try activation(input(0))]
         case TFLiteBuiltinOperator.concatenation:
             guard !op.inputs.isEmpty else { throw fail("has no inputs") }
@@ -397,7 +397,7 @@ private struct Mapping {
             let rank = model.tensors[output].shape.count
             let axis = options.axis < 0 ? options.axis + rank : options.axis
             guard axis >= 1, axis < rank else { throw fail("concatenates along axis \(options.axis) of rank \(rank) (not the batch axis)") }
-            operation = .concatenation(axis: axis - 1)
+            operation = ConcatenationOp(axis: axis - 1)
             inputs = try op.inputs.map { try activation($0) }
         default:
             throw fail("is not mapped")   // unreachable: supportedOperators was checked

@@ -16,30 +16,30 @@ import TestSupport
         let pointwise = window(1, stride: 1, 0, 0, 0, 0)
         // conv 1x1 → ADD(relu6) → PRELU: palm_detection's block, all three in one step.
         let pw1 = b.conv(x, pointwise, cout: 17)
-        let sum1 = b.node(.add(activation: .relu6), [pw1, x], [9, 10, 17])
-        let block = b.node(.prelu, [sum1, b.constant([17], -0.5, 0.5)], [9, 10, 17])
+        let sum1 = b.node(AddOp(activation: .relu6), [pw1, x], [9, 10, 17])
+        let block = b.node(PReLUOp(), [sum1, b.constant([17], -0.5, 0.5)], [9, 10, 17])
         // conv 5x5 s2 SAME → PRELU: palm_detection's stem (the general convolution's epilogue).
         let stem = b.conv(x, sameWindow(5, stride: 2, size: (9, 10)), cout: 40)
-        let stemPReLU = b.node(.prelu, [stem, b.constant([40], 0, 0.5)], [5, 5, 40])
+        let stemPReLU = b.node(PReLUOp(), [stem, b.constant([40], 0, 0.5)], [5, 5, 40])
         // ADD with the convolution second, its residual made after the convolution (the fused
         // step must wait for it).
         let pw2 = b.conv(block, pointwise, cout: 20)
         let late = b.conv(x, pointwise, cout: 20, activation: .relu)
-        let sum2 = b.node(.add(activation: .none), [late, pw2], [9, 10, 20])
+        let sum2 = b.node(AddOp(activation: .none), [late, pw2], [9, 10, 20])
         // Two convolutions read by one ADD alone: one of them runs it, the other is its residual.
         let pairA = b.conv(x, pointwise, cout: 20), pairB = b.conv(x, pointwise, cout: 20)
-        let pairSum = b.node(.add(activation: .relu), [pairA, pairB], [9, 10, 20])
+        let pairSum = b.node(AddOp(activation: .relu), [pairA, pairB], [9, 10, 20])
         // Not fused: the convolution's output is also an output; it has two readers; it has an
         // activation of its own before the ADD; a few-channel convolution (dot products).
         let kept = b.conv(block, pointwise, cout: 17)
-        let keptSum = b.node(.add(activation: .none), [kept, x], [9, 10, 17])
+        let keptSum = b.node(AddOp(activation: .none), [kept, x], [9, 10, 17])
         let shared = b.conv(block, pointwise, cout: 17)
-        let twice = b.node(.add(activation: .none), [shared, x], [9, 10, 17])
-        let again = b.node(.prelu, [shared, b.constant([17])], [9, 10, 17])
+        let twice = b.node(AddOp(activation: .none), [shared, x], [9, 10, 17])
+        let again = b.node(PReLUOp(), [shared, b.constant([17])], [9, 10, 17])
         let clamped = b.conv(block, pointwise, cout: 17, activation: .relu6)
-        let clampedSum = b.node(.add(activation: .none), [clamped, x], [9, 10, 17])
+        let clampedSum = b.node(AddOp(activation: .none), [clamped, x], [9, 10, 17])
         let few = b.conv(x, sameWindow(3, stride: 1, size: (9, 10)), cout: 2)
-        let fewPReLU = b.node(.prelu, [few, b.constant([2])], [9, 10, 2])
+        let fewPReLU = b.node(PReLUOp(), [few, b.constant([2])], [9, 10, 2])
         let outputs = [block, stemPReLU, sum2, pairSum, kept, keptSum, twice, again, clampedSum, fewPReLU]
         let graph = b.graph(outputs: outputs)
         let inputs = b.randomInputs()

@@ -24,7 +24,7 @@ struct GraphBuilder {
         return values.count - 1
     }
 
-    mutating func node(_ operation: GraphOperation, _ inputs: [ValueID], _ shape: [Int]) -> ValueID {
+    mutating func node(_ operation: any GraphOperation, _ inputs: [ValueID], _ shape: [Int]) -> ValueID {
         values.append(GraphValue(name: "v\(values.count)", shape: shape))
         nodes.append(GraphNode(operation: operation, inputs: inputs, outputs: [values.count - 1]))
         return values.count - 1
@@ -35,7 +35,7 @@ struct GraphBuilder {
         let oh = (s[0] + window.padding.top + window.padding.bottom - window.kernelHeight) / window.strideHeight + 1
         let ow = (s[1] + window.padding.left + window.padding.right - window.kernelWidth) / window.strideWidth + 1
         let w = constant([window.kernelHeight, window.kernelWidth, s[2], cout]), b = constant([cout])
-        return node(.conv2D(window: window, activation: activation), [x, w, b], [oh, ow, cout])
+        return node(Conv2DOp(window: window, activation: activation), [x, w, b], [oh, ow, cout])
     }
 
     mutating func depthwise(_ x: ValueID, _ window: Window2D, activation: Activation = .none) -> ValueID {
@@ -43,7 +43,7 @@ struct GraphBuilder {
         let oh = (s[0] + window.padding.top + window.padding.bottom - window.kernelHeight) / window.strideHeight + 1
         let ow = (s[1] + window.padding.left + window.padding.right - window.kernelWidth) / window.strideWidth + 1
         let w = constant([window.kernelHeight, window.kernelWidth, s[2]]), b = constant([s[2]])
-        return node(.depthwiseConv2D(window: window, activation: activation), [x, w, b], [oh, ow, s[2]])
+        return node(DepthwiseConv2DOp(window: window, activation: activation), [x, w, b], [oh, ow, s[2]])
     }
 
     mutating func randomInputs() -> [Tensor] {
@@ -115,8 +115,8 @@ func expectRunnerMatchesNaive(_ graph: Graph, inputs: [Tensor], threads: [Int] =
         var b = GraphBuilder(seed: 3)
         let x = b.input([2, 2, 40])
         let head = b.conv(x, window(2, stride: 1, 0, 0, 0, 0), cout: 33)
-        let flat = b.node(.reshape, [x], [160])
-        let fc = b.node(.fullyConnected(activation: .none), [flat, b.constant([160, 21]), b.constant([21])], [21])
+        let flat = b.node(ReshapeOp(), [x], [160])
+        let fc = b.node(FullyConnectedOp(activation: .none), [flat, b.constant([160, 21]), b.constant([21])], [21])
         try expectRunnerMatchesNaive(b.graph(outputs: [head, fc]), inputs: b.randomInputs(), "2x2 head and fully connected")
     }
 
@@ -142,20 +142,20 @@ func expectRunnerMatchesNaive(_ graph: Graph, inputs: [Tensor], threads: [Int] =
     @Test func elementwiseAndDataMovement() throws {
         var b = GraphBuilder(seed: 7)
         let x = b.input([6, 7, 19]), y = b.input([6, 7, 19])
-        let sum = b.node(.add(activation: .relu6), [x, y], [6, 7, 19])
-        let prelu = b.node(.prelu, [x, b.constant([19], 0, 0.5)], [6, 7, 19])
-        let logistic = b.node(.logistic, [y], [6, 7, 19])
-        let padded = b.node(.pad(amounts: [PadAmount(before: 1, after: 2), PadAmount(before: 0, after: 1), PadAmount(before: 0, after: 13)]),
+        let sum = b.node(AddOp(activation: .relu6), [x, y], [6, 7, 19])
+        let prelu = b.node(PReLUOp(), [x, b.constant([19], 0, 0.5)], [6, 7, 19])
+        let logistic = b.node(LogisticOp(), [y], [6, 7, 19])
+        let padded = b.node(PadOp(amounts: [PadAmount(before: 1, after: 2), PadAmount(before: 0, after: 1), PadAmount(before: 0, after: 13)]),
                             [x], [9, 8, 32])
-        let pool = b.node(.maxPool2D(window: sameWindow(2, stride: 2, size: (6, 7))), [x], [3, 4, 19])
-        let mean = b.node(.spatialMean, [y], [19])
-        let resized = b.node(.resizeBilinear(alignCorners: false, halfPixelCenters: true), [x], [12, 14, 19])
+        let pool = b.node(MaxPool2DOp(window: sameWindow(2, stride: 2, size: (6, 7))), [x], [3, 4, 19])
+        let mean = b.node(SpatialMeanOp(), [y], [19])
+        let resized = b.node(ResizeBilinearOp(alignCorners: false, halfPixelCenters: true), [x], [12, 14, 19])
         let z = b.input([3, 5, 12])
-        let space = b.node(.depthToSpace(blockSize: 2), [z], [6, 10, 3])
-        let rows = b.node(.reshape, [x], [42, 19])
-        let rows2 = b.node(.reshape, [y], [42, 19])
-        let stacked = b.node(.concatenation(axis: 0), [rows, rows2], [84, 19])
-        let sideBySide = b.node(.concatenation(axis: 1), [rows, rows2, b.node(.reshape, [sum], [42, 19])], [42, 57])
+        let space = b.node(DepthToSpaceOp(blockSize: 2), [z], [6, 10, 3])
+        let rows = b.node(ReshapeOp(), [x], [42, 19])
+        let rows2 = b.node(ReshapeOp(), [y], [42, 19])
+        let stacked = b.node(ConcatenationOp(axis: 0), [rows, rows2], [84, 19])
+        let sideBySide = b.node(ConcatenationOp(axis: 1), [rows, rows2, b.node(ReshapeOp(), [sum], [42, 19])], [42, 57])
         let outputs = [sum, prelu, logistic, padded, pool, mean, resized, space, stacked, sideBySide]
         let graph = b.graph(outputs: outputs)
         try expectRunnerMatchesNaive(graph, inputs: b.randomInputs(), "elementwise and data movement")
@@ -170,13 +170,13 @@ func expectRunnerMatchesNaive(_ graph: Graph, inputs: [Tensor], threads: [Int] =
         let stem = b.conv(x, sameWindow(3, stride: 2, size: (16, 16)), cout: 16, activation: .relu6)   // 8x8x16
         let dw = b.depthwise(stem, sameWindow(5, stride: 1, size: (8, 8)))
         let pw = b.conv(dw, window(1, stride: 1, 0, 0, 0, 0), cout: 16)
-        let block = b.node(.add(activation: .relu6), [pw, stem], [8, 8, 16])
+        let block = b.node(AddOp(activation: .relu6), [pw, stem], [8, 8, 16])
         let down = b.depthwise(block, window(3, stride: 2, 1, 1, 1, 1))                                 // 4x4x16
-        let up = b.node(.resizeBilinear(alignCorners: false, halfPixelCenters: true), [down], [8, 8, 16])
-        let merged = b.node(.add(activation: .none), [up, block], [8, 8, 16])
+        let up = b.node(ResizeBilinearOp(alignCorners: false, halfPixelCenters: true), [down], [8, 8, 16])
+        let merged = b.node(AddOp(activation: .none), [up, block], [8, 8, 16])
         let mask = b.conv(merged, sameWindow(3, stride: 1, size: (8, 8)), cout: 1)                      // the "segmentation" head
-        let pooled = b.node(.spatialMean, [down], [16])
-        let score = b.node(.logistic, [b.node(.fullyConnected(activation: .none), [pooled, b.constant([16, 1]), b.constant([1])], [1])], [1])
+        let pooled = b.node(SpatialMeanOp(), [down], [16])
+        let score = b.node(LogisticOp(), [b.node(FullyConnectedOp(activation: .none), [pooled, b.constant([16, 1]), b.constant([1])], [1])], [1])
         let heads = [score, mask]
         return (b, b.graph(outputs: heads), heads)
     }
@@ -206,14 +206,14 @@ func expectRunnerMatchesNaive(_ graph: Graph, inputs: [Tensor], threads: [Int] =
     @Test func refusesCyclesAndUnsupportedNodes() throws {
         var b = GraphBuilder(seed: 1)
         let x = b.input([4, 4, 2])
-        let a = b.node(.add(activation: .none), [x, x], [4, 4, 2])
+        let a = b.node(AddOp(activation: .none), [x, x], [4, 4, 2])
         var graph = b.graph(outputs: [a])
         graph.nodes[0].inputs = [x, a]  // reads its own output
         #expect(throws: GraphError.self) { try GraphRunner(graph: graph) }
 
         var c = GraphBuilder(seed: 2)
         let y = c.input([4, 4, 2])
-        let r = c.node(.resizeBilinear(alignCorners: true, halfPixelCenters: false), [y], [8, 8, 2])
+        let r = c.node(ResizeBilinearOp(alignCorners: true, halfPixelCenters: false), [y], [8, 8, 2])
         do {
             _ = try GraphRunner(graph: c.graph(outputs: [r]))
             Issue.record("align_corners was accepted")

@@ -93,8 +93,8 @@ func errorOverRange(_ output: Tensor, _ reference: Tensor) -> Double {
     /// introspection), and the fused plan gives the unfused plan's values within float rounding.
     func expectFusion(_ model: String, _ graph: Graph, _ fused: GraphRunner, outputs got: [Tensor], input: Tensor) throws {
         let unfused = try GraphRunner(graph: graph, threads: 2, fusingEpilogues: false)
-        let adds = graph.nodes.indices.filter { if case .add = graph.nodes[$0].operation { return true } else { return false } }
-        let prelus = graph.nodes.indices.filter { if case .prelu = graph.nodes[$0].operation { return true } else { return false } }
+        let adds = graph.nodes.indices.filter { graph.nodes[$0].operation is AddOp }
+        let prelus = graph.nodes.indices.filter { graph.nodes[$0].operation is PReLUOp }
         let fusedNodes = Set(fused.fusedNodes)
         #expect(fusedNodes.isSubset(of: Set(adds + prelus)), "\(model): only ADD and PRELU nodes are fused")
         #expect(unfused.fusedNodes.isEmpty && fused.stepCount == unfused.stepCount - fusedNodes.count)

@@ -2,7 +2,7 @@ import Foundation
 import ModelGraph
 import Tensor
 
-/// The reference the runner is tested against: every operation of ``GraphOperation`` as the
+/// The reference the runner is tested against: every registered operation as the
 /// plainest loop over its documented semantics, in float64, with explicit padding amounts read
 /// straight from the node (no SAME/VALID conventions, no packing, no buffers reused). Test-only.
 enum NaiveGraphInterpreter {
@@ -34,13 +34,15 @@ enum NaiveGraphInterpreter {
         }
     }
 
-    static func evaluate(_ operation: GraphOperation, _ x: [Value], outputShape: [Int]) -> [Double] {
+    static func evaluate(_ operation: any GraphOperation, _ x: [Value], outputShape: [Int]) -> [Double] {
         let count = outputShape.reduce(1, *)
         var out = [Double](repeating: 0, count: count)
+        // The operation's parameters, whichever kind it is (a conv and a depthwise share a window).
+        let conv = operation as? Conv2DOp, depthwiseOp = operation as? DepthwiseConv2DOp
         switch operation {
-        case .conv2D(let window, let activation), .depthwiseConv2D(let window, let activation):
-            let depthwise: Bool
-            if case .depthwiseConv2D = operation { depthwise = true } else { depthwise = false }
+        case is Conv2DOp, is DepthwiseConv2DOp:
+            let window = conv?.window ?? depthwiseOp!.window, activation = conv?.activation ?? depthwiseOp!.activation
+            let depthwise = depthwiseOp != nil
             let (h, w, cin) = (x[0].shape[0], x[0].shape[1], x[0].shape[2])
             let (oh, ow, cout) = (outputShape[0], outputShape[1], outputShape[2])
             let (kh, kw) = (window.kernelHeight, window.kernelWidth)
@@ -60,21 +62,24 @@ enum NaiveGraphInterpreter {
                 } }
                 out[(oy * ow + ox) * cout + co] = activate(sum, activation)
             } } }
-        case .fullyConnected(let activation):
+        case let op as FullyConnectedOp:
+            let activation = op.activation
             let n = x[0].data.count
             for o in 0..<count {
                 var sum = x[2].data[o]
                 for i in 0..<n { sum += x[0].data[i] * x[1].data[i * count + o] }
                 out[o] = activate(sum, activation)
             }
-        case .add(let activation):
+        case let op as AddOp:
+            let activation = op.activation
             for i in 0..<count { out[i] = activate(x[0].data[i] + x[1].data[i], activation) }
-        case .prelu:
+        case is PReLUOp:
             let c = x[1].data.count
             for i in 0..<count { let v = x[0].data[i]; out[i] = v > 0 ? v : x[1].data[i % c] * v }
-        case .logistic:
+        case is LogisticOp:
             for i in 0..<count { out[i] = 1 / (1 + exp(-x[0].data[i])) }
-        case .pad(let amounts):
+        case let op as PadOp:
+            let amounts = op.amounts
             let inShape = x[0].shape
             for i in 0..<x[0].data.count {
                 var rest = i, target = 0
@@ -83,7 +88,8 @@ enum NaiveGraphInterpreter {
                 for axis in 0..<inShape.count { target = target * outputShape[axis] + index[axis] + amounts[axis].before }
                 out[target] = x[0].data[i]
             }
-        case .maxPool2D(let window):
+        case let op as MaxPool2DOp:
+            let window = op.window
             let (h, w, c) = (x[0].shape[0], x[0].shape[1], x[0].shape[2])
             for oy in 0..<outputShape[0] { for ox in 0..<outputShape[1] { for ch in 0..<c {
                 var best = -Double.infinity
@@ -93,10 +99,10 @@ enum NaiveGraphInterpreter {
                 } }
                 out[(oy * outputShape[1] + ox) * c + ch] = best
             } } }
-        case .spatialMean:
+        case is SpatialMeanOp:
             let (pixels, c) = (x[0].shape[0] * x[0].shape[1], x[0].shape[2])
             for ch in 0..<c { out[ch] = (0..<pixels).reduce(0) { $0 + x[0].data[$1 * c + ch] } / Double(pixels) }
-        case .resizeBilinear:
+        case is ResizeBilinearOp:
             // TF's half-pixel rule: source = (o + 0.5)·in/out − 0.5, clamped at 0 below; the upper
             // neighbour clamped to the last pixel.
             let (h, w, c) = (x[0].shape[0], x[0].shape[1], x[0].shape[2])
@@ -114,15 +120,17 @@ enum NaiveGraphInterpreter {
                     out[(oy * ow + ox) * c + ch] = top * (1 - fy) + bottom * fy
                 }
             } }
-        case .depthToSpace(let b):
+        case let op as DepthToSpaceOp:
+            let b = op.blockSize
             let (h, w, cb) = (x[0].shape[0], x[0].shape[1], x[0].shape[2])
             let c = cb / (b * b)
             for y in 0..<h { for xx in 0..<w { for i in 0..<b { for j in 0..<b { for ch in 0..<c {
                 out[((y * b + i) * w * b + xx * b + j) * c + ch] = x[0].data[(y * w + xx) * cb + (i * b + j) * c + ch]
             } } } } }
-        case .reshape:
+        case is ReshapeOp:
             out = x[0].data
-        case .concatenation(let axis):
+        case let op as ConcatenationOp:
+            let axis = op.axis
             let outer = outputShape[..<axis].reduce(1, *)
             var position = 0
             for o in 0..<outer {
@@ -131,6 +139,8 @@ enum NaiveGraphInterpreter {
                     for i in 0..<run { out[position] = part.data[o * run + i]; position += 1 }
                 }
             }
+        default:
+            fatalError("the naive interpreter has no loop for \(operation.name)")
         }
         return out
     }

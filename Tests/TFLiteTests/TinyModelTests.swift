@@ -13,7 +13,7 @@ import Testing
         let graph = try Self.importTiny()
         #expect(graph.nodes.count == 1)
         let conv = graph.nodes[0]
-        #expect(conv.operation == .conv2D(window: Window2D(kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1, padding: .zero), activation: .relu6))
+        #expect(conv.operation as? Conv2DOp == Conv2DOp(window: Window2D(kernelHeight: 1, kernelWidth: 1, strideHeight: 1, strideWidth: 1, padding: .zero), activation: .relu6))
         let weights = try #require(graph.values[conv.inputs[1]].constant)
         #expect(weights.shape == [1, 1, 4, 3])
         #expect(weights.scalars == [1, 0, 0, 0, 0, 3, 0, 0, -4, 2, 0, 0])
@@ -32,14 +32,14 @@ import Testing
         let palm = try #require(mediapipeImports["palm_detection_full"]).graph
         for (graph, expected) in [(hand, SpatialPadding(top: 0, left: 0, bottom: 1, right: 1)), (palm, SpatialPadding(top: 1, left: 1, bottom: 2, right: 2))] {
             let stem = try #require(graph.nodes.first { $0.inputs.first == graph.inputs[0] })
-            guard case .conv2D(let window, _) = stem.operation else { Issue.record("the stem is \(stem.operation)"); continue }
+            guard let window = (stem.operation as? Conv2DOp)?.window else { Issue.record("the stem is \(stem.operation)"); continue }
             #expect(window.padding == expected)
             #expect(window.strideHeight == 2)
         }
         // The pose models pad explicitly (PAD [1,1] then VALID), so their stems have zero padding.
         let pose = try #require(mediapipeImports["pose_detection"]).graph
         let pad = try #require(pose.nodes.first { $0.inputs.first == pose.inputs[0] })
-        #expect(pad.operation == .pad(amounts: [PadAmount(before: 1, after: 1), PadAmount(before: 1, after: 1), PadAmount(before: 0, after: 0)]))
+        #expect(pad.operation as? PadOp == PadOp(amounts: [PadAmount(before: 1, after: 1), PadAmount(before: 1, after: 1), PadAmount(before: 0, after: 0)]))
     }
 
     /// README §3: 38 sparse tensors holding 680,895 of 2,723,584 values; the densified weights hold
@@ -70,7 +70,7 @@ import Testing
         let graph = imported.graph
         var denseNonzero = 0, denseCount = 0
         for node in graph.nodes {
-            guard case .conv2D = node.operation, weightNames.contains(graph.values[node.inputs[1]].name) else { continue }
+            guard node.operation is Conv2DOp, weightNames.contains(graph.values[node.inputs[1]].name) else { continue }
             let w = graph.values[node.inputs[1]]
             denseCount += w.count
             denseNonzero += w.constant!.scalars.filter { $0 != 0 }.count

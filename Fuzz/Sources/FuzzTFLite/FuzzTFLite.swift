@@ -30,7 +30,7 @@ public func fuzzTFLite(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             precondition(a.shape == b.shape && a.constant?.scalars.map(\.bitPattern) == b.constant?.scalars.map(\.bitPattern), "bundle round trip changed value \(a.name)")
         }
         for (a, b) in zip(again.nodes, imported.graph.nodes) {
-            precondition(a.operation == b.operation && a.inputs == b.inputs && a.outputs == b.outputs, "bundle round trip changed a node")
+            precondition(a.operation.isEqual(to: b.operation) && a.inputs == b.inputs && a.outputs == b.outputs, "bundle round trip changed a node")
         }
     } catch {
         fatalError("an imported graph failed to validate or round-trip: \(error)")

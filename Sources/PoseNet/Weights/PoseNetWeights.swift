@@ -27,6 +27,9 @@ public final class PoseNetWeights: @unchecked Sendable {
     /// the narrower pointwise layers are float32 in every precision (`posekit bench model --layers`
     /// shows each layer's).
     public let precision: Precision
+    /// Which pointwise layers take a reduced ``precision``: Tensor's one rule with PoseNet's threshold, the
+    /// widest input (or the layers ``reducedLayersVariable`` names).
+    public let reducedPrecision: ReducedPrecisionRule
 
     /// One separable block's weights: depthwise `[3, 3, C]` + bias `[C]`, then pointwise `C → Cout`.
     struct SeparableBlock {
@@ -85,10 +88,12 @@ public final class PoseNetWeights: @unchecked Sendable {
         // COCO AP on `images`, on the widest only 0.002, the most time saved within 0.005 there
         // (docs/speed.md, "Which layers": every set and each layer alone, reported on `images-val`).
         // `reducedLayersVariable` names another set, for those studies.
-        let widest = last.shape[3]
+        // The one rule (Tensor's `ReducedPrecisionRule`) with PoseNet's threshold: the widest input.
         let reducedLayers = precision == .fp32 ? nil : try Self.reducedLayersOverride()
-        func reduces(_ layer: Int, inputChannels: Int) -> Bool {
-            reducedLayers.map { $0.contains(layer) } ?? (layer == Self.headsLayer || inputChannels >= widest)
+        let rule = ReducedPrecisionRule(minimumInputChannels: last.shape[3], layers: reducedLayers.map { Set($0.map(Self.layerName)) })
+        reducedPrecision = rule
+        func layerPrecision(_ layer: Int, inputChannels: Int) -> Precision {
+            rule.precision(precision, layer: Self.layerName(layer), inputChannels: inputChannels, fusedAfterStore: false)
         }
 
         let w0 = try named(PoseNetWeightNames.firstConvWeights, rank: 4)
@@ -115,7 +120,7 @@ public final class PoseNetWeights: @unchecked Sendable {
             let cout = pw.shape[3]
             let pwb = try vector(PoseNetWeightNames.pointwiseBiases(i), count: cout)
             let pointwise = try PackedPointwiseWeights(weights: pw.reshaped([c, cout]), bias: pwb)
-                .converted(to: reduces(i, inputChannels: c) ? precision.forLayer(inputChannels: c) : .fp32)
+                .converted(to: layerPrecision(i, inputChannels: c))
             blocks.append(SeparableBlock(depthwiseWeights: try dw.reshaped([3, 3, c]), depthwiseBias: dwb, pointwise: pointwise))
             c = cout
             channels.append(c)
@@ -149,7 +154,7 @@ public final class PoseNetWeights: @unchecked Sendable {
             column += headChannels
         }
         heads = try PackedPointwiseWeights(weights: headWeights, bias: headBias)
-            .converted(to: reduces(Self.headsLayer, inputChannels: c) ? precision.forLayer(inputChannels: c) : .fp32)
+            .converted(to: layerPrecision(Self.headsLayer, inputChannels: c))
     }
 
     /// Names the pointwise layers a reduced precision runs on, for the layer studies of docs/speed.md
@@ -159,6 +164,9 @@ public final class PoseNetWeights: @unchecked Sendable {
 
     /// The heads' number in ``reducedLayersVariable``'s set (after block 13).
     static let headsLayer = MobileNetArchitecture.blockCount
+
+    /// The name the reduced-precision rule knows layer `layer` by: `block 7`, ..., `heads`.
+    static func layerName(_ layer: Int) -> String { layer == headsLayer ? "heads" : "block \(layer)" }
 
     /// The layers ``reducedLayersVariable`` names, nil when it is unset.
     static func reducedLayersOverride() throws -> Set<Int>? {
