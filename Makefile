@@ -29,17 +29,17 @@ MEDIAPIPE_SRC ?= $(POSEKIT_WEIGHTS_SRC)/mediapipe-0.10.14
 MEDIAPIPE_MODELS := pose_detection pose_landmark_full palm_detection_full palm_detection_lite hand_landmark_full hand_landmark_lite
 GRAPHS := $(MEDIAPIPE_MODELS:%=Weights/%.pkw)
 
-.PHONY: docs setup build build-portable weights graphs test test-ray test-portable check-codegen package-check bench demo fuzz fuzz-smoke train-actions rep-protocol clean
+.PHONY: docs setup build test-ckernels test-arm64 bench-ckernels build-portable weights graphs test test-ray test-portable check-codegen package-check bench demo fuzz fuzz-smoke train-actions rep-protocol clean
 
 # Installs the system packages PoseKit needs, only when missing (idempotent).
 setup:
-	@missing=""; for p in libopenblas-dev pkg-config ffmpeg parallel binutils libjpeg-dev; do \
+	@missing=""; for p in libopenblas-dev pkg-config ffmpeg parallel binutils libjpeg-dev gcc-aarch64-linux-gnu qemu-user; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "make setup: installing$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
-	else echo "make setup: libopenblas-dev, pkg-config, ffmpeg, parallel, binutils and libjpeg-dev are installed"; fi
+	else echo "make setup: libopenblas-dev, pkg-config, ffmpeg, parallel, binutils, libjpeg-dev, gcc-aarch64-linux-gnu and qemu-user are installed"; fi
 
 build: setup
 	$(RELEASE)
@@ -73,6 +73,42 @@ test-ray: weights
 # time, baseline Swift codegen).
 test-portable: setup weights
 	$(PORTABLE) $(SWIFT) test $(TEST_FLAGS) $(PORTABLE_TEST_SCRATCH) --filter '$(PORTABLE_SUITES)'
+
+# CKernels' own C tests (Tests/CKernelsArm/kernel_tests.c: every packed GEMM, depthwise and int8 copy against
+# naive loops). `test-ckernels` runs them natively with the Swift toolchain's clang (x86-64: the baseline, AVX2
+# and AVX-512 copies and the int8 copies this CPU runs; the others are listed as skipped). `test-arm64`
+# cross-compiles them for aarch64, with gcc (Debian's gcc-aarch64-linux-gnu) and with clang, and runs them
+# under qemu-aarch64 as an ARMv8.0 core without the dot product (cortex-a53), an ARMv8.2 one with it
+# (neoverse-n1) and QEMU's `max`: the NEON copies are checked here, never run natively (docs/dispatch.md).
+CLANG ?= clang
+ARM64_CC ?= aarch64-linux-gnu-gcc
+QEMU_AARCH64 ?= qemu-aarch64
+ARM64_CPUS := cortex-a53 neoverse-n1 max
+CKERNELS_TEST_SOURCES := $(wildcard Sources/CKernels/*.c) Tests/CKernelsArm/kernel_tests.c
+CKERNELS_TEST_FLAGS := -O2 -std=gnu11 -Wall -Werror -I Sources/CKernels/include
+test-ckernels:
+	@mkdir -p .build-ckernels
+	$(CLANG) $(CKERNELS_TEST_FLAGS) $(CKERNELS_TEST_SOURCES) -o .build-ckernels/kernel_tests -lm
+	.build-ckernels/kernel_tests
+
+# The GEMM copies (fp32 of each instruction set, each int8 copy) timed on PoseNet's layer shapes, one core,
+# thread CPU time (docs/speed.md's per-CPU-class kernel tables), then the int8 study (x86: instruction
+# throughputs and the 7-bit vpmaddubsw variant): `make bench-ckernels [BENCH_RUNS=20]`.
+BENCH_RUNS ?= 20
+bench-ckernels:
+	@mkdir -p .build-ckernels
+	$(CLANG) -O2 -std=gnu11 -Wall -Werror -I Sources/CKernels/include $(wildcard Sources/CKernels/*.c) Tests/CKernelsArm/kernel_bench.c -o .build-ckernels/kernel_bench -lm
+	.build-ckernels/kernel_bench $(BENCH_RUNS)
+	$(CLANG) -O2 -std=gnu11 -Wall -Werror Tests/CKernelsArm/int8_zen_study.c -o .build-ckernels/int8_zen_study
+	.build-ckernels/int8_zen_study
+
+test-arm64: setup
+	@mkdir -p .build-ckernels
+	$(ARM64_CC) $(CKERNELS_TEST_FLAGS) -static $(CKERNELS_TEST_SOURCES) -o .build-ckernels/kernel_tests-aarch64-gcc -lm
+	$(CLANG) --target=aarch64-linux-gnu $(CKERNELS_TEST_FLAGS) -static $(CKERNELS_TEST_SOURCES) -o .build-ckernels/kernel_tests-aarch64-clang -lm
+	@for compiler in gcc clang; do for cpu in $(ARM64_CPUS); do \
+	  echo "test-arm64: $$compiler build, qemu-aarch64 -cpu $$cpu"; \
+	  $(QEMU_AARCH64) -cpu $$cpu .build-ckernels/kernel_tests-aarch64-$$compiler || exit 1; done; done
 
 # The release binary keeps its SIMD loads, stores and operations inlined (an unrelated change once
 # made the first layer 3x slower without failing a test): scripts/check-codegen.py.
@@ -138,4 +174,4 @@ rep-protocol: build
 	POSEKIT=$(POSEKIT) scripts/rep-protocol.sh $(SHARED)
 
 clean:
-	rm -rf .build .build-test .build-portable .build-portable-test demo
+	rm -rf .build .build-test .build-portable .build-portable-test .build-ckernels demo

@@ -26,6 +26,7 @@ struct BenchModel: ParsableCommand {
             EXAMPLES
               posekit bench model
               posekit bench model --models mobilenet075 --sizes 513 --threads 2 --layers
+              posekit bench model --models mobilenet075 --sizes 513 --threads 2 --compare-ort --runs 60
               posekit bench model --models mobilenet075 --sizes 257 --threads 1 --layers --compare-ort
               posekit bench model --models mobilenet075 --sizes 513 --busy-neighbor
               posekit bench model --models mobilenet075 --sizes 257 --threads 1 --letterbox 640x480
@@ -67,7 +68,7 @@ struct BenchModel: ParsableCommand {
     var busyNeighbor = false
 
     @Flag(help: ArgumentHelp(
-        "With --layers: also time ONNX Runtime's forward pass layer by layer (its profiler) on the same published weights, right after ours (scripts/ort-layer-profile.py with ../shared/tools/peers/ort_peer.py; needs python3 with numpy, onnx and onnxruntime)."))
+        "Also time ONNX Runtime's forward pass on the same published weights in rounds interleaved with ours (scripts/ort-forward-server.py), printing the ratio of medians, the median round ratio and the ratio of CPU time per pass; with --layers, also layer by layer (its profiler, scripts/ort-layer-profile.py). Needs python3 with numpy, onnx and onnxruntime and ../shared/tools/peers/ort_peer.py."))
     var compareOrt = false
 
     @Option(help: ArgumentHelp(
@@ -111,7 +112,6 @@ struct BenchModel: ParsableCommand {
         try Limits.inputSize.check(sizes, "--sizes")
         try Limits.threads.check(threads, "--threads")
         try Limits.checkOutputStride(outputStride)
-        if compareOrt && !layers { throw ValidationError("--compare-ort compares layer by layer: add --layers") }
         if image != nil && letterbox != nil { throw ValidationError("--image and --letterbox both say what fills the input: give one") }
         if compareOrt && outputStride != 16 { throw ValidationError("--compare-ort: the ONNX Runtime peer builds output stride 16 only") }
     }

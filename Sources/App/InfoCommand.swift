@@ -48,6 +48,8 @@ struct Info: ParsableCommand {
           GEMM kernel   \(GEMMKernel.preferred.description)
           kernel ISAs   \(KernelISA.supported.map(\.name).joined(separator: ", ")) (this CPU runs; best chosen)
           depthwise     \(Convolution.depthwiseKernelFamily)
+          reduced       \(ReducedPrecisionKernel.supported.isEmpty ? "none (fp32 only)" : ReducedPrecisionKernel.supported.map(\.family).joined(separator: ", ")) (this CPU runs; first of each precision chosen)
+          CPU class     \(CPUClass.host.summary)
         """
     }
 

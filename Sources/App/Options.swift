@@ -35,7 +35,7 @@ struct ModelOptions: ParsableArguments {
     var threads: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Arithmetic of the network's 1x1 convolutions: fp32 (default), bf16 (needs AVX512-BF16), int8 (needs AVX512-VNNI or AVX-VNNI) or auto (fp32 on every CPU measured so far: no reduced precision is within 0.005 AP of fp32 and faster). An explicit bf16 or int8 on a CPU without it is an error. Speed and accuracy of each: docs/speed.md.",
+        "Arithmetic of the network's 1x1 convolutions: fp32 (default), bf16 (needs AVX512-BF16), int8 (needs AVX2 or NEON; VNNI or sdot where present) or auto (fp32 on every CPU measured so far: no reduced precision is within 0.005 AP of fp32 and faster). An explicit bf16 or int8 on a CPU without it is an error. Speed and accuracy of each: docs/speed.md.",
         valueName: "fp32|bf16|int8|auto"))
     var precision: Precision = Defaults.configuration.precision
 

@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
             segmentation branch. Other files in DIR are left alone.
 
             --precision int8|bf16 runs the graph's 1x1 convolutions (those from 64 input channels \
-            without a fused residual add or PReLU) in int8 (AVX512-VNNI or AVX-VNNI) or bf16 \
+            without a fused residual add or PReLU) in int8 (AVX2 or NEON) or bf16 \
             (AVX512-BF16), as `pose --precision` does for PoseNet; everything else stays float32. \
             On a CPU without the instructions an explicit int8 or bf16 is one line and exit status \
             1; auto is fp32 (docs/speed.md "Reduced precision" has each precision's error on the \
@@ -62,7 +62,7 @@ struct RunCommand: ParsableCommand {
     var threads: Int?
 
     @Option(help: ArgumentHelp(
-        "Arithmetic of the graph's 1x1 convolutions: fp32 (default), int8 (needs AVX512-VNNI or AVX-VNNI), bf16 (needs AVX512-BF16) or auto (fp32 on every CPU measured so far).",
+        "Arithmetic of the graph's 1x1 convolutions: fp32 (default), int8 (needs AVX2 or NEON), bf16 (needs AVX512-BF16) or auto (fp32 on every CPU measured so far).",
         valueName: "fp32|bf16|int8|auto"))
     var precision: Precision = .fp32
 

@@ -1,10 +1,13 @@
-// The int8 GEMM tile with `vpdpbusd` (u8 activations × s8 weights, 4 products summed into each int32
-// lane), written once and included by one file per instruction set, which defines before including it:
-//   VEC_BITS    512 (AVX512-VNNI) or 256 (AVX-VNNI)
+// The int8 GEMM tile for x86 (u8 activations × s8 weights, int32 sums), written once and included by one
+// file per instruction set, which defines before including it:
+//   VEC_BITS    512 (AVX512-VNNI) or 256 (AVX-VNNI, or AVX2 without VNNI when MADD16 is defined)
 //   TILE_ROWS   rows per tile (accumulators: 2·TILE_ROWS vectors, which must fit the registers)
 //   KERNEL(x)   the name of this copy's function x
+//   MADD16      (optional) 16-bit products: `vpmaddwd` on activations widened to u16 and weights to s16
+//               (2 products summed per int32 lane), for AVX2 CPUs without VNNI. Exact, like `vpdpbusd`:
+//               |q·w| ≤ 255·127, so no saturation (`vpmaddubsw`'s int16 pair sums would saturate at 8 bits).
 // inside a `#pragma clang attribute push(__attribute__((target(...))))`. Layouts:
-// posekit_reduced_precision.h.
+// posekit_reduced_precision.h (activations and panels of GROUP input channels: 4 bytes, or 2 × 16 bits).
 #include <immintrin.h>  // (already included by the .c file, before its target pragma)
 #include <stdint.h>
 #include <string.h>
@@ -23,14 +26,19 @@
 #define MINF(a, b) _mm512_min_ps(a, b)
 #define MAXF(a, b) _mm512_max_ps(a, b)
 #define TRUNCATE(v) _mm512_cvttps_epi32(v)
-#define STORE_BYTES(p, v) _mm_storeu_si128((__m128i *)(p), _mm512_cvtepi32_epi8(v))
+#define STORE_ACT(p, v) _mm_storeu_si128((__m128i *)(p), _mm512_cvtepi32_epi8(v))
 #else
 #define ivec_t __m256i
 #define fvec_t __m256
 #define LANES 8
 #define LOADI(p) _mm256_loadu_si256((const __m256i *)(p))
 #define SET1I(x) _mm256_set1_epi32(x)
+#if defined(MADD16)
+/// Two u16 × s16 products summed into each int32 lane (`vpmaddwd`), then accumulated.
+#define DPBUSD(acc, a, b) _mm256_add_epi32(acc, _mm256_madd_epi16(a, b))
+#else
 #define DPBUSD(acc, a, b) _mm256_dpbusd_avx_epi32(acc, a, b)
+#endif
 #define TOFLOAT(x) _mm256_cvtepi32_ps(x)
 #define LOADF(p) _mm256_loadu_ps(p)
 #define SET1F(x) _mm256_set1_ps(x)
@@ -38,10 +46,26 @@
 #define MINF(a, b) _mm256_min_ps(a, b)
 #define MAXF(a, b) _mm256_max_ps(a, b)
 #define TRUNCATE(v) _mm256_cvttps_epi32(v)
+#if defined(MADD16)
+/// 8 int32 lanes in 0...255 to 8 u16 (unsigned saturating pack).
+#define STORE_ACT(p, v) do { __m256i w_ = (v); \
+    _mm_storeu_si128((__m128i *)(p), _mm_packus_epi32(_mm256_castsi256_si128(w_), _mm256_extracti128_si256(w_, 1))); } while (0)
+#else
 /// 8 int32 lanes in 0...255 to 8 bytes (unsigned saturating packs).
-#define STORE_BYTES(p, v) do { __m256i w_ = (v); \
+#define STORE_ACT(p, v) do { __m256i w_ = (v); \
     __m128i h_ = _mm_packus_epi32(_mm256_castsi256_si128(w_), _mm256_extracti128_si256(w_, 1)); \
     _mm_storel_epi64((__m128i *)(p), _mm_packus_epi16(h_, h_)); } while (0)
+#endif
+#endif
+
+#if defined(MADD16)
+#define act_t uint16_t    // one quantized activation (0...255), widened
+#define wgt_t int16_t     // one quantized weight (−127...127), widened
+#define GROUP 2           // input channels per 32-bit broadcast and per int32 lane
+#else
+#define act_t uint8_t
+#define wgt_t int8_t
+#define GROUP 4
 #endif
 
 #define INLINE static inline __attribute__((always_inline))
@@ -72,7 +96,7 @@ INLINE void KERNEL(i8_store)(ivec_t acc, fvec_t scale, fvec_t zero_times_sum, fv
 }
 
 #define I8_DECLARE(r) ivec_t acc0_##r = SET1I(0), acc1_##r = SET1I(0); \
-    const uint8_t *q_##r = q + ((r) < rows ? (r) : 0) * k4;
+    const act_t *q_##r = q + ((r) < rows ? (r) : 0) * k4;
 #define I8_STEP_WIDE(r) { int32_t x; memcpy(&x, q_##r + kk, 4); ivec_t xv = SET1I(x); \
     acc0_##r = DPBUSD(acc0_##r, xv, w0); acc1_##r = DPBUSD(acc1_##r, xv, w1); }
 #define I8_STEP_NARROW(r) { int32_t x; memcpy(&x, q_##r + kk, 4); acc0_##r = DPBUSD(acc0_##r, SET1I(x), w0); }
@@ -84,23 +108,23 @@ INLINE void KERNEL(i8_store)(ivec_t acc, fvec_t scale, fvec_t zero_times_sum, fv
 /// One tile: `rows` rows × one panel (`wide`: 2 vectors of channels, else 1), `columns` lanes stored.
 /// Rows past `rows` re-read row 0 and are not stored.
 INLINE void KERNEL(i8_tile)(
-    int wide, const uint8_t *q, long k4, long rows, const float *row_scale, const float *row_zero,
-    const int8_t *panel, long panel_width, const float *col_scale, const float *col_sum, const float *bias,
+    int wide, const act_t *q, long k4, long rows, const float *row_scale, const float *row_zero,
+    const wgt_t *panel, long panel_width, const float *col_scale, const float *col_sum, const float *bias,
     float low, float high, float *c, long ldc, long columns)
 {
     FOR_ROWS(I8_DECLARE)
-    const int8_t *b = panel;
+    const wgt_t *b = panel;
     if (wide) {
-        for (long kk = 0; kk < k4; kk += 4) {
-            ivec_t w0 = LOADI(b), w1 = LOADI(b + 4 * LANES);
+        for (long kk = 0; kk < k4; kk += GROUP) {
+            ivec_t w0 = LOADI(b), w1 = LOADI(b + GROUP * LANES);
             FOR_ROWS(I8_STEP_WIDE)
-            b += 4 * panel_width;
+            b += GROUP * panel_width;
         }
     } else {
-        for (long kk = 0; kk < k4; kk += 4) {
+        for (long kk = 0; kk < k4; kk += GROUP) {
             ivec_t w0 = LOADI(b);
             FOR_ROWS(I8_STEP_NARROW)
-            b += 4 * panel_width;
+            b += GROUP * panel_width;
         }
     }
     fvec_t scale0 = LOADF(col_scale), sum0 = LOADF(col_sum), bias0 = LOADF(bias);
@@ -111,21 +135,24 @@ INLINE void KERNEL(i8_tile)(
 }
 
 static __attribute__((noinline)) void KERNEL(i8_narrow_tile)(
-    const uint8_t *q, long k4, long rows, const float *row_scale, const float *row_zero,
-    const int8_t *panel, const float *col_scale, const float *col_sum, const float *bias,
+    const act_t *q, long k4, long rows, const float *row_scale, const float *row_zero,
+    const wgt_t *panel, const float *col_scale, const float *col_sum, const float *bias,
     float low, float high, float *c, long ldc, long columns)
 {
     KERNEL(i8_tile)(0, q, k4, rows, row_scale, row_zero, panel, LANES, col_scale, col_sum, bias, low, high, c, ldc, columns);
 }
 
+/// (`q` and `panels` are this copy's act_t and wgt_t, passed as bytes through the table's common type.)
 static void KERNEL(i8_row_tile)(
-    const uint8_t *q, long k4, long rows, const float *row_scale, const float *row_zero,
-    const int8_t *panels, const float *col_scale, const float *col_sum, const float *bias,
+    const uint8_t *q_bytes, long k4, long rows, const float *row_scale, const float *row_zero,
+    const int8_t *panel_bytes, const float *col_scale, const float *col_sum, const float *bias,
     long ldc, long col0, long col1, float low, float high, float *c)
 {
+    const act_t *q = (const act_t *)(const void *)q_bytes;
+    const wgt_t *panels = (const wgt_t *)(const void *)panel_bytes;
     for (long column = col0; column < col1;) {
         long remaining = col1 - column;
-        const int8_t *panel = panels + k4 * column;
+        const wgt_t *panel = panels + k4 * column;
         if (remaining > LANES) {
             KERNEL(i8_tile)(1, q, k4, rows, row_scale, row_zero, panel, 2 * LANES, col_scale + column, col_sum + column,
                             bias + column, low, high, c + column, ldc, remaining < 2 * LANES ? remaining : 2 * LANES);
@@ -143,11 +170,12 @@ static void KERNEL(i8_row_tile)(
 /// q = round(x/s) + z (halves up, as truncating x/s + z + 0.5 ≥ 0). A row of zeros gets scale 1
 /// (every q = z). Vector passes: this runs once per GEMM row, ahead of K/4 dot products per output.
 static void KERNEL(quantize_rows)(
-    const float *a, long lda, long rows, long k, long k4, uint8_t *q, float *row_scale, float *row_zero)
+    const float *a, long lda, long rows, long k, long k4, uint8_t *q_bytes, float *row_scale, float *row_zero)
 {
+    act_t *q = (act_t *)(void *)q_bytes;
     for (long r = 0; r < rows; r++) {
         const float *x = a + r * lda;
-        uint8_t *out = q + r * k4;
+        act_t *out = q + r * k4;
         fvec_t lov = SET1F(0), hiv = SET1F(0);
         long i = 0;
         for (; i + LANES <= k; i += LANES) {
@@ -175,21 +203,21 @@ static void KERNEL(quantize_rows)(
         i = 0;
         for (; i + LANES <= k; i += LANES) {
             fvec_t v = MINF(MAXF(FMA(LOADF(x + i), inversev, offsetv), bottom), top);
-            STORE_BYTES(out + i, TRUNCATE(v));
+            STORE_ACT(out + i, TRUNCATE(v));
         }
         for (; i < k; i++) {
-            float v = x[i] * inverse + zero + 0.5f;
+            float v = fmaf(x[i], inverse, zero + 0.5f);  // as the vector lanes: the same level in every copy
             v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
-            out[i] = (uint8_t)(int32_t)v;
+            out[i] = (act_t)(int32_t)v;
         }
-        for (; i < k4; i++) out[i] = (uint8_t)zero;
+        for (; i < k4; i++) out[i] = (act_t)zero;
         row_scale[r] = scale;
         row_zero[r] = zero;
     }
 }
 
 const posekit_int8_gemm_kernel KERNEL(int8_table) = {
-    TILE_ROWS, LANES, KERNEL(quantize_rows), KERNEL(i8_row_tile),
+    TILE_ROWS, LANES, KERNEL(quantize_rows), KERNEL(i8_row_tile), GROUP, sizeof(act_t),
 };
 
 #undef ivec_t
@@ -205,4 +233,7 @@ const posekit_int8_gemm_kernel KERNEL(int8_table) = {
 #undef MINF
 #undef MAXF
 #undef TRUNCATE
-#undef STORE_BYTES
+#undef STORE_ACT
+#undef GROUP
+#undef act_t
+#undef wgt_t

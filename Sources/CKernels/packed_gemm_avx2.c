@@ -9,5 +9,6 @@
 #define KERNEL(x) posekit_avx2_##x
 #include "packed_gemm_template.h"
 #include "depthwise_template.h"
+#include "window_dot_template.h"
 #pragma clang attribute pop
 #endif

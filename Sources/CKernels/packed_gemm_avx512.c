@@ -8,5 +8,6 @@
 #define KERNEL(x) posekit_avx512_##x
 #include "packed_gemm_template.h"
 #include "depthwise_template.h"
+#include "window_dot_template.h"
 #pragma clang attribute pop
 #endif

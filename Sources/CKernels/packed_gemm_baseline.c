@@ -11,3 +11,4 @@
 #define KERNEL(x) posekit_baseline_##x
 #include "packed_gemm_template.h"
 #include "depthwise_template.h"
+#include "window_dot_template.h"

@@ -1,6 +1,7 @@
-// The reduced-precision GEMMs (posekit_reduced_precision.h): int8 for AVX512-VNNI (12 rows × 2 zmm)
-// and AVX-VNNI (6 rows × 2 ymm), bf16 for AVX512-BF16 (12 rows × 2 zmm), and the weight packing
-// they share (plain C, once per layer at load).
+// The reduced-precision GEMMs (posekit_reduced_precision.h): int8 for AVX512-VNNI (12 rows × 2 zmm),
+// AVX-VNNI and AVX2 without VNNI (6 rows × 2 ymm), bf16 for AVX512-BF16 (12 rows × 2 zmm), and the
+// weight packing they share (plain C, once per layer at load). The aarch64 int8 copies are in
+// int8_gemm_neon.c.
 #include "posekit_reduced_precision.h"
 #include <math.h>
 #include <stddef.h>
@@ -17,9 +18,11 @@ uint16_t posekit_bf16_from_float(float x) {
     return (uint16_t)(bits >> 16);
 }
 
-void posekit_pack_int8_panels(const float *w, long k, long n, long lanes, int8_t *panels,
-                              float *col_scale, float *col_sum) {
-    long k4 = (k + 3) / 4 * 4, padded = (n + lanes - 1) / lanes * lanes;
+/// Quantizes per output channel and packs into panels of 2·lanes channels, groups of `group` input
+/// channels, values `bytes` wide (posekit_reduced_precision.h).
+static void pack_int8(const float *w, long k, long n, long lanes, long group, long bytes, void *panels,
+                      float *col_scale, float *col_sum) {
+    long kp = (k + group - 1) / group * group, padded = (n + lanes - 1) / lanes * lanes;
     for (long j = 0; j < padded; j++) {
         float largest = 0;
         for (long i = 0; j < n && i < k; i++) largest = fmaxf(largest, fabsf(w[i * n + j]));
@@ -28,24 +31,36 @@ void posekit_pack_int8_panels(const float *w, long k, long n, long lanes, int8_t
     }
     for (long column = 0; column < padded;) {
         long width = padded - column < 2 * lanes ? padded - column : 2 * lanes;
-        int8_t *panel = panels + k4 * column;
-        for (long g = 0; g < k4; g += 4) {
+        long panel = kp * column;  // every earlier panel is full width
+        for (long g = 0; g < kp; g += group) {
             for (long jj = 0; jj < width; jj++) {
                 long j = column + jj;
-                for (long e = 0; e < 4; e++) {
+                for (long e = 0; e < group; e++) {
                     long i = g + e;
-                    int8_t value = 0;
+                    int value = 0;
                     if (i < k && j < n) {
                         float v = rintf(w[i * n + j] / col_scale[j]);
-                        value = (int8_t)(v > 127 ? 127 : (v < -127 ? -127 : v));
+                        value = (int)(v > 127 ? 127 : (v < -127 ? -127 : v));
                         col_sum[j] += value;
                     }
-                    panel[g * width + jj * 4 + e] = value;
+                    long index = panel + g * width + jj * group + e;
+                    if (bytes == 1) ((int8_t *)panels)[index] = (int8_t)value;
+                    else ((int16_t *)panels)[index] = (int16_t)value;
                 }
             }
         }
         column += width;
     }
+}
+
+void posekit_pack_int8_panels(const float *w, long k, long n, long lanes, int8_t *panels,
+                              float *col_scale, float *col_sum) {
+    pack_int8(w, k, n, lanes, 4, 1, panels, col_scale, col_sum);
+}
+
+void posekit_pack_int8_panels_for(const posekit_int8_gemm_kernel *kernel, const float *w, long k, long n,
+                                  void *panels, float *col_scale, float *col_sum) {
+    pack_int8(w, k, n, kernel->vector_lanes, kernel->k_group, kernel->element_bytes, panels, col_scale, col_sum);
 }
 
 void posekit_pack_bf16_panels(const float *w, long k, long n, long lanes, uint16_t *panels) {
@@ -88,6 +103,22 @@ void posekit_pack_bf16_panels(const float *w, long k, long n, long lanes, uint16
 #include "int8_gemm_template.h"
 #undef VEC_BITS
 #undef TILE_ROWS
+#undef KERNEL
+#undef FOR_ROWS
+#pragma clang attribute pop
+
+// ---- int8, AVX2 without VNNI: `vpmaddwd` on 16-bit operands, 12 accumulators + 2 weight vectors + 1 broadcast ----
+// (Zen 1 runs `vpmaddwd` ymm on one pipe at 16 products per 2 cycles, the rate of its two 128-bit FMA pipes;
+// CPUs with two integer multiply pipes, Intel since Skylake and Zen 3, run twice fp32's rate: docs/speed.md.)
+#pragma clang attribute push(__attribute__((target("avx,avx2,fma"))), apply_to = function)
+#define VEC_BITS 256
+#define TILE_ROWS 6
+#define MADD16 1
+#define KERNEL(x) posekit_avx2madd_##x
+#include "int8_gemm_template.h"
+#undef VEC_BITS
+#undef TILE_ROWS
+#undef MADD16
 #undef KERNEL
 #undef FOR_ROWS
 #pragma clang attribute pop
@@ -181,11 +212,22 @@ static const posekit_bf16_gemm_kernel posekit_avx512bf16_table = { BF_ROWS, BF_L
 
 #endif
 
+#if defined(__aarch64__)
+extern const posekit_int8_gemm_kernel posekit_neondot_int8_table, posekit_neon_int8_table;
+#endif
+
 const posekit_int8_gemm_kernel *posekit_int8_gemm_kernel_for(int variant) {
 #if defined(__x86_64__)
     switch (variant) {
     case POSEKIT_INT8_AVX512_VNNI: return &posekit_avx512vnni_int8_table;
     case POSEKIT_INT8_AVX_VNNI: return &posekit_avxvnni_int8_table;
+    case POSEKIT_INT8_AVX2: return &posekit_avx2madd_int8_table;
+    default: return NULL;
+    }
+#elif defined(__aarch64__)
+    switch (variant) {
+    case POSEKIT_INT8_NEON_DOT: return &posekit_neondot_int8_table;
+    case POSEKIT_INT8_NEON: return &posekit_neon_int8_table;
     default: return NULL;
     }
 #else

@@ -13,6 +13,12 @@ public enum CPUFeature: String, CaseIterable, Comparable, Sendable {
     /// Intel AMX: the tile registers, and their bf16 and int8 multiplies.
     case amxtile = "amx_tile", amxbf16 = "amx_bf16", amxint8 = "amx_int8"
     case neon
+    /// aarch64's dot-product extension (ARMv8.2+ `sdot`/`udot`; "asimddp" in /proc/cpuinfo), from the
+    /// hardware capabilities the kernel reports (`AT_HWCAP`), or `hw.optional.arm.FEAT_DotProd` on macOS.
+    case asimddp
+
+    /// The features that exist on aarch64 only (the others are x86-64's).
+    public static let aarch64Features: Set<CPUFeature> = [.neon, .asimddp]
 
     public static func < (a: CPUFeature, b: CPUFeature) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -38,7 +44,8 @@ public enum HostCPU {
     public static var isForced: Bool { ProcessInfo.processInfo.environment[forcedFeaturesVariable] != nil }
 
     /// What the CPU and operating system support, from CPUID and XCR0 on x86-64 (a feature
-    /// counts only when the OS also saves its registers), NEON on aarch64 (part of the baseline).
+    /// counts only when the OS also saves its registers), NEON (part of the baseline) and the dot
+    /// product on aarch64.
     public static func detectedFeatures() -> Set<CPUFeature> {
         #if arch(x86_64)
         var r1: [UInt32] = [0, 0, 0, 0], r7: [UInt32] = [0, 0, 0, 0], rx: [UInt32] = [0, 0, 0, 0]
@@ -81,7 +88,9 @@ public enum HostCPU {
         }
         return found
         #elseif arch(arm64)
-        return [.neon]
+        var found: Set<CPUFeature> = [.neon]
+        if posekit_arm_has_dotprod() != 0 { found.insert(.asimddp) }
+        return found
         #else
         return []
         #endif

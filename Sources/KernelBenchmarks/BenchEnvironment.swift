@@ -2,9 +2,10 @@ import CPUFeatures
 import Foundation
 import Tensor
 
-/// What every benchmark prints first: which OpenBLAS kernels are active (`OPENBLAS_CORETYPE` in
-/// the environment forces a set that may be weaker than the one OpenBLAS picks for the CPU) and
-/// how busy the machine is (other work skews timings, 2-thread figures most).
+/// What every benchmark prints first: the class of CPU it runs on (``CPUClass``: ratios from
+/// different classes are never to be mixed), which OpenBLAS kernels are active
+/// (`OPENBLAS_CORETYPE` in the environment forces a set that may be weaker than the one OpenBLAS
+/// picks for the CPU) and how busy the machine is (other work skews timings, 2-thread figures most).
 public enum BenchEnvironment {
     /// Logs the build, CPU, GEMM kernel, OpenBLAS core and load, and returns them for a JSON report.
     public static func report(log: (String) -> Void) -> [String: Any] {
@@ -16,9 +17,13 @@ public enum BenchEnvironment {
         ]
         report["kernel_isa"] = KernelISA.preferred.rawValue
         report["depthwise_kernel"] = Convolution.depthwiseKernelFamily
+        report["cpu_class"] = CPUClass.host.json
+        let int8 = ReducedPrecisionKernel.preferred(for: .int8)
+        report["int8_kernel"] = int8?.family ?? NSNull()
+        log("CPU class: \(CPUClass.host.summary)")
         log("build: \(BuildTarget.description); CPU: \(HostCPU.summary)")
         log("GEMM kernel: \(GEMMKernel.preferred.description)")
-        log("depthwise kernel: \(Convolution.depthwiseKernelFamily)")
+        log("depthwise kernel: \(Convolution.depthwiseKernelFamily); int8 kernel: \(int8?.family ?? "none on this CPU")")
         log("OpenBLAS core: \(core)" + (forced == nil ? " (auto-detected)" : " (forced by OPENBLAS_CORETYPE)"))
         if let fallback = openBLASFallback(core: core) {
             report["openblas_fallback"] = fallback

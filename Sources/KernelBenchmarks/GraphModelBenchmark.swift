@@ -61,7 +61,7 @@ public struct GraphModelBenchmark {
                 var row: [String: Any] = ["model": model.name, "threads": t, "steps": runner.stepCount,
                                           "fused_nodes": runner.fusedNodes.count, "precision": try precision.resolved().rawValue]
                 let ours: Benchmark.Timing
-                var theirs: [Double] = []
+                var theirs: [Double] = [], theirCPU: [Double] = [], ourCPU: [Double] = []
                 var unfusedTiming: Benchmark.Timing?
                 if peer != nil || unfused != nil {
                     var timer: OnnxRuntimePeer.ForwardTimer?
@@ -77,11 +77,19 @@ public struct GraphModelBenchmark {
                     // Rounds: ours, ours unfused, theirs, so the host's load falls on all alike.
                     while done < runs {
                         let n = min(Self.runsPerRound, runs - done)
-                        samples += try Benchmark.measure(warmup: 0, runs: n) { _ = try runner.run([input]) }.samples
+                        samples += try Benchmark.measure(warmup: 0, runs: n) {
+                            let start = processCPUSeconds()
+                            _ = try runner.run([input])
+                            ourCPU.append((processCPUSeconds() - start) * 1e3)
+                        }.samples
                         if let unfused {
                             unfusedSamples += try Benchmark.measure(warmup: 0, runs: n) { _ = try unfused.run([input]) }.samples
                         }
-                        if let timer { theirs.append(try timer.medianMilliseconds(runs: n)) }
+                        if let timer {
+                            let round = try timer.round(runs: n)
+                            theirs.append(round.median)
+                            if let cpu = round.cpu { theirCPU.append(cpu) }
+                        }
                         done += n
                     }
                     ours = Benchmark.Timing(samples: samples)
@@ -104,6 +112,15 @@ public struct GraphModelBenchmark {
                     row["tflite_min_round_median_ms"] = peerMinimum
                     row["ratio"] = median / peerMedian
                     line += String(format: "  %9.2f  %10.2f  %5.2f", peerMedian, peerMinimum, median / peerMedian)
+                    if !theirCPU.isEmpty, !ourCPU.isEmpty {
+                        // CPU time per pass, both processes (every thread): on a busy host it leaves
+                        // out the time spent descheduled, which the wall-time ratio counts.
+                        let (ours, theirs) = (ourCPU.sorted()[ourCPU.count / 2], theirCPU.sorted()[theirCPU.count / 2])
+                        row["cpu_ms"] = ours
+                        row["tflite_cpu_ms"] = theirs
+                        row["cpu_ratio"] = ours / theirs
+                        line += String(format: "  CPU %.2f / %.2f ms: %.2f", ours, theirs, ours / theirs)
+                    }
                 }
                 log(line)
                 if layers {

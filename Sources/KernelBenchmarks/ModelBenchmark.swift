@@ -141,6 +141,11 @@ public struct ModelBenchmark {
                                    skipping / full))
                     }
                   }
+                  if compareOrt, let first = compared.first {
+                      rows[rows.count - compared.count]["onnx_runtime"] = try Self.compareForward(
+                          first.model, padding: first.padding, peer: OnnxRuntimePeer(bundle: bundle, threads: t), size: size,
+                          runs: runs, log: log)
+                  }
                   if compared.count > 1 {
                       // The precisions in alternation, so the host's load falls on all alike.
                       let timings = try Benchmark.measureInterleaved(warmup: 5, runs: runs, minimumSeconds: 0.5, compared.map { entry in
@@ -223,6 +228,48 @@ public struct ModelBenchmark {
             }
         }
         return band
+    }
+
+    /// Rounds of our forward pass and ONNX Runtime's (`scripts/ort-forward-server.py`, one session),
+    /// alternating so the host's load falls on both alike: the ratio of the medians, the median of
+    /// the rounds' ratios, and the ratio of CPU time per pass (process CPU time, every thread: on a
+    /// busy host it leaves out the time either spent descheduled). Logs one line, returns the JSON.
+    static func compareForward(_ model: PoseNetModel, padding: PaddingBand?, peer: OnnxRuntimePeer, size: Int, runs: Int,
+                               log: (String) -> Void) throws -> [String: Any] {
+        let timer = try peer.forwardTimer(size: size)
+        let perRound = max(5, min(20, runs / 3)), rounds = max(3, (runs + perRound - 1) / perRound)
+        var ours: [Double] = [], ourCPU: [Double] = [], theirs: [Double] = [], theirCPU: [Double] = [], roundRatios: [Double] = []
+        for _ in 0..<rounds {
+            var wall: [Double] = []
+            for _ in 0..<perRound {
+                let (start, startCPU) = (ProcessInfo.processInfo.systemUptime, processCPUSeconds())
+                try model.run(padding: padding)
+                ourCPU.append((processCPUSeconds() - startCPU) * 1e3)
+                wall.append((ProcessInfo.processInfo.systemUptime - start) * 1e3)
+            }
+            ours += wall
+            let peerRound = try timer.round(runs: perRound)
+            theirs.append(peerRound.median)
+            if let cpu = peerRound.cpu { theirCPU.append(cpu) }
+            roundRatios.append(Benchmark.Timing(samples: wall).median / peerRound.median)
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let (ourMedian, theirMedian) = (median(ours), median(theirs))
+        var result: [String: Any] = [
+            "median_ms": theirMedian, "ours_median_ms": ourMedian, "ratio_of_medians": ourMedian / theirMedian,
+            "median_round_ratio": median(roundRatios), "rounds": rounds, "runs_per_round": perRound,
+        ]
+        var line = String(format: "  ONNX Runtime, %d rounds of %d interleaved: ours %.2f ms, its %.2f ms: %.2fx (median round ratio %.2fx)",
+                          rounds, perRound, ourMedian, theirMedian, ourMedian / theirMedian, median(roundRatios))
+        if !theirCPU.isEmpty {
+            let (ours, theirs) = (median(ourCPU), median(theirCPU))
+            result["cpu_ms"] = theirs
+            result["ours_cpu_ms"] = ours
+            result["cpu_ratio"] = ours / theirs
+            line += String(format: "; CPU per pass %.2f against %.2f ms: %.2fx", ours, theirs, ours / theirs)
+        }
+        log(line)
+        return result
     }
 
     /// ONNX Runtime's nodes summed into our `layers` rows: its first convolution is block 0, each

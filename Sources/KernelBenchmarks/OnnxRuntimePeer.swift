@@ -93,14 +93,20 @@ struct OnnxRuntimePeer {
         }
 
         /// The median milliseconds of `runs` forward passes, timed now.
-        func medianMilliseconds(runs: Int) throws -> Double {
+        func medianMilliseconds(runs: Int) throws -> Double { try round(runs: runs).median }
+
+        /// `runs` forward passes timed now: their median wall milliseconds, and the median CPU
+        /// milliseconds the peer process spent per pass (all its threads), when the script reports it.
+        func round(runs: Int) throws -> (median: Double, cpu: Double?) {
             do { try requests.write(contentsOf: Data("run \(runs)\n".utf8)) } catch { throw ended("stopped") }
             guard let line = try readLine() else { throw ended("ended") }
-            guard line.hasPrefix("median_ms="),
-                  let milliseconds = Double(line.dropFirst("median_ms=".count).prefix { $0 != " " }) else {
+            func field(_ name: String) -> Double? {
+                line.split(separator: " ").first { $0.hasPrefix(name + "=") }.flatMap { Double($0.dropFirst(name.count + 1)) }
+            }
+            guard line.hasPrefix("median_ms="), let milliseconds = field("median_ms") else {
                 throw failure("answered \(line.prefix(120))")
             }
-            return milliseconds
+            return (milliseconds, field("cpu_ms"))
         }
 
         /// The next line the script printed, or nil at its end.

@@ -121,6 +121,18 @@ public enum KernelISA: String, CaseIterable, Comparable, Sendable {
         (posekit_depthwise_kernel_for($0.code) ?? posekit_depthwise_kernel_for(Int32(POSEKIT_ISA_BASELINE)))!.pointee.interior!
     }
 
+    /// This instruction set's few-channel convolution (dot products over windows, CKernels). Only
+    /// for ``supported`` ones.
+    var windowDot: posekit_window_dot_fn {
+        Self.windowDots[Self.allCases.firstIndex(of: self)!]
+    }
+
+    /// The window dot products in ``allCases`` order; a copy this binary lacks is the baseline's
+    /// (never called: ``supported`` excludes it).
+    private static let windowDots: [posekit_window_dot_fn] = allCases.map {
+        (posekit_window_dot_kernel_for($0.code) ?? posekit_window_dot_kernel_for(Int32(POSEKIT_ISA_BASELINE)))!.pointee.window_dot!
+    }
+
     /// This instruction set's packed GEMM microkernel. Only for ``supported`` ones.
     var packedGEMM: PackedMicrokernel {
         switch self {

@@ -9,8 +9,9 @@ import Foundation
 ///   (`vdpbf16ps`, AVX512-BF16). No AMX: tiles are not used (no CPU PoseKit was measured on has them).
 /// - `int8`: weights quantized once per output channel (scale `max|w|/127`), activations quantized
 ///   per pixel as each GEMM reads them (scale from the pixel's range, zero point 0 for
-///   non-negative pixels such as ReLU6 outputs), int32 sums (`vpdpbusd`: AVX512-VNNI, or AVX-VNNI on
-///   256-bit vectors), dequantized with the bias and activation as the tile is stored (float32 out).
+///   non-negative pixels such as ReLU6 outputs), int32 sums (`vpdpbusd` with AVX512-VNNI or AVX-VNNI,
+///   `vpmaddwd` on any other AVX2 CPU, `sdot` or `smull` on aarch64: ``ReducedPrecisionKernel``),
+///   dequantized with the bias and activation as the tile is stored (float32 out).
 /// - `auto`: ``automatic`` on this CPU.
 ///
 /// Depthwise, the first (3×3) convolution and everything outside the 1×1 GEMMs stay float32.
@@ -40,7 +41,7 @@ public enum Precision: String, CaseIterable, Sendable {
         case .fp32, .auto: return nil
         case .bf16, .int8:
             if ReducedPrecisionKernel.preferred(for: self) != nil { return nil }
-            let needs = self == .int8 ? "AVX512-VNNI or AVX-VNNI (vpdpbusd)" : "AVX512-BF16 (vdpbf16ps)"
+            let needs = self == .int8 ? "AVX2 (x86-64) or NEON (aarch64)" : "AVX512-BF16 (vdpbf16ps)"
             return "\(rawValue) precision needs \(needs); this CPU has \(HostCPU.level(of: HostCPU.features)) without it"
                 + (HostCPU.isForced ? " (narrowed by \(HostCPU.forcedFeaturesVariable))" : "")
                 + ": use fp32, or auto to take the best this CPU runs"
@@ -69,22 +70,35 @@ public struct PrecisionUnavailable: LocalizedError, Equatable, Sendable {
 }
 
 /// One compiled copy of a reduced-precision 1×1 GEMM (CKernels' posekit_reduced_precision.h).
+///
+/// Every int8 copy computes the same values (the same quantization, exact int32 sums, the same
+/// float32 epilogue); they differ in speed only (docs/speed.md has each CPU class's figures).
 public enum ReducedPrecisionKernel: String, CaseIterable, Sendable {
     /// int8, `vpdpbusd` on zmm: 12 pixels × 32 channels per tile.
     case int8AVX512VNNI = "int8-avx512vnni"
     /// int8, VEX `vpdpbusd` on ymm (AVX-VNNI, e.g. CPUs without AVX-512): 6 × 16.
     case int8AVXVNNI = "int8-avxvnni"
+    /// int8 on any AVX2 CPU without VNNI (AMD Zen 1–3, Intel before Ice Lake and Alder Lake):
+    /// `vpmaddwd` on activations and weights widened to 16 bits, 6 × 16. Exact like `vpdpbusd`
+    /// (`vpmaddubsw` on 8-bit operands would saturate its 16-bit pair sums).
+    case int8AVX2 = "int8-avx2"
+    /// int8 on aarch64 with the dot-product extension (ARMv8.2+ `sdot`, e.g. Cortex-A76, Neoverse
+    /// N1, Apple M1): 8 × 8.
+    case int8NEONDot = "int8-neon-dot"
+    /// int8 on any aarch64 (ARMv8.0, e.g. Cortex-A53/A72): `smull`/`smlal` into 16 bits, `sadalp`
+    /// into 32: 4 × 8.
+    case int8NEON = "int8-neon"
     /// bf16, `vdpbf16ps` on zmm: 12 × 32.
     case bf16AVX512 = "bf16-avx512"
 
-    /// Narrows the choice to one copy (e.g. `int8-avxvnni` on a CPU that also has AVX512-VNNI), for
+    /// Narrows the choice to one copy (e.g. `int8-avx2` on a CPU that also has AVX512-VNNI), for
     /// measurements and tests; a copy this CPU lacks, or of another precision, is not used.
     public static let environmentVariable = "POSEKIT_REDUCED_KERNEL"
 
     /// The precision this copy computes.
     public var precision: Precision {
         switch self {
-        case .int8AVX512VNNI, .int8AVXVNNI: return .int8
+        case .int8AVX512VNNI, .int8AVXVNNI, .int8AVX2, .int8NEONDot, .int8NEON: return .int8
         case .bf16AVX512: return .bf16
         }
     }
@@ -94,17 +108,42 @@ public enum ReducedPrecisionKernel: String, CaseIterable, Sendable {
         switch self {
         case .int8AVX512VNNI: return avx512.union([.avx512vnni])
         case .int8AVXVNNI: return [.avx, .avx2, .fma, .avxvnni]
+        case .int8AVX2: return [.avx, .avx2, .fma]
+        case .int8NEONDot: return [.neon, .asimddp]
+        case .int8NEON: return [.neon]
         case .bf16AVX512: return avx512.union([.avx512bf16])
         }
     }
 
-    /// Whether this binary has the copy (x86-64 only).
-    var isCompiled: Bool {
+    /// The C side's number for an int8 copy (`POSEKIT_INT8_*`); nil for bf16.
+    var int8Code: Int32? {
         switch self {
-        case .int8AVX512VNNI: return posekit_int8_gemm_kernel_for(Int32(POSEKIT_INT8_AVX512_VNNI)) != nil
-        case .int8AVXVNNI: return posekit_int8_gemm_kernel_for(Int32(POSEKIT_INT8_AVX_VNNI)) != nil
-        case .bf16AVX512: return posekit_bf16_gemm_kernel_for(Int32(POSEKIT_BF16_AVX512)) != nil
+        case .int8AVX512VNNI: return Int32(POSEKIT_INT8_AVX512_VNNI)
+        case .int8AVXVNNI: return Int32(POSEKIT_INT8_AVX_VNNI)
+        case .int8AVX2: return Int32(POSEKIT_INT8_AVX2)
+        case .int8NEONDot: return Int32(POSEKIT_INT8_NEON_DOT)
+        case .int8NEON: return Int32(POSEKIT_INT8_NEON)
+        case .bf16AVX512: return nil
         }
+    }
+
+    /// This int8 copy's table (tile shape, group, element width, functions); nil for bf16 or a copy
+    /// this binary lacks.
+    var int8Table: posekit_int8_gemm_kernel? { int8Code.flatMap { posekit_int8_gemm_kernel_for($0)?.pointee } }
+
+    /// What an int8 copy stores for an activation level q (0...255): q − this (NEON's signed
+    /// products take q − 128; the x86 copies q itself). The zero points are offset alike.
+    var storedActivationOffset: Int {
+        switch self {
+        case .int8NEONDot, .int8NEON: return 128
+        default: return 0
+        }
+    }
+
+    /// Whether this binary has the copy (the x86 ones on x86-64, the NEON ones on aarch64).
+    var isCompiled: Bool {
+        if precision == .int8 { return int8Table != nil }
+        return posekit_bf16_gemm_kernel_for(Int32(POSEKIT_BF16_AVX512)) != nil
     }
 
     /// The copies this binary has and this CPU runs, fastest first within each precision.
@@ -132,14 +171,16 @@ public enum ReducedPrecisionKernel: String, CaseIterable, Sendable {
 
     /// Output pixels per tile and int32/float lanes per vector of this copy.
     var tileShape: (rows: Int, lanes: Int) {
-        switch self {
-        case .int8AVX512VNNI, .int8AVXVNNI:
-            let table = posekit_int8_gemm_kernel_for(Int32(self == .int8AVX512VNNI ? POSEKIT_INT8_AVX512_VNNI : POSEKIT_INT8_AVX_VNNI))!.pointee
-            return (table.tile_rows, table.vector_lanes)
-        case .bf16AVX512:
-            let table = posekit_bf16_gemm_kernel_for(Int32(POSEKIT_BF16_AVX512))!.pointee
-            return (table.tile_rows, table.vector_lanes)
-        }
+        if let table = int8Table { return (table.tile_rows, table.vector_lanes) }
+        let table = posekit_bf16_gemm_kernel_for(Int32(POSEKIT_BF16_AVX512))!.pointee
+        return (table.tile_rows, table.vector_lanes)
+    }
+
+    /// Input channels one stored group holds (int8: 4, or 2 for 16-bit operands; bf16: 2) and the
+    /// bytes of one stored activation or weight.
+    var grouping: (channels: Int, bytes: Int) {
+        if let table = int8Table { return (table.k_group, table.element_bytes) }
+        return (2, 2)
     }
 
     /// How reports name it, e.g. `int8 VNNI AVX-512 12x32`.
@@ -149,6 +190,9 @@ public enum ReducedPrecisionKernel: String, CaseIterable, Sendable {
         switch self {
         case .int8AVX512VNNI: name = "int8 VNNI AVX-512"
         case .int8AVXVNNI: name = "int8 AVX-VNNI"
+        case .int8AVX2: name = "int8 AVX2 vpmaddwd"
+        case .int8NEONDot: name = "int8 NEON sdot"
+        case .int8NEON: name = "int8 NEON smull"
         case .bf16AVX512: name = "bf16 AVX512-BF16"
         }
         return "\(name) \(shape.rows)x\(2 * shape.lanes)"

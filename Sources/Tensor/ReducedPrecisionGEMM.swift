@@ -1,13 +1,17 @@
 import CKernels
 
 /// A 1×1 convolution's weights in the panels of one ``ReducedPrecisionKernel`` (layouts in CKernels'
-/// posekit_reduced_precision.h): int8 with a scale and a weight sum per output channel, or bf16.
+/// posekit_reduced_precision.h): int8 (8-bit, or widened to 16 bits for `vpmaddwd`) with a scale
+/// and a weight sum per output channel, or bf16.
 /// Made once per layer by ``PackedPointwiseWeights/converted(to:kernel:)``; read-only afterwards.
 final class ReducedPrecisionPanels: @unchecked Sendable {
     let kernel: ReducedPrecisionKernel
     let inputChannels: Int, outputChannels: Int
-    /// Input channels rounded up to the kernel's group (4 for int8, 2 for bf16): a row's length.
+    /// Input channels rounded up to the kernel's group (4 for 8-bit int8, 2 for 16-bit int8 and
+    /// bf16): a row's length in stored values.
     let paddedInputChannels: Int
+    /// Bytes of one stored activation or weight (1 or 2).
+    let elementBytes: Int
     let tileRows: Int, vectorLanes: Int
     /// int8 or bf16 panels, 64-byte aligned.
     let panels: UnsafeMutableRawPointer
@@ -21,10 +25,10 @@ final class ReducedPrecisionPanels: @unchecked Sendable {
         inputChannels = k
         outputChannels = n
         (tileRows, vectorLanes) = kernel.tileShape
-        let group = kernel.precision == .int8 ? 4 : 2
+        let (group, elementBytes) = kernel.grouping
+        self.elementBytes = elementBytes
         paddedInputChannels = (k + group - 1) / group * group
         let paddedWidth = (n + vectorLanes - 1) / vectorLanes * vectorLanes
-        let elementBytes = kernel.precision == .int8 ? 1 : 2
         panels = UnsafeMutableRawPointer.allocate(byteCount: max(1, paddedInputChannels * paddedWidth * elementBytes),
                                                   alignment: TensorStorage.alignment)
         columnScale = TensorStorage(count: paddedWidth)
@@ -33,8 +37,8 @@ final class ReducedPrecisionPanels: @unchecked Sendable {
         if let bias { self.bias.buffer.baseAddress!.update(from: bias, count: n) }
         switch kernel.precision {
         case .int8:
-            posekit_pack_int8_panels(weights, k, n, vectorLanes, panels.bindMemory(to: Int8.self, capacity: paddedInputChannels * paddedWidth),
-                                     columnScale.buffer.baseAddress!, columnSum.buffer.baseAddress!)
+            var table = kernel.int8Table!
+            posekit_pack_int8_panels_for(&table, weights, k, n, panels, columnScale.buffer.baseAddress!, columnSum.buffer.baseAddress!)
         default:
             posekit_pack_bf16_panels(weights, k, n, vectorLanes, panels.bindMemory(to: UInt16.self, capacity: paddedInputChannels * paddedWidth))
         }
@@ -115,15 +119,14 @@ extension Convolution {
         // The kernels store with the clamp; what else the epilogue asks follows each group (below).
         let (low, high) = epilogue.isClampOnly ? (epilogue.low, epilogue.high) : (-Float.infinity, Float.infinity)
         let isInt8 = panels.kernel.precision == .int8
-        let elementBytes = isInt8 ? 1 : 2
+        let elementBytes = panels.elementBytes
         let tilesPerGroup = max(1, reducedPrecisionGroupBytes / (tileRows * kp * elementBytes))
         // Whole panels of about 256 KiB of weights per chunk (a quarter or half of fp32's bytes per weight).
         let panelWidth = 2 * panels.vectorLanes
         let chunk = max(1, (256 * 1024) / max(1, kp * panelWidth * elementBytes)) * panelWidth
         let scale = UnsafePointer(panels.columnScale.buffer.baseAddress!), sums = UnsafePointer(panels.columnSum.buffer.baseAddress!)
         let bias = UnsafePointer(panels.bias.buffer.baseAddress!)
-        let int8Table = isInt8 ? posekit_int8_gemm_kernel_for(
-            Int32(panels.kernel == .int8AVX512VNNI ? POSEKIT_INT8_AVX512_VNNI : POSEKIT_INT8_AVX_VNNI))!.pointee : nil
+        let int8Table = panels.kernel.int8Table
         let bf16Table = isInt8 ? nil : posekit_bf16_gemm_kernel_for(Int32(POSEKIT_BF16_AVX512))!.pointee
         let quantizeRows = int8Table?.quantize_rows!, int8RowTile = int8Table?.row_tile!
         let toBF16Rows = bf16Table?.to_bf16_rows!, bf16RowTile = bf16Table?.row_tile!
@@ -152,7 +155,7 @@ extension Convolution {
                                 let r0 = tile * tileRows - row0, tileM = min(tileRows, m - tile * tileRows)
                                 if let int8RowTile {
                                     int8RowTile(
-                                        scratch.assumingMemoryBound(to: UInt8.self) + r0 * kp, kp, tileM, rowScale + r0, rowZero + r0,
+                                        scratch.assumingMemoryBound(to: UInt8.self) + r0 * kp * elementBytes, kp, tileM, rowScale + r0, rowZero + r0,
                                         panels.panels.assumingMemoryBound(to: Int8.self), scale, sums, bias,
                                         n, columns, col1, low, high, c + (row0 + r0) * n)
                                 } else if let bf16RowTile {

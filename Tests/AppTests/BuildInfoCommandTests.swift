@@ -25,8 +25,10 @@ import Testing
     @Test func infoNamesTheBuildTheCPUAndTheKernel() throws {
         let result = try CLI.run(["info", "--build"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines.count == 5)
+        #expect(result.lines.count == 7)
         #expect(result.stdoutText.contains("build         \(BuildTarget.description)"))
+        #expect(result.stdoutText.contains("CPU class     \(CPUClass.host.summary)"))
+        #expect(result.stdoutText.contains("reduced       "))
         #expect(result.stdoutText.contains("this CPU      \(HostCPU.level(of: HostCPU.detectedFeatures()))"))
         let blas = try CLI.run(["info", "--build"], environment: ["POSEKIT_GEMM": "blas"])
         #expect(blas.stdoutText.contains("GEMM kernel   OpenBLAS sgemm"))
@@ -70,11 +72,16 @@ import Testing
 @Suite struct PrecisionCommandTests {
     /// Everything a tuned build may need, without VNNI and BF16.
     static let withoutDotProducts = ["POSEKIT_FORCE_CPU_FEATURES": "sse2,avx,avx2,fma,f16c,bmi1,bmi2,abm,movbe,avx512f,avx512dq,avx512cd,avx512bw,avx512vl"]
+    /// The x86-64 baseline: only the portable build runs there (a tuned one stops at the CPU guard).
+    static let baselineOnly = ["POSEKIT_FORCE_CPU_FEATURES": "sse2"]
 
     @Test func explicitReducedPrecisionWithoutTheInstructionsIsOneLine() throws {
         let image = CLI.shared.appendingPathComponent("media/images/coco_000000000785.ppm").path
-        for (precision, needs) in [("int8", "AVX512-VNNI or AVX-VNNI"), ("bf16", "AVX512-BF16")] {
-            let result = try CLI.run(["pose", "--precision", precision, "--input-size", "257", image], environment: Self.withoutDotProducts)
+        // int8 needs only AVX2 (vpmaddwd without VNNI): refused on the baseline, which only the portable build runs.
+        var refusals = [("bf16", "AVX512-BF16", Self.withoutDotProducts)]
+        if !BuildTarget.isTuned { refusals.append(("int8", "AVX2 (x86-64) or NEON (aarch64)", Self.baselineOnly)) }
+        for (precision, needs, environment) in refusals {
+            let result = try CLI.run(["pose", "--precision", precision, "--input-size", "257", image], environment: environment)
             #expect(result.status == 1, "\(precision): \(result.stderr)")
             let lines = result.stderr.split(separator: "\n")
             #expect(lines.count == 1 && lines[0].hasPrefix("posekit: error: --precision \(precision): \(precision) precision needs \(needs)"),
@@ -87,10 +94,21 @@ import Testing
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
-        let run = try CLI.run(["run", model, "--input", input, "--output", out.path, "--precision", "int8"], environment: Self.withoutDotProducts)
+        let run = try CLI.run(["run", model, "--input", input, "--output", out.path, "--precision", "bf16"], environment: Self.withoutDotProducts)
         #expect(run.status == 1 && run.stderr.split(separator: "\n").count == 1
-                && run.stderr.hasPrefix("posekit: error: --precision int8: int8 precision needs AVX512-VNNI or AVX-VNNI"), "\(run.stderr)")
+                && run.stderr.hasPrefix("posekit: error: --precision bf16: bf16 precision needs AVX512-BF16"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    /// int8 without VNNI: an AVX2 CPU (VNNI hidden) runs it with `vpmaddwd`, and the poses are the
+    /// VNNI copy's (the same quantization, exact integer sums).
+    @Test func int8RunsOnAVX2WithoutVNNI() throws {
+        let image = CLI.shared.appendingPathComponent("media/images/coco_000000000785.ppm").path
+        let arguments = ["pose", "--precision", "int8", "--input-size", "257", "--threads", "1", image]
+        let avx2 = try CLI.run(arguments, environment: Self.withoutDotProducts.merging(["POSEKIT_KERNEL_ISA": "avx2"]) { $1 })
+        #expect(avx2.status == 0, "\(avx2.stderr)")
+        let best = try CLI.run(arguments, environment: ["POSEKIT_KERNEL_ISA": "avx2"])
+        #expect(best.status == 0 && best.stdout == avx2.stdout, "int8's poses depend on the int8 copy")
     }
 
     /// The layer-study variable: a word that names no layer is one line (it is read only when a
@@ -118,6 +136,6 @@ import Testing
     @Test func unknownReducedKernelIsOneErrorLine() throws {
         let result = try CLI.run(["info", "--build"], environment: ["POSEKIT_REDUCED_KERNEL": "int4"])
         #expect(result.status == 1)
-        #expect(result.stderr == "posekit: error: POSEKIT_REDUCED_KERNEL=int4 is not a reduced-precision kernel; use int8-avx512vnni, int8-avxvnni, bf16-avx512\n")
+        #expect(result.stderr == "posekit: error: POSEKIT_REDUCED_KERNEL=int4 is not a reduced-precision kernel; use int8-avx512vnni, int8-avxvnni, int8-avx2, int8-neon-dot, int8-neon, bf16-avx512\n")
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import Tensor
 import TestSupport
 
-/// The reduced-precision 1×1 GEMMs (int8 VNNI, bf16), each copy this CPU runs, against naive loops
+/// The reduced-precision 1×1 GEMMs (int8: VNNI, AVX2 `vpmaddwd`, NEON; bf16), each copy this CPU runs, against naive loops
 /// written here from the layouts' documentation (posekit_reduced_precision.h), and the quantization
 /// and rounding against their error bounds. Copies the CPU lacks are listed, not run.
 @Suite struct ReducedPrecisionTests {
@@ -41,7 +41,8 @@ import TestSupport
     @Test(arguments: ReducedPrecisionKernel.supported.filter { $0.precision == .int8 })
     func int8ActivationQuantizationRoundTrips(_ kernel: ReducedPrecisionKernel) {
         var rng = SeededGenerator(seed: 9)
-        let (rows, k) = (7, 30), k4 = 32
+        let (rows, k) = (7, 30)
+        let k4 = (k + kernel.grouping.channels - 1) / kernel.grouping.channels * kernel.grouping.channels
         var a = (0..<(rows * k)).map { _ in Float.random(in: 0...6, using: &rng) }
         for i in 0..<k { a[2 * k + i] = -a[2 * k + i] / 3 }  // row 2: signed
         for i in 0..<k { a[4 * k + i] = 0 }                  // row 4: all zero
@@ -91,7 +92,7 @@ import TestSupport
                 let bias = (0..<n).map { _ in Float.random(in: -1...1, using: &rng) }
                 for activation in [Activation.none, .relu6] {
                     let ours = try Self.multiply(a, w, bias, m: m, k: k, n: n, activation: activation, kernel: kernel)
-                    let k4 = (k + 3) / 4 * 4
+                    let k4 = (k + kernel.grouping.channels - 1) / kernel.grouping.channels * kernel.grouping.channels
                     let (q, rowScale, rowZero) = Self.quantize(a, rows: m, k: k, k4: k4, kernel: kernel)
                     let (wq, colScale, _) = Self.packInt8(w, k: k, n: n, lanes: kernel.tileShape.lanes)
                     let (low, high) = activation.bounds
@@ -187,6 +188,14 @@ import TestSupport
         #expect(ReducedPrecisionKernel.supported.contains(.int8AVX512VNNI) == HostCPU.features.isSuperset(of: [.avx512f, .avx512bw, .avx512dq, .avx512vl, .avx512vnni]))
         #expect(ReducedPrecisionKernel.supported.contains(.int8AVXVNNI) == HostCPU.features.isSuperset(of: [.avx2, .fma, .avxvnni]))
         #expect(ReducedPrecisionKernel.supported.contains(.bf16AVX512) == HostCPU.features.isSuperset(of: [.avx512f, .avx512bw, .avx512bf16]))
+        // int8 runs on every AVX2 CPU (vpmaddwd), and is refused only below it.
+        #expect(ReducedPrecisionKernel.supported.contains(.int8AVX2) == HostCPU.features.isSuperset(of: [.avx, .avx2, .fma]))
+        #expect((Precision.int8.unavailability == nil) == HostCPU.features.isSuperset(of: [.avx, .avx2, .fma]))
+        #expect(!ReducedPrecisionKernel.supported.contains(.int8NEON) && !ReducedPrecisionKernel.supported.contains(.int8NEONDot))
+        #elseif arch(arm64)
+        #expect(ReducedPrecisionKernel.supported.contains(.int8NEON))
+        #expect(ReducedPrecisionKernel.supported.contains(.int8NEONDot) == HostCPU.features.contains(.asimddp))
+        #expect(Precision.int8.unavailability == nil)
         #endif
     }
 
@@ -228,12 +237,19 @@ import TestSupport
         return (wq, scale, sum)
     }
 
-    /// The kernel's own row quantizer (CKernels), for the tests that need its exact bytes.
+    /// The kernel's own row quantizer (CKernels), for the tests that need its exact values: the
+    /// levels (0...255) and zero points (0 or 128) it stored, read back through its element width
+    /// and offset (`k4` values per row).
     static func quantize(_ a: [Float], rows: Int, k: Int, k4: Int, kernel: ReducedPrecisionKernel)
-        -> (q: [UInt8], scale: [Float], zero: [Float]) {
-        let table = posekit_int8_gemm_kernel_for(Int32(kernel == .int8AVX512VNNI ? POSEKIT_INT8_AVX512_VNNI : POSEKIT_INT8_AVX_VNNI))!.pointee
-        var q = [UInt8](repeating: 77, count: rows * k4), scale = [Float](repeating: 0, count: rows), zero = scale
-        table.quantize_rows(a, k, rows, k, k4, &q, &scale, &zero)
-        return (q, scale, zero)
+        -> (q: [Int], scale: [Float], zero: [Float]) {
+        let table = kernel.int8Table!
+        let bytes = kernel.grouping.bytes, offset = kernel.storedActivationOffset
+        var stored = [UInt8](repeating: 77, count: rows * k4 * bytes), scale = [Float](repeating: 0, count: rows), zero = scale
+        table.quantize_rows(a, k, rows, k, k4, &stored, &scale, &zero)
+        let q = (0..<(rows * k4)).map { i -> Int in
+            if bytes == 2 { return Int(UInt16(stored[2 * i]) | UInt16(stored[2 * i + 1]) << 8) + offset }
+            return (offset == 0 ? Int(stored[i]) : Int(Int8(bitPattern: stored[i]))) + offset
+        }
+        return (q, scale, zero.map { $0 + Float(offset) })
     }
 }

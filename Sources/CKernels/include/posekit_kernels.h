@@ -68,6 +68,19 @@ typedef struct {
     posekit_depthwise_interior_fn interior;
 } posekit_depthwise_kernel;
 
+/// Convolution to few output channels as dot products over each window (window_dot_template.h): for
+/// each of `pixels` output pixels p and channel co < `cout`, `out[p·cout + co] = clamp(bias[co] +
+/// Σ_{r < rows} Σ_{i < length} window[p·pixel_stride + r·row_stride + i] ·
+/// filters[co·filter_stride + r·filter_row_stride + i], low, high)`; `bias` may be NULL.
+typedef void (*posekit_window_dot_fn)(
+    const float *window, long pixel_stride, long pixels, long row_stride, long rows, long length,
+    const float *filters, long filter_row_stride, long filter_stride, long cout,
+    const float *bias, float low, float high, float *out);
+
+typedef struct {
+    posekit_window_dot_fn window_dot;
+} posekit_window_dot_kernel;
+
 /// The instruction sets with a compiled copy.
 enum {
     POSEKIT_ISA_BASELINE = 0,  ///< SSE2 on x86-64, NEON on aarch64 (the architecture's baseline)
@@ -80,5 +93,8 @@ const posekit_packed_gemm_kernel *posekit_packed_gemm_kernel_for(int isa);
 
 /// The depthwise kernel table of `isa`, or NULL when this binary has no copy for it.
 const posekit_depthwise_kernel *posekit_depthwise_kernel_for(int isa);
+
+/// The few-channel convolution table of `isa`, or NULL when this binary has no copy for it.
+const posekit_window_dot_kernel *posekit_window_dot_kernel_for(int isa);
 
 #endif
