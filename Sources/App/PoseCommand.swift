@@ -108,7 +108,7 @@ struct PoseCommand: AsyncParsableCommand {
     var groundTruth: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "With --model blazepose: also write the person mask (255 = person, every person's merged) to this path: .pgm (binary PGM, one per frame), .png or .jpg for an image, .mp4, .mkv, .webm, .mov or .y4m for video (grey frames). The segmentation branch runs only when this is given.",
+        "With --model blazepose: also write the person mask (every person's merged) to this path: 8-bit grey (255 = person) as .pgm (binary PGM, one per frame), .png (grey PNG) or .jpg for an image, .mp4, .mkv, .webm, .mov or .y4m for video; .npy keeps the probabilities (float32, [height, width] or [frames, height, width]). The segmentation branch runs only when this is given.",
         valueName: "path"), completion: .file())
     var mask: String?
 
@@ -174,7 +174,13 @@ struct PoseCommand: AsyncParsableCommand {
             let maskWriter = try MaskWriter(path: mask)
             // The stream's one worker calls it, frame after frame.
             nonisolated(unsafe) let writer = maskWriter
-            blazePose.maskHandler = { mask, frame in try writer.write(mask.grayLevels, width: mask.width, height: mask.height, of: frame) }
+            blazePose.maskHandler = { mask, frame in
+                if writer.takesProbabilities {
+                    try writer.write(probabilities: mask.values, width: mask.width, height: mask.height, of: frame)
+                } else {
+                    try writer.write(mask.grayLevels, width: mask.width, height: mask.height, of: frame)
+                }
+            }
             return [maskWriter.output]
         }, process: { stream, json, overlay, progressReporter in
             // --format coco never runs with --output-dir (validate), so a batch's coco is nil.
