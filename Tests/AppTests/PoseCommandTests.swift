@@ -155,7 +155,8 @@ import Testing
     @Test func helpTeachesWithExamples() throws {
         let result = try CLI.run(["pose", "--help"])
         #expect(result.status == 0)
-        #expect(result.stdoutText.contains("ffmpeg") && result.stdoutText.contains("EXAMPLES"))
+        #expect(result.stdoutText.contains("posekit pose photo.jpg") && result.stdoutText.contains("More examples")
+                && result.stdoutText.contains("docs/cli.md"))
     }
 
     @Test func closedOutputPipeEndsQuietly() throws {
