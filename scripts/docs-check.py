@@ -227,7 +227,7 @@ def link_tree(source, target):
     shutil.copytree(source, target, copy_function=os.link, symlinks=True)
 
 
-def make_scratch(base, template, shared, index):
+def make_scratch(base, template, shared, posekit, index):
     """A checkout-like folder for one block: base/NNN/posekit, with ../shared beside it."""
     folder = base / f"{index:03d}"
     folder.mkdir()
@@ -244,6 +244,8 @@ def make_scratch(base, template, shared, index):
             except OSError:
                 shutil.copy(bundle, work / "Weights" / bundle.name)
     (work / "home").mkdir()
+    (work / ".build" / "release").mkdir(parents=True)   # scripts that run the checkout's build find it
+    os.symlink(posekit, work / ".build" / "release" / "posekit")
     return work
 
 
@@ -394,7 +396,7 @@ def main():
             if swift and not args.no_swift:
                 futures.append(pool.submit(check_swift, swift, base, results, shared))
             for index, block in enumerate(shell):
-                work = make_scratch(base, base / "template", shared, index)
+                work = make_scratch(base, base / "template", shared, posekit, index)
                 futures.append(pool.submit(run_block, block, work, posekit_dir, flags, python_cache, results))
             for future in futures:
                 future.result()
