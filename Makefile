@@ -12,13 +12,13 @@ TUNED := env POSEKIT_TARGET_CPU=$(TARGET_CPU)
 PORTABLE := env -u POSEKIT_TARGET_CPU
 PORTABLE_SCRATCH := --scratch-path .build-portable
 PORTABLE_TEST_SCRATCH := --scratch-path .build-portable-test
-RELEASE := $(TUNED) $(SWIFT) build -c release
-POSEKIT := .build/release/posekit
-# Tests run optimized: the kernels, network and parity checks are far too slow unoptimized. They
-# build in their own scratch path: -enable-testing in .build would rebuild everything on each
-# alternation with `make build`.
+# One release tree, .build, for the command and the tests: tests run optimized (the kernels,
+# network and parity checks are far too slow unoptimized) and need -enable-testing, so the
+# command is built with it too, and `make test` after `make demo` compiles only the test
+# targets instead of a second tree from scratch (the flags must agree: any difference rebuilds).
 TEST_FLAGS := -c release -Xswiftc -enable-testing
-TEST_SCRATCH := --scratch-path .build-test
+RELEASE := $(TUNED) $(SWIFT) build $(TEST_FLAGS)
+POSEKIT := .build/release/posekit
 # What the portable build must pass as well: every kernel (each instruction set's packed GEMM the
 # host runs, chosen at run time as in every build), network parity, decoding, the CPU guard.
 PORTABLE_SUITES := TensorTests|CPUFeaturesTests|NetworkParityTests|ReducedPrecisionParityTests|SharedWeightsTests|RepeatedBandTests|Decoding|BuildInfoCommandTests|ModelGraphTests
@@ -29,7 +29,10 @@ MEDIAPIPE_SRC ?= $(POSEKIT_WEIGHTS_SRC)/mediapipe-0.10.14
 MEDIAPIPE_MODELS := pose_detection pose_landmark_full palm_detection_full palm_detection_lite hand_landmark_full hand_landmark_lite
 GRAPHS := $(MEDIAPIPE_MODELS:%=Weights/%.pkw)
 
-.PHONY: docs setup build test-ckernels test-arm64 bench-ckernels build-portable weights graphs test test-ray test-portable check-codegen package-check bench demo fuzz fuzz-smoke train-actions rep-protocol clean
+# Where `make install` (and `make demo`) puts `posekit`: /usr/local when it may write there, else ~/.local.
+PREFIX ?= $(shell [ -w /usr/local/bin ] && echo /usr/local || echo $(HOME)/.local)
+
+.PHONY: docs docs-check install peers setup build test-ckernels test-arm64 bench-ckernels build-portable weights graphs test test-ray test-portable check-codegen package-check bench demo fuzz fuzz-smoke train-actions rep-protocol clean
 
 # Installs the system packages PoseKit needs, only when missing (idempotent).
 setup:
@@ -62,7 +65,7 @@ Weights/mobilenet050.pkw: $(POSEKIT_WEIGHTS_SRC)/posenet-mobilenet050-tf/model-m
 	$(POSEKIT) import $< -o $@
 
 test: setup weights
-	$(TUNED) $(SWIFT) test $(TEST_FLAGS) $(TEST_SCRATCH)
+	$(TUNED) $(SWIFT) test $(TEST_FLAGS)
 
 # deploy/ray/posekit_ray.py on a real local Ray cluster (Ray installed into .cache/ray-venv): shards,
 # a killed posekit retried, bad input; about 3 minutes. `deploy/ray/test_ray_batch.sh --throughput` also measures.
@@ -132,6 +135,30 @@ docs:
 	$(PORTABLE) $(SWIFT) package --scratch-path .build-docs generate-documentation \
 	  --enable-experimental-combined-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors
 
+# `posekit` on PATH: $(PREFIX)/bin/posekit, a link to this checkout's release build (which finds
+# this checkout's Weights/), so every later `make build` is what runs. Says where, and what to add
+# to PATH when that directory is not on it.
+install: build
+	@mkdir -p "$(PREFIX)/bin"
+	@ln -sfn "$(abspath $(POSEKIT))" "$(PREFIX)/bin/posekit"
+	@echo "install: $(PREFIX)/bin/posekit -> $(abspath $(POSEKIT))"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "install: $(PREFIX)/bin is not on your PATH; add it: export PATH=\"$(PREFIX)/bin:\$$PATH\"";; esac
+
+# The Python peers of the comparisons (--compare-tflite, --compare-ort, --compare-mediapipe) in a venv;
+# `. .cache/peers-venv/bin/activate` puts its python3 first on PATH, where posekit looks for it.
+PEERS_VENV := .cache/peers-venv
+peers:
+	@[ -x $(PEERS_VENV)/bin/python ] || python3 -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/pip install -q -r scripts/peers-requirements.txt
+	@echo "peers: installed in $(PEERS_VENV); run . $(PEERS_VENV)/bin/activate before the --compare-* benchmarks"
+
+# Every shell recipe of README.md and docs/*.md run as pasted against short cuts of ../shared media
+# in a scratch folder, and every swift block built in a client package by path (scripts/docs-check.py;
+# recipes that need a camera, Ray, a network or instructions this CPU lacks are marked and skipped).
+docs-check: weights
+	scripts/cli-reference.py --check --posekit $(POSEKIT)
+	scripts/docs-check.py --shared $(SHARED) --posekit $(POSEKIT)
+
 bench: weights
 	$(POSEKIT) bench kernels
 
@@ -147,6 +174,7 @@ demo: weights
 	  | $(POSEKIT) actions - > demo/actions.jsonl
 	@echo "demo: wrote $(abspath demo/poses.jsonl) ($$(wc -l < demo/poses.jsonl) frames), $(abspath demo/overlay.mp4)"
 	@echo "demo: and $(abspath demo/actions.jsonl), whose summary is: $$(tail -n 1 demo/actions.jsonl)"
+	@$(MAKE) --no-print-directory install
 
 # libFuzzer runs of the parsers of untrusted files: PNM, Y4M, Core ML models, window files, pose JSON Lines,
 # .npy (separate package in Fuzz/, seeds generated from ../shared and Fuzz/make_seeds.py).
@@ -174,4 +202,4 @@ rep-protocol: build
 	POSEKIT=$(POSEKIT) scripts/rep-protocol.sh $(SHARED)
 
 clean:
-	rm -rf .build .build-test .build-portable .build-portable-test .build-ckernels demo
+	rm -rf .build .build-test .build-portable .build-portable-test .build-ckernels demo .cache/docs-check.*

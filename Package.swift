@@ -107,15 +107,22 @@ let guardSettings: [SwiftSetting] = tuned.map { cpu, level in
     [.define(level == .avx512 ? "POSEKIT_BUILD_AVX512" : "POSEKIT_BUILD_AVX2"), .define("POSEKIT_BUILD_TUNED")]
 } ?? []
 
-// A client's package resolves PoseKit into a `checkouts/` directory (SwiftPM's `.build/checkouts/`,
-// Xcode's `SourcePackages/checkouts/`) and uses only the library products. There the manifest
-// leaves out the `posekit` command and what only it and the docs need: SwiftPM compiles the
-// plugins of every package in the graph (swift-argument-parser's GenerateManual and
-// GenerateDoccReference) even when no product uses them, minutes on a loaded 2-core host
-// (scripts/client-package-check.sh checks they are not compiled). `POSEKIT_LIBRARY_ONLY=1` asks
-// for the same anywhere (a path dependency, whose directory says nothing).
-let isClientCheckout = Context.packageDirectory.contains("/checkouts/")
-    || ProcessInfo.processInfo.environment["POSEKIT_LIBRARY_ONLY"] == "1"
+// Library clients build the library and nothing else, by default. SwiftPM compiles the plugins
+// of every package in the graph (swift-argument-parser's GenerateManual and GenerateDoccReference)
+// and every package dependency, even when no product a client uses needs them: minutes on a loaded
+// 2-core host. So the manifest is the whole project (the `posekit` command, its tools, the tests,
+// the documentation plugin, the view's server) only when PoseKit is the root package, the one
+// `swift build` / `swift test` / `make` runs in: SwiftPM evaluates every manifest of a graph in the
+// root package's directory (also under `--package-path`), so a manifest evaluated elsewhere is a
+// dependency's (a path dependency, a `checkouts/` clone of a URL dependency). There, and with
+// `POSEKIT_LIBRARY_ONLY=1` anywhere, only the targets the library products need are kept, with no
+// package dependency (`scripts/client-package-check.sh` checks that no plugin is compiled).
+// `POSEKIT_LIBRARY_ONLY=0` forces the whole project (a dependency whose command you want).
+func isRootPackage() -> Bool {
+    func real(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+    return real(FileManager.default.currentDirectoryPath) == real(Context.packageDirectory)
+}
+let libraryOnly = ProcessInfo.processInfo.environment["POSEKIT_LIBRARY_ONLY"].map { $0 == "1" } ?? !isRootPackage()
 
 let package = Package(
     name: "PoseKit",
@@ -200,7 +207,7 @@ let package = Package(
         .testTarget(name: "TensorTests", dependencies: ["Tensor", "CPUFeatures", "KernelBenchmarks", "TestSupport"]),
         .testTarget(name: "PoseCoreTests", dependencies: ["PoseCore"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore", "TestSupport"]),
-        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PoseCore", "FrameIO"]),
+        .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PoseCore", "FrameIO", "TestSupport"]),
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "Detectors", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "CoreMLFormat", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
@@ -210,14 +217,27 @@ let package = Package(
         .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "Detectors", "FrameIO", "PoseCore", "Streaming", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
         .testTarget(name: "CoreMLFormatTests", dependencies: ["CoreMLFormat", "Protobuf", "TestSupport"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf", "CLibJPEG", "MediaPipe", "ModelGraph"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "TestSupport", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf", "CLibJPEG", "MediaPipe", "ModelGraph"]),
     ]
 )
 
-if isClientCheckout {
-    // Library products only: no command, no argument parser, no documentation plugin.
-    let commandOnly: Set<String> = ["App", "AppTests"]
-    package.targets.removeAll { commandOnly.contains($0.name) }
-    package.products.removeAll { $0.name == "posekit" }
+if libraryOnly {
+    // Library products only: the targets they need (by target dependency, transitively), no
+    // executable, no test, no package dependency (no library target uses one: keep it so).
+    var needed = Set(package.products.compactMap { $0 as? Product.Library }.flatMap(\.targets))
+    var queue = Array(needed)
+    while let name = queue.popLast() {
+        guard let target = package.targets.first(where: { $0.name == name }) else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _):
+                if needed.insert(name).inserted { queue.append(name) }
+            default:
+                continue
+            }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll { $0 is Product.Executable }
     package.dependencies.removeAll()
 }

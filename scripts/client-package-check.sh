@@ -43,13 +43,12 @@ echo "client-package-check: building a package that depends on PoseKit 1.0.0 by 
 env -u POSEKIT_TARGET_CPU -u POSEKIT_GEMM swift build -c release --package-path "$work/client" > "$work/client-build.log" 2>&1 \
   || { tail -n 20 "$work/client-build.log" >&2; exit 1; }
 tail -n 3 "$work/client-build.log"
-# A client uses the library products only: PoseKit's manifest, resolved into checkouts/, leaves out the
-# command and its swift-argument-parser, whose plugins SwiftPM would otherwise compile for every client.
+# A client uses the library products only: PoseKit's manifest, evaluated as a dependency (not the root
+# package), leaves out the command, the tools and every package dependency (swift-argument-parser, whose
+# plugins SwiftPM would otherwise compile for every client; the docs plugin; the view's server).
 if grep -q "Compiling plugin" "$work/client-build.log"; then
   echo "client-package-check: the client's build compiled a plugin:" >&2
   grep "Compiling plugin" "$work/client-build.log" >&2; exit 1
 fi
-# (SwiftPM still fetches swift-argument-parser while it resolves versions: it reads the tagged manifest
-# outside the checkouts folder. Fetching is a git copy; compiling its plugins was the cost.)
 echo "client-package-check: the client's build compiled no plugin"
 "$work/client/.build/release/PoseKitClient" "$weights" "$case_dir"

@@ -8,51 +8,30 @@ struct ActionsCommand: AsyncParsableCommand {
         commandName: "actions",
         abstract: "Recognize exercises and count repetitions in a video (or in pose JSON Lines).",
         discussion: """
-        Finds every person's pose in each frame exactly as posekit pose does by default (so \
-        `posekit actions clip.mp4` and `posekit pose clip.mp4 | posekit actions --poses -` give \
-        the same summary), follows the most prominent person (largest box, \
-        with hysteresis), classifies their last 2 s of movement every few frames and counts \
-        repetitions. Writes JSON Lines:
+          posekit actions workout.mp4                    # labels, reps, summary
+          posekit pose clip.mp4 | posekit actions --poses -   # the same summary
+          posekit actions --overlay out.mp4 workout.mp4  # label, count drawn
+          posekit actions --output-dir actions/ clips/*.mp4   # a file per clip
+          posekit actions --classifier M.mlmodel workout.mp4  # Create ML
 
-          {"type": "prediction", "frame_start": a, "frame_end": b, "time_start": s, "time_end": t,
-           "label": "squats", "confidence": c, "probabilities": {...}, "track": id}   per window
-          {"type": "rep", "label": "squats", "count": n, "frame": f, "time": s,
-           "depth": d, "knee_angle": a, "hips_below_knees": b}    per repetition, with its posture cue
-          {"type": "rejected_rep", "label": "squats", "frame": f, "time": s, "rule": "knees_bent",
-           "reading": r, "threshold": t, ...}   per turning point whose posture was not the exercise's
-          {"type": "summary", "frames": N, "label": "squats", "seconds": {...}, "reps": {...},
-           "rejected_reps": {...}}   last
+        Finds poses exactly as posekit pose does by default, follows the most prominent person, \
+        classifies their last 2 s every few frames and counts repetitions at their turning \
+        points. JSON Lines: a "prediction" per window (jumping_jacks, lunges, burpees, squats, \
+        other; no_person, low_confidence), a "rep" per repetition with its posture cue, a \
+        "rejected_rep" per turning point whose posture was not the exercise's, and a "summary" \
+        last:
 
-        Labels: jumping_jacks, lunges, burpees, squats, other; no_person when fewer than 60% of \
-        a window's frames show a person; low_confidence when the top probability is under \
-        --confidence.
+          {"type": "rep", "label": "squats", "count": 1, "frame": 81,
+           "time": 2.7, "depth": 0.71, "knee_angle": 49, "hips_below_knees": true}
+          {"type": "summary", "frames": 322, "label": "squats",
+           "seconds": {...}, "reps": {...}, "rejected_reps": {...}}
 
-        A repetition counts at its turning point (deepest point of a squat or lunge, arms overhead \
-        and feet apart in a jumping jack, the jump of a burpee), with that point's frame and time; \
-        one cut off before its turning point does not count. Cue fields per exercise: squats and \
-        lunges depth, knee_angle, hips_below_knees; jumping jacks arm_angle, feet_apart; burpees \
-        chest_height, chest_to_floor, jump_height (docs/cli.md, docs/actions.md "Repetitions").
+        More examples:
+          posekit actions --classifier M.mlmodel --counter "Lunges=none" a.mp4
+          posekit actions --classifier M.mlmodel --window window.npy
+          posekit info M.mlmodel                       # its labels and window
 
-        EXAMPLES
-          ffmpeg -loglevel error -i workout.mp4 -f yuv4mpegpipe - \\
-            | posekit actions -
-          posekit pose clip.mp4 | posekit actions --poses -     # the same summary
-          ffmpeg -loglevel error -i workout.mp4 -f yuv4mpegpipe - \\
-            | posekit actions --overlay - --json actions.jsonl - \\
-            | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - annotated.mp4
-          posekit actions --output-dir actions/ clips/*.y4m        # one file per clip, resumable
-
-        CREATE ML ACTION CLASSIFIERS
-          --classifier MODEL.mlmodel runs an action classifier trained in Apple's Create ML (a Core \
-        ML neuralNetworkClassifier with input poses [T, 3, 18]) instead of ActionNet. With --window \
-        FILE it classifies one window exported from an app (.npy float32 [T, 3, 18], or JSON nested \
-        arrays [T][3][18]; x, y, confidence of Vision's 18 joints, y up) and prints one line:
-
-          {"type": "prediction", "label": "Lunges", "probabilities": {label: p, ...}}
-
-          posekit actions --classifier ExerciseClassifier.mlmodel --counter "Lunges=none" workout.mp4
-          posekit actions --classifier ExerciseClassifier.mlmodel --window window.npy
-          posekit info ExerciseClassifier.mlmodel
+        Every field, the counters and their rules: docs/cli.md, docs/actions.md.
         """)
 
     @OptionGroup var model: ModelOptions

@@ -17,7 +17,8 @@ struct BenchActions: ParsableCommand {
 
             EXAMPLES
               posekit bench actions
-              posekit bench actions --classifiers ../shared/weights/createml-exercise-classifier/ExerciseClassifier.mlmodel
+              posekit bench actions --classifiers \\
+                ../shared/weights/createml-exercise-classifier/ExerciseClassifier.mlmodel
             """)
 
     @Option(help: "ActionNet weights (name or path).")
@@ -33,7 +34,7 @@ struct BenchActions: ParsableCommand {
 
     func run() throws {
         try CLIError.reading(weights) {
-            try ActionClassifierBenchmark(weights: weights, classifiers: classifiers, runs: runs).run(log: { print($0) })
+            try ActionClassifierBenchmark(weights: weights, classifiers: classifiers, runs: runs).run(log: { StandardOutput.printLine($0) })
         }
     }
 }

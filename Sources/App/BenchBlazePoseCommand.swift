@@ -23,7 +23,8 @@ struct BenchBlazePose: ParsableCommand {
 
         EXAMPLES
           posekit bench blazepose clip.mp4 --threads 1
-          posekit bench blazepose clip.mp4 --threads 1 --compare-mediapipe --python /path/to/venv/bin/python
+          posekit bench blazepose clip.mp4 --threads 1 --compare-mediapipe \\
+            --python .cache/peers-venv/bin/python
         """
     )
 

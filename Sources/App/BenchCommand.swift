@@ -13,9 +13,9 @@ struct Bench: ParsableCommand {
         EXAMPLES
           posekit bench kernels
           posekit bench model --json > model.json
-          posekit bench actions                 # one action window: ActionNet and Create ML classifiers
-          posekit bench blazepose clip.mp4 --threads 1 --compare-mediapipe   # BlazePose per frame against MediaPipe
-          posekit bench hands clip.mp4 --threads 1   # the hand pipeline per frame (scripts/hands-speed.sh: against MediaPipe)
+          posekit bench actions                 # one action window, every classifier
+          posekit bench blazepose clip.mp4 --threads 1 --compare-mediapipe
+          posekit bench hands clip.mp4 --threads 1   # the hand pipeline per frame
           env -u OPENBLAS_CORETYPE posekit bench kernels
         """,
         subcommands: [BenchKernels.self, BenchModel.self, BenchPipeline.self, BenchActions.self, BenchDecode.self, BenchHands.self,

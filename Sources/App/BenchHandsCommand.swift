@@ -20,7 +20,8 @@ struct BenchHands: ParsableCommand {
             these rounds with MediaPipe's own on the same frames, both on one core.
 
             EXAMPLES
-              posekit bench hands ../shared/media/videos/409416541_Independent-Study__Push_Up.mp4
+              posekit bench hands \\
+                ../shared/media/videos/409416541_Independent-Study__Push_Up.mp4
               posekit bench hands clip.mp4 --frames 100 --rounds 3 --threads 1 --json
             """)
 

@@ -26,13 +26,19 @@ struct BenchModel: ParsableCommand {
             EXAMPLES
               posekit bench model
               posekit bench model --models mobilenet075 --sizes 513 --threads 2 --layers
-              posekit bench model --models mobilenet075 --sizes 513 --threads 2 --compare-ort --runs 60
-              posekit bench model --models mobilenet075 --sizes 257 --threads 1 --layers --compare-ort
+              posekit bench model --models mobilenet075 --sizes 513 --threads 2 \\
+                --compare-ort --runs 60
+              posekit bench model --models mobilenet075 --sizes 257 --threads 1 \\
+                --layers --compare-ort
               posekit bench model --models mobilenet075 --sizes 513 --busy-neighbor
-              posekit bench model --models mobilenet075 --sizes 257 --threads 1 --letterbox 640x480
-              posekit bench model --models mobilenet075 --sizes 257 --threads 1 --layers --image photo.ppm
-              posekit bench model --models mobilenet075 --sizes 257 --image photo.ppm --compare-skipping
-              posekit bench model --models mobilenet075 --sizes 513 --threads 2 --precision fp32 int8 bf16 --layers
+              posekit bench model --models mobilenet075 --sizes 257 --threads 1 \\
+                --letterbox 640x480
+              posekit bench model --models mobilenet075 --sizes 257 --threads 1 \\
+                --layers --image photo.ppm
+              posekit bench model --models mobilenet075 --sizes 257 --image photo.ppm \\
+                --compare-skipping
+              posekit bench model --models mobilenet075 --sizes 513 --threads 2 \\
+                --precision fp32 int8 bf16 --layers
               POSEKIT_GEMM=blas posekit bench model --sizes 513
               env -u OPENBLAS_CORETYPE posekit bench model --json
 
@@ -40,9 +46,12 @@ struct BenchModel: ParsableCommand {
             on the graph runner; --compare-tflite times the TFLite runtime (XNNPACK) on the same \
             .tflite in rounds interleaved with ours and prints our time over its time; --layers \
             adds where our time goes per kind of step:
-              posekit bench model --models palm_detection_full.pkw --threads 1 --compare-tflite
-              posekit bench model --models palm_detection_full.pkw --threads 1 --compare-fusion --layers
-              posekit bench model --models hand_landmark_full.pkw pose_landmark_full.pkw --threads 1 --layers --json
+              posekit bench model --models palm_detection_full.pkw --threads 1 \\
+                --compare-tflite
+              posekit bench model --models palm_detection_full.pkw --threads 1 \\
+                --compare-fusion --layers
+              posekit bench model --models hand_landmark_full.pkw pose_landmark_full.pkw \\
+                --threads 1 --layers --json
             """)
 
     @Option(parsing: .upToNextOption, help: "Models (names or .pkw paths; or imported graphs: .pkw of a .tflite, or .tflite).",
@@ -137,7 +146,7 @@ struct BenchModel: ParsableCommand {
                                                     layers: layers, precision: requested)
                 benchmark.fusingEpilogues = fuseEpilogues
                 benchmark.compareFusion = compareFusion
-                let report = try benchmark.run(log: json ? { _ in } : { print($0) })
+                let report = try benchmark.run(log: json ? { _ in } : { StandardOutput.printLine($0) })
                 if json {
                     let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
                     print(String(decoding: data, as: UTF8.self))
@@ -157,7 +166,7 @@ struct BenchModel: ParsableCommand {
                                        letterbox: letterbox.map { ModelBenchmark.FrameSize(width: $0.width, height: $0.height) },
                                        skipZeroChannels: skipZeroChannels, compareSkipping: compareSkipping, image: image,
                                        precisions: precision)
-        let report = try benchmark.run(log: json ? { _ in } : { print($0) })
+        let report = try benchmark.run(log: json ? { _ in } : { StandardOutput.printLine($0) })
         if json {
             let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))

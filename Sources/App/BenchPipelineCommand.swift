@@ -43,7 +43,7 @@ struct BenchPipeline: AsyncParsableCommand {
     var threads = Parallelism.defaultThreads
 
     @Option(help: "Frames per measurement (\(Limits.benchFrames.text)).")
-    var frames = 150
+    var frames = 60
 
     @Option(help: "Timed passes over the stream per schedule, interleaved (\(Limits.benchRounds.text)); the median is reported.")
     var rounds = 3
@@ -65,7 +65,7 @@ struct BenchPipeline: AsyncParsableCommand {
     func run() async throws {
         let benchmark = PipelineBenchmark(model: model, sizes: sizes, threads: threads, frames: frames, rounds: rounds,
                                           compareOrt: compareOrt)
-        let report = try await benchmark.run(log: json ? { _ in } : { print($0) })
+        let report = try await benchmark.run(log: json ? { _ in } : { StandardOutput.printLine($0) })
         if json {
             let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))

@@ -9,6 +9,12 @@ struct Eval: AsyncParsableCommand {
         commandName: "eval",
         abstract: "Score poses against COCO-format ground truth (OKS keypoint AP, AP50, AP75).",
         discussion: """
+              posekit eval --ground-truth gt.json images/            # AP of the defaults
+              posekit eval --accurate --ground-truth gt.json images/ # of the preset
+              posekit eval --ground-truth gt.json --json images/*.ppm
+              posekit eval --ground-truth gt.json --poses poses.jsonl
+              posekit eval --model blazepose --ground-truth gt.json images/
+
             Runs the pipeline (network + decoder, same options and defaults as `posekit pose`) on each \
             image, matches it to the ground truth by file name (photo.ppm finds photo.jpg), and prints \
             the pycocotools summary: AP over OKS thresholds .50:.05:.95, AP50, AP75, AP medium/large \
@@ -24,18 +30,10 @@ struct Eval: AsyncParsableCommand {
 
             --poses scores the output of `posekit pose` instead of running the network: its JSON \
             Lines, or the COCO results list of `posekit pose --format coco` (every image of the \
-            ground truth is scored then, as pycocotools does).
-            --oks-area-scale 2 doubles the object area inside OKS (a more lenient score that some \
-            published figures use; the shared README's reference numbers are on that scale).
+            ground truth is scored then, as pycocotools does). --oks-area-scale 2 doubles the \
+            object area inside OKS (a more lenient score that some published figures use).
 
-            EXAMPLES
-              posekit eval --ground-truth images/ground_truth.json images/*.ppm
-              posekit eval --accurate --ground-truth images/ground_truth.json images/
-              posekit eval --ground-truth gt.json --input-size 513 --json images/*.ppm
-              posekit pose images/*.ppm > poses.jsonl
-              posekit eval --ground-truth gt.json --poses poses.jsonl
-              posekit pose --format coco --ground-truth gt.json images/*.ppm > results.json
-              posekit eval --ground-truth gt.json --poses results.json
+            More examples and the accuracy study: docs/cli.md, docs/accuracy.md.
             """)
 
     @Option(name: .long, help: ArgumentHelp("COCO keypoint ground truth (JSON).", valueName: "path"), completion: .file(extensions: ["json"]))

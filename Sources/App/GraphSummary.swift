@@ -2,12 +2,13 @@ import Foundation
 import ModelGraph
 
 /// The lines `posekit info` and `posekit import` print about an imported graph: inputs and
-/// outputs (names, shapes without the batch axis), operations by kind, parameters, multiply-adds.
+/// outputs (names, shapes with the batch axis, as `posekit run --list` and the model file give
+/// them), operations by kind, parameters, multiply-adds.
 enum GraphSummary {
     static func lines(_ graph: Graph) -> String {
-        func value(_ id: ValueID) -> String { "\(CLIError.printable(graph.values[id].name)) \(graph.values[id].shape)" }
+        func value(_ id: ValueID) -> String { "\(CLIError.printable(graph.values[id].name)) \(RunCommand.batchShape(graph.values[id].shape))" }
         var out: [String] = []
-        out.append("  network       graph: \(graph.nodes.count) operations, \(graph.inputs.count) input\(graph.inputs.count == 1 ? "" : "s"), \(graph.outputs.count) output\(graph.outputs.count == 1 ? "" : "s") (shapes without the batch axis)")
+        out.append("  network       graph: \(graph.nodes.count) operations, \(graph.inputs.count) input\(graph.inputs.count == 1 ? "" : "s"), \(graph.outputs.count) output\(graph.outputs.count == 1 ? "" : "s")")
         for id in graph.inputs { out.append("  input         \(value(id))") }
         for (i, id) in graph.outputs.enumerated() { out.append("  output \(i)      \(value(id))") }
         out.append("  operations    " + graph.operationCounts.map { "\($0.name) \($0.count)" }.joined(separator: ", "))

@@ -7,63 +7,35 @@ struct HandsCommand: AsyncParsableCommand {
         commandName: "hands",
         abstract: "Find hands (21 points each, which hand, 3D points in metres) in images or video; write JSON Lines.",
         discussion: """
-        MediaPipe's hand pipeline (0.10.14's models, imported: Weights/palm_detection_full.pkw and \
-        hand_landmark_full.pkw, or _lite with --hand-model lite) on every image or frame. INPUT is \
-        taken as `posekit pose` takes it: PNM and Y4M directly, JPEG, PNG, MP4, ... through ffmpeg, \
-        directories (every image and video in name order), - for standard input. Each image or \
-        frame becomes one JSON line:
+          posekit hands photo.jpg                      # every hand: 21 points each
+          posekit hands clip.mp4 > hands.jsonl         # tracked, each hand an id
+          posekit hands --overlay out.mp4 clip.mp4     # also the hands drawn
+          posekit hands --gestures clip.mp4            # and pinch events
+          posekit pose --hands photo.jpg               # bodies with their hands
+
+        MediaPipe's hand pipeline (0.10.14's palm detector and hand landmarks, imported by make \
+        weights), on inputs taken as posekit pose takes them. Each image or frame becomes one \
+        JSON line:
 
           {"source": "photo.jpg", "frame": 0, "width": 640, "height": 480,
-           "hands": [{"handedness": "right", "score": 0.9987, "box": [x0, y0, x1, y1],
-                      "keypoints": [{"part": "wrist", "x": 312.4, "y": 88.1, "z": 0,
-                                     "score": 0.9987}, ...],
+           "hands": [{"handedness": "right", "score": 0.9987,
+                      "box": [x0, y0, x1, y1],
+                      "keypoints": [{"part": "wrist", "x": 312.4, "y": 88.1,
+                                     "z": 0, "score": 0.9987}, ...],
                       "world": [{"x": 0.0123, "y": 0.0841, "z": 0.0112}, ...]}]}
 
-        The 21 keypoints are in MediaPipe's order, named as Apple's Vision names them: wrist, \
-        thumbCMC, thumbMP, thumbIP, thumbTip, indexMCP, indexPIP, indexDIP, indexTip, middleMCP, \
-        ..., littleTip. x and y are pixels (MediaPipe's normalized landmark times the width or \
-        height); z is the depth relative to the wrist in pixels of x (smaller is nearer the \
-        camera); "world" holds the same points in metres about the hand's centre. "score" is the \
-        hand model's presence (each keypoint carries it: the model gives no per-point score). \
-        --coordinates normalized or vision as for pose (z then a fraction of the width).
+        21 keypoints in MediaPipe's order with Vision's names (wrist, thumbCMC, ..., \
+        littleTip), pixels, z relative to the wrist; "world" in metres; "handedness" is the \
+        person's own hand (--mirrored for a selfie camera). By default the body model also runs \
+        and seeds hands at the wrists the palm detector misses (--hand-sources palms: \
+        MediaPipe's pipeline exactly).
 
-        "handedness" is the person's own hand in the image as given. MediaPipe's label assumes a \
-        mirrored selfie image, so it says the opposite; --mirrored says the input is mirrored (a \
-        front camera's preview) and keeps MediaPipe's label.
+        More examples:
+          posekit hands --hand-model lite --max-hands 4 photos/
+          posekit hands --mirrored --realtime /dev/video0
+          posekit hands --video --fps 25 frames/       # images as one video
 
-        On video, hands are tracked as MediaPipe tracks them: a hand is looked for in the next \
-        frame where its points say it will be, and keeps its "id" (1, 2, ... in order of first \
-        appearance) while it is found there; the palm detector runs only while fewer than \
-        --max-hands hands are tracked. Positions are not smoothed (MediaPipe's hands are not). \
-        With --realtime (a live source) frames that arrive while a frame is processed are dropped \
-        (as for pose) and tracking goes on from the last frame processed.
-
-        EXAMPLES
-          posekit hands photo.jpg
-          posekit hands --max-hands 4 --coordinates normalized photos/
-          posekit hands --hand-model lite clip.mp4 > hands.jsonl
-          posekit hands --overlay hands.mp4 --overlay-ids clip.mp4 > hands.jsonl
-          posekit hands --video --fps 25 frames/          # the images of frames/ as one video
-          ffmpeg -loglevel error -f v4l2 -i /dev/video0 -f yuv4mpegpipe - \\
-            | posekit hands --mirrored --realtime -
-          posekit pose --hands photo.jpg            # each person's body and hands in one line
-          posekit hands --hand-sources palms photo.jpg   # MediaPipe's pipeline exactly (no body model)
-          posekit hands --gestures --overlay pinch.mp4 clip.mp4 > hands.jsonl   # pinch events, path drawn
-
-        HANDS THROUGH THE BODY. By default (--hand-sources palms+body) the body model (PoseNet) \
-        also runs, and each wrist it finds that no palm hand holds seeds a hand region: the small \
-        hands of people photographed whole, which MediaPipe's palm detector misses. Such a hand's \
-        "score" is the body model's confidence in the wrist. --hand-sources palms is MediaPipe's \
-        pipeline exactly. How the rule was chosen and what it finds: docs/hands.md.
-
-        GESTURES. --gestures adds the pinch of Apple's sample "Detect Body and Hand Pose with \
-        Vision": thumb tip and index tip closer than --pinch-distance hand sizes (the palm's \
-        longest side) for 3 frames is "pinched", farther for 3 frames "apart". A "gesture" line \
-        follows a frame's line for each hand whose state changed or whose pinch path grew, the \
-        path in the frame line's --coordinates (docs/cli.md, "Gesture events"); with --overlay the \
-        path is drawn as the sample draws it.
-
-        Output streams, signals and exit statuses are as for pose.
+        Every option and field, the pinch and the body seeds: docs/cli.md, docs/hands.md.
         """
     )
 

@@ -27,9 +27,10 @@ struct Import: ParsableCommand {
             --license and --attribution.
 
             EXAMPLES
-              posekit import ../shared/weights/posenet-mobilenet075-s16-coreml/PoseNetMobileNet075S16FP16.mlmodel -o Weights/mobilenet075.pkw
-              posekit import ../shared/weights/mediapipe-0.10.14/pose_detection.tflite -o Weights/pose_detection.pkw
-              posekit import my_model.tflite -o Weights/my_model.pkw --license MIT --attribution "My model, (c) me"
+              posekit import ../shared/weights/mediapipe-0.10.14/pose_detection.tflite \\
+                -o Weights/pose_detection.pkw
+              posekit import my_model.tflite -o Weights/my_model.pkw \\
+                --license MIT --attribution "My model, (c) me"
               posekit import old-actionnet.pkw -o Weights/actionnet.pkw
             """)
 

@@ -13,19 +13,17 @@ struct Info: ParsableCommand {
         commandName: "info",
         abstract: "Describe a PoseKit weight bundle (PoseNet, ActionNet or an imported graph: network, tensors, source, license), a TFLite model (.tflite), a Create ML action classifier (.mlmodel), and this build.",
         discussion: """
-            The last lines describe the binary: the instruction set it was compiled for \
-            (portable, or tuned with POSEKIT_TARGET_CPU), the vector features of this CPU and the \
-            GEMM kernel the convolutions use here (POSEKIT_GEMM=packed|blas overrides it).
+              posekit info                             # the default PoseNet bundle
+              posekit info actionnet --tensors         # any bundle, every tensor
+              posekit info Weights/pose_detection.pkw  # an imported graph
+              posekit info ExerciseClassifier.mlmodel  # a Create ML classifier
+              posekit info --build                     # this binary and CPU
 
-            EXAMPLES
-              posekit info
-              posekit info mobilenet050 --tensors
-              posekit info actionnet
-              posekit info ExerciseClassifier.mlmodel     # a Create ML action classifier
-              posekit info ../shared/weights/mediapipe-0.10.14/pose_detection.tflite   # inputs, outputs, ops, multiply-adds
-              posekit info Weights/pose_detection.pkw    # the same graph after `posekit import`
-              posekit info --build
-              POSEKIT_GEMM=packed posekit info --build
+            A bundle's network, tensors, source and licence; a graph's inputs and outputs (shapes \
+            with the batch axis, as posekit run --list), operations and multiply-adds. The last \
+            lines describe the binary: the instruction set it was compiled for (portable, or tuned \
+            with POSEKIT_TARGET_CPU), the vector features of this CPU and the GEMM kernel the \
+            convolutions use here (POSEKIT_GEMM=packed|blas overrides it).
             """)
 
     @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050, actionnet, pose_detection, ...), a TFLite model (recognized by its content), or a Create ML action classifier (.mlmodel).", completion: ModelOptions.completion(for: ModelCatalogue.models.map(\.name) + ModelCatalogue.bundleNames))

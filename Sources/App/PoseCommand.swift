@@ -8,85 +8,36 @@ struct PoseCommand: AsyncParsableCommand {
         commandName: "pose",
         abstract: "Find every person's pose in images or a video stream; write JSON Lines.",
         discussion: """
-        INPUT is a .ppm/.pgm/.pnm image, a .y4m video, or - for standard input (PNM or Y4M is \
-        recognized from the first bytes). Any other image or video file (JPEG, PNG, MP4, MKV, \
-        WebM, ...) or a /dev/video device is decoded by running ffmpeg, as the pipe examples \
-        below do; a directory means every image and video in it, in name order. Each image or \
-        frame becomes one JSON line on stdout:
+          posekit pose photo.jpg                     # one JSON line per image
+          posekit pose clip.mp4 > poses.jsonl        # one line per frame, with ids
+          cat photo.jpg | posekit pose -             # standard input, any format
+          posekit pose --overlay out.mp4 clip.mp4    # also the skeletons drawn
+          posekit pose --model blazepose photo.jpg   # 33 landmarks, depth, metres
 
-          {"source": "clip.y4m", "frame": 0, "width": 640, "height": 480,
-           "time": 0, "poses": [{"score": 0.91, "box": [x0, y0, x1, y1],
+        INPUT: images (JPEG, PNG, PPM, ...), videos (MP4, MKV, WebM, Y4M, ...), a \
+        /dev/video camera, directories of them (in name order) or - for standard input, each \
+        recognized from its first bytes (ffmpeg decodes what posekit does not read itself). \
+        Each image or frame becomes one JSON line on stdout:
+
+          {"source": "clip.mp4", "frame": 0, "width": 640, "height": 480,
+           "time": 0, "poses": [{"id": 1, "score": 0.91, "box": [x0, y0, x1, y1],
            "keypoints": [{"part": "nose", "x": 312.4, "y": 88.1,
                           "score": 0.98}, ...]}]}
 
-        Coordinates are pixels of the original frame, where the network puts them (a point just \
-        outside the frame has x or y below 0 or past the size); "time" (seconds) is present for video only; \
-        the 17 keypoints are in COCO order (nose, leftEye, rightEye, ..., rightAnkle). \
-        --model blazepose runs MediaPipe's BlazePose instead: one person (--max-poses N: up to N, one region \
-        each, as MediaPipe's PoseLandmarker), 33 keypoints in BlazePose's \
-        order (nose, leftEyeInner, ..., rightFootIndex) with "z" (depth, pixels of x), "visibility" \
-        (also the keypoint's score) and "presence", and "world": 33 points in metres; on video it tracks \
-        the person as MediaPipe does and smooths with MediaPipe's own filters (docs/cli.md "BlazePose"); \
-        --mask FILE also writes the person mask (docs/blazepose.md). \
-        --coordinates normalized writes x/width and y/height (MediaPipe's landmarks), --coordinates vision \
-        x/width and 1 - y/height (Apple's Vision, origin lower left); such lines say "coordinates", and \
-        actions --poses reads them back.
+        Pixels of the original frame; 17 keypoints in COCO order; on video each person keeps \
+        an "id" and keypoints are smoothed (--no-smooth: raw). --model blazepose runs \
+        MediaPipe's BlazePose (33 keypoints with depth and visibility, "world" in metres; \
+        --mask FILE writes the person mask). SIGINT, SIGTERM or SIGHUP stop after the current \
+        frame, keep every finished line and exit 130, 143 or 129.
 
-        On video each pose also has "id": the person's identity, 1, 2, 3, ... in order of first \
-        appearance, kept while they stay in view (and through gaps up to 1 s, --max-track-age), never reused \
-        within the stream; weak duplicates of a person and faint poses that never become a person \
-        are left out (docs/cli.md "Identities"). Video keypoints are smoothed over time by a One-Euro filter per \
-        person and keypoint (--no-smooth for the raw per-frame positions); streams without a \
-        frame rate (Y4M F0:0) are taken as \(Int(PoseStream.fallbackFrameRate)) frames/s for tracking and smoothing. \
-        Images are pictures of their own; --video reads them (a PNM stream, or image files in order) as the \
-        frames of one video at --fps (default 30), with ids, smoothing and tracking as on video.
+        More examples:
+          posekit pose --output-dir poses/ photos/   # a file per input
+          posekit pose --accurate photo.jpg          # two sizes merged
+          posekit pose --realtime /dev/video0        # a camera, late frames dropped
+          posekit pose --hands photo.jpg             # each person's hands too
+          posekit pose --format coco --ground-truth gt.json images/*.ppm
 
-        --accurate trades speed for accuracy (about \(AccuracyPreset.relativeCost.shortText)x the time): \(AccuracyPreset.summary). \
-        \(AccuracyPreset.promise) \
-        (--input-size sets the largest size). --input-sizes merges sizes of your choice; \
-        --max-upscale keeps small images from being blown up.
-
-        --format coco writes one JSON list for all image inputs, the results format pycocotools' \
-        loadRes reads; image_id comes from --ground-truth (matched by file name) or else from \
-        the digits of each file name (000000000785.jpg -> 785). Two inputs of one image \
-        (photo.jpg and photo.ppm) are refused, except in a directory, where the PPM copy is kept \
-        with a warning.
-
-        EXAMPLES
-          posekit pose photo.ppm
-          posekit pose photo.jpg                      # through ffmpeg, as the next line
-          posekit pose clip.mp4 > poses.jsonl
-          posekit pose --output-dir poses/ photos/    # every image and video in photos/
-          ffmpeg -loglevel error -i photo.jpg -f image2pipe -c:v ppm - \\
-            | posekit pose -
-          ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - \\
-            | posekit pose - > poses.jsonl
-          ffmpeg -loglevel error -f v4l2 -i /dev/video0 -f yuv4mpegpipe - \\
-            | posekit pose --realtime -
-          ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - \\
-            | posekit pose --overlay - --json poses.jsonl - \\
-            | ffmpeg -loglevel error -y -f yuv4mpegpipe -i - overlay.mp4
-          posekit pose --accurate photo.ppm
-          posekit pose --model blazepose photo.jpg    # 33 landmarks, depth, world metres
-          posekit pose --model blazepose clip.mp4     # MediaPipe's tracking and filters
-          posekit pose --model blazepose --mask mask.png photo.jpg      # and the person mask
-          posekit pose --model blazepose --max-poses 3 clip.mp4         # up to 3 people
-          posekit pose --video --fps 25 frames/*.ppm  # images as one video: ids, smoothing
-          posekit pose --format coco --ground-truth gt.json images/*.ppm > results.json
-
-        BATCHES (one JSON Lines file per input, resumable, shardable)
-          posekit pose --output-dir poses/ clips/*.y4m
-          ls clips/*.y4m | xargs -P 2 -n 4 posekit pose --threads 1 --output-dir poses/
-          posekit pose --inputs-from list.txt --shard 0/4 --output-dir poses/   # machine 0 of 4
-
-        Speed: video runs one frame per thread at once (--threads, default all cores), each \
-        frame's network on its own core, and the lines still come out in frame order: the most \
-        frames per second. Images and --realtime streams run one frame at a time on every thread, \
-        the least time per frame.
-
-        Output streams: each line is written as soon as its frame is done when stdout is a pipe \
-        or a terminal (or with --realtime); files get them at most 100 ms late. SIGINT, SIGTERM \
-        or SIGHUP stop after the current frame, keep every finished line and exit 130, 143 or 129.
+        Every option, every field, batches and pipes: docs/cli.md.
         """
     )
 
@@ -108,7 +59,7 @@ struct PoseCommand: AsyncParsableCommand {
     var groundTruth: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "With --model blazepose: also write the person mask (255 = person, every person's merged) to this path: .pgm (binary PGM, one per frame), .png or .jpg for an image, .mp4, .mkv, .webm, .mov or .y4m for video (grey frames). The segmentation branch runs only when this is given.",
+        "With --model blazepose: also write the person mask (every person's merged) to this path: 8-bit grey (255 = person) as .pgm (binary PGM, one per frame), .png (grey PNG) or .jpg for an image, .mp4, .mkv, .webm, .mov or .y4m for video; .npy keeps the probabilities (float32, [height, width] or [frames, height, width]). The segmentation branch runs only when this is given.",
         valueName: "path"), completion: .file())
     var mask: String?
 
@@ -174,7 +125,13 @@ struct PoseCommand: AsyncParsableCommand {
             let maskWriter = try MaskWriter(path: mask)
             // The stream's one worker calls it, frame after frame.
             nonisolated(unsafe) let writer = maskWriter
-            blazePose.maskHandler = { mask, frame in try writer.write(mask.grayLevels, width: mask.width, height: mask.height, of: frame) }
+            blazePose.maskHandler = { mask, frame in
+                if writer.takesProbabilities {
+                    try writer.write(probabilities: mask.values, width: mask.width, height: mask.height, of: frame)
+                } else {
+                    try writer.write(mask.grayLevels, width: mask.width, height: mask.height, of: frame)
+                }
+            }
             return [maskWriter.output]
         }, process: { stream, json, overlay, progressReporter in
             // --format coco never runs with --output-dir (validate), so a batch's coco is nil.

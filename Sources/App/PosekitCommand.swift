@@ -17,13 +17,19 @@ struct PosekitCommand: AsyncParsableCommand {
         commandName: "posekit",
         abstract: "Find people's body poses in images and video, and recognize what they are doing.",
         discussion: """
-        Inputs are PPM/PGM images and Y4M video streams; outputs are JSON Lines and \
-        annotated frames. The usual way in is an ffmpeg pipe:
+          posekit pose photo.jpg                 # every person's pose, JSON Lines
+          posekit pose clip.mp4 > poses.jsonl    # one line per frame, with ids
+          posekit hands photo.jpg                # every hand's 21 points
+          posekit actions workout.mp4            # exercises and repetitions
+          cat photo.jpg | posekit pose -         # standard input, any format
 
-          ffmpeg -loglevel error -i clip.mp4 -f yuv4mpegpipe - \\
-            | posekit pose - > poses.jsonl
+        Inputs are images (JPEG, PNG, PPM, ...), videos (MP4, MKV, WebM, Y4M, ...), \
+        a webcam (/dev/video0), directories of them, or - for standard input, each \
+        recognized from its first bytes; ffmpeg decodes what posekit does not read \
+        itself. Outputs are JSON Lines, and images or video with the poses drawn.
 
-        Run `posekit help <command>` for the options and examples of each command.
+        `posekit help <command>` shows a command's commonest uses and its options; \
+        every option and output field: docs/cli.md.
         """,
         version: PoseKitVersion.current,
         subcommands: [PoseCommand.self, HandsCommand.self, ActionsCommand.self, Eval.self, Import.self, Info.self, RunCommand.self, WeightsCommand.self, Bench.self, TrainActionsCommand.self]

@@ -4,23 +4,35 @@ import ModelGraph
 import PoseKit
 
 /// `posekit run MODEL --input X.npy --output DIR`: one forward pass of an imported graph on a
-/// tensor of the user's, each output written as `DIR/output_<i>.npy` (the model's output order and
-/// shapes, batch axis restored), so PoseKit can be checked against TFLite on any input.
+/// tensor of the user's, each output written as `DIR/<tensor name>.npy` (the model's shapes, batch
+/// axis restored; ``RunOutputs``), so PoseKit can be checked against TFLite on any input.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run an imported model (.pkw graph or .tflite) on a .npy tensor and write its outputs as .npy files.",
         discussion: """
-            The input is a NumPy .npy file of float32 (little-endian '<f4', C order) with the \
-            model's input shape, batch axis included or left out: [1, 224, 224, 3] or \
-            [224, 224, 3]. Values go in as they are (no scaling): give the tensor the model expects \
-            (posekit run MODEL --list names the inputs, outputs and shapes).
+              posekit run hand_landmark_full.pkw --list    # inputs, outputs, shapes
+              posekit run hand_landmark_full.pkw --input x.npy --output out
+              posekit run hand_landmark_full.pkw --input x.npy --output out --npz
+              posekit run palm_detection_full.tflite --input x.npy --output o2
+              posekit run pose_landmark_full.pkw --input crop.npy --output out2 \\
+                --outputs 0 1 4
 
-            Each output is written to DIR/output_<i>.npy, <i> being its index in the model's \
-            output order (0 first), with the model's shape, batch axis included. --outputs computes \
-            only the outputs named (by index or tensor name): the graph is pruned to what they \
-            need, so e.g. pose_landmark_full without its segmentation output skips the whole \
-            segmentation branch. Other files in DIR are left alone.
+            The input is a NumPy .npy file of float32 ('<f4', C order; float64 '<f8' is \
+            narrowed to float32, with a note) with the model's input shape, batch axis included \
+            or left out: [1, 224, 224, 3] or [224, 224, 3]. Values go in as they are (no \
+            scaling): give the tensor the model expects (posekit run MODEL --list names the \
+            inputs, outputs and shapes). NaN or infinite inputs get a warning.
+
+            Each output is written to DIR/<tensor name>.npy (Identity_1.npy; output_<i>.npy when \
+            names clash), with the model's shape, batch axis included; --npz writes one \
+            DIR/outputs.npz instead. A line per output gives its index, name, shape, min, max and \
+            mean. DIR/run.json lists the files with each output's index, name and shape. Files \
+            are replaced whole (a failed write leaves the earlier ones); a DIR holding .npy or \
+            .npz files no earlier `posekit run` wrote is refused, and an earlier run's outputs \
+            this run does not write are removed. --outputs computes only the outputs named (by \
+            index or tensor name): the graph is pruned to what they need, so e.g. \
+            pose_landmark_full without its segmentation output skips the whole segmentation branch.
 
             --precision int8|bf16 runs the graph's 1x1 convolutions (those from 64 input channels \
             without a fused residual add or PReLU) in int8 (AVX2 or NEON) or bf16 \
@@ -29,19 +41,7 @@ struct RunCommand: ParsableCommand {
             1; auto is fp32 (docs/speed.md "Reduced precision" has each precision's error on the \
             six MediaPipe models).
 
-            To compare with TFLite (pip install ai-edge-litert numpy):
-              python3 -c "import numpy as np; from ai_edge_litert.interpreter import Interpreter as I; \\
-                it = I('hand_landmark_full.tflite'); it.allocate_tensors(); \\
-                it.set_tensor(it.get_input_details()[0]['index'], np.load('x.npy')); it.invoke(); \\
-                print([np.abs(it.get_tensor(d['index']) - np.load(f'out/output_{i}.npy')).max() \\
-                       for i, d in enumerate(it.get_output_details())])"
-
-            EXAMPLES
-              posekit run hand_landmark_full.pkw --list
-              posekit run hand_landmark_full.pkw --input x.npy --output out
-              posekit run palm_detection_full.tflite --input x.npy --output out --threads 1
-              posekit run pose_landmark_full.pkw --input crop.npy --output out --outputs 0 1 4
-              posekit run hand_landmark_full.pkw --input x.npy --output out-int8 --precision int8
+            Compared with TFLite's own outputs on the same input: docs/graph-runner.md.
             """)
 
     @Argument(help: "The model: a graph bundle from `posekit import` (.pkw) or a .tflite file.")
@@ -69,6 +69,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "List the model's inputs and outputs (index, name, shape) and exit.")
     var list = false
 
+    @Flag(help: "Write one NumPy archive, DIR/outputs.npz (a member per output, named by tensor), instead of a .npy per output.")
+    var npz = false
+
     func validate() throws {
         if let threads { try Limits.threads.check(threads, "--threads") }
         if !list {
@@ -95,7 +98,8 @@ struct RunCommand: ParsableCommand {
             throw CLIError("\(model): the model has \(graph.inputs.count) inputs; posekit run takes models with one")
         }
         let expected = graph.values[graph.inputs[0]].shape
-        let tensor = try CLIError.reading(input) { try NumPyArray.read(contentsOf: URL(fileURLWithPath: input)) }
+        let earlier = try RunOutputs.earlierOutputs(in: output, input: input)   // refused before the model runs
+        let tensor = try RunOutputs.readInput(input)
         guard tensor.shape == expected || tensor.shape == Self.batchShape(expected) else {
             throw CLIError("\(input): shape \(tensor.shape) does not fit input '\(CLIError.printable(graph.values[graph.inputs[0]].name))' of \(model), which is \(Self.batchShape(expected))")
         }
@@ -104,16 +108,10 @@ struct RunCommand: ParsableCommand {
                             precision: precision)
         }
         let results = try CLIError.reading(model) { try runner.run([tensor]) }
-        do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
-            throw CLIError("cannot create the output directory \(output): \(CLIError.describe(error))")
+        let written = zip(selected, results).map { index, result in
+            RunOutputs.Output(index: index, name: graph.values[graph.outputs[index]].name, tensor: result, shape: Self.batchShape(result.shape))
         }
-        for (index, result) in zip(selected, results) {
-            let path = URL(fileURLWithPath: output).appendingPathComponent("output_\(index).npy").path
-            let data = NumPyArray.encode(result, shape: Self.batchShape(result.shape))
-            do { try data.write(to: URL(fileURLWithPath: path)) } catch {
-                throw CLIError("\(path): cannot write: \(CLIError.describe(error))")
-            }
-        }
+        try RunOutputs.write(written, to: output, npz: npz, model: model, input: input, earlier: earlier)
     }
 
     /// The output indices `--outputs` names (all when empty), in the model's order, each once.

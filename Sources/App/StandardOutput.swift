@@ -18,6 +18,13 @@ enum StandardOutput {
         exit(1)
     }
 
+    /// Prints `line` and sends it on at once (a benchmark's line is read as it comes, also
+    /// through a pipe, where stdio would hold it until the end).
+    static func printLine(_ line: String) {
+        print(line)
+        flushOrExit()
+    }
+
     /// True when stdout is a pipe or socket whose reading end is closed.
     private static func readerHasGone() -> Bool {
         var entry = pollfd(fd: 1, events: 0, revents: 0)

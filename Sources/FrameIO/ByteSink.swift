@@ -47,6 +47,9 @@ public final class ByteSink {
     private var failed: FrameIOError?
     /// How records are flushed (see `endRecord()`).
     public var flushPolicy: FlushPolicy = .whenFull
+    /// The clock `.within(seconds:)` reads, in seconds: ``/PoseCore/MonotonicClock`` unless a test
+    /// drives time itself (a record "held 60 ms" is then a clock moved by 60 ms, not a sleep).
+    public var clock: @Sendable () -> Double = MonotonicClock.now
     /// The output's name in error messages (a path, or "standard output").
     public var name: String
     /// Bytes written so far (buffered or not).
@@ -158,7 +161,7 @@ public final class ByteSink {
         case .everyRecord:
             try flush()
         case .within(let bound):
-            let now = MonotonicClock.now()
+            let now = clock()
             let interval = lastRecordEnd.map { now - $0 } ?? 0
             lastRecordEnd = now
             if buffer.isEmpty { break }

@@ -258,4 +258,43 @@ public final class ByteSource {
     }
 
     struct LineTooLong: Error {}
+
+    // MARK: Handing the input over (to an ffmpeg child that decodes it)
+
+    /// The descriptor read (-1 for bytes in memory).
+    var descriptor: Int32 { fd }
+
+    /// Bytes read from the descriptor so far, consumed or still buffered: where the descriptor's
+    /// offset stands from where this source started.
+    var bytesTakenFromDescriptor: Int { offset + buffered }
+
+    /// Whether every byte read from the descriptor is still buffered (none consumed).
+    var nothingConsumed: Bool { offset == 0 }
+
+    /// Reads what is there now into `destination`, waiting only when nothing is (cancellable, as
+    /// every read); 0 at the end of input. A pump copying a live stream uses it, so that a frame
+    /// goes on as soon as it arrives.
+    func readAvailable(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
+        if buffered > 0 {
+            let n = min(buffered, destination.count)
+            destination.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: n)
+            start += n
+            offset += n
+            return n
+        }
+        guard !reachedEOF, fd >= 0 else { return 0 }
+        let n = try readSome(into: destination.baseAddress!, count: destination.count)
+        if n == 0 { reachedEOF = true }
+        offset += n
+        return n
+    }
+
+    /// Removes and returns the buffered bytes (what a peek read ahead), so that whoever takes the
+    /// input over sends them first and then goes on reading from the descriptor.
+    func takeBuffered() -> [UInt8] {
+        let bytes = Array(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
+        offset += buffered
+        start = end
+        return bytes
+    }
 }

@@ -14,6 +14,9 @@ import Darwin
 public indirect enum FrameIOError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
     /// The stream does not start with the expected signature (`P1`…`P6`, `YUV4MPEG2 `).
     case wrongMagic(format: String, found: String)
+    /// The input is no image or video PoseKit reads (neither PNM nor Y4M, nor a format it hands to
+    /// ffmpeg); `start` holds its first bytes (at most 16), which the message describes.
+    case unknownFormat(start: [UInt8])
     /// The stream ended inside a header.
     case truncatedHeader(format: String, frameIndex: Int)
     /// The stream ended inside the pixel data of a frame (for plain, ASCII PNM the counts are samples).
@@ -50,6 +53,8 @@ public indirect enum FrameIOError: LocalizedError, Equatable, Sendable, CustomSt
         switch self {
         case let .wrongMagic(format, found):
             return "\(format): wrong signature \(found.isEmpty ? "(empty input)" : "'\(found)'")"
+        case let .unknownFormat(start):
+            return "not an image or video PoseKit reads (\(Self.describeStart(start))); it reads \(MediaFormat.acceptedFormats)"
         case let .truncatedHeader(format, index):
             return "\(format): input ends inside the header of frame \(index)"
         case let .truncatedFrame(format, index, read, expected):
@@ -110,6 +115,21 @@ public indirect enum FrameIOError: LocalizedError, Equatable, Sendable, CustomSt
         default:
             return FrameIOError.file(path: path, problem)
         }
+    }
+
+    /// What the first bytes of an input look like, for a message with no escapes in it: `it is
+    /// empty`, `it starts with the text "hello"` (whitespace runs as one space), or `it starts with
+    /// the bytes 7f 45 4c 46 ...` (hex).
+    static func describeStart(_ bytes: [UInt8]) -> String {
+        let head = Array(bytes.prefix(16))
+        if head.isEmpty { return "it is empty" }
+        let isText = head.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        if isText {
+            let words = String(decoding: head, as: UTF8.self).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            if !words.isEmpty { return "it starts with the text \"\(words)\(bytes.count > head.count ? "..." : "")\"" }
+        }
+        let hex = head.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+        return "it starts with the bytes \(hex.joined(separator: " "))\(bytes.count > head.count ? " ..." : "")"
     }
 
     /// A printable, bounded excerpt of raw bytes for error messages.

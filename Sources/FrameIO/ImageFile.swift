@@ -7,7 +7,7 @@ import Glibc
 extension RGBImage {
     /// Reads the image at `path`: a PNM file (`.ppm`, `.pgm`, `.pnm`) directly, any other image
     /// (JPEG, PNG, BMP, GIF, WebP, TIFF) through ffmpeg (``MediaReader``); for a video, its first
-    /// frame. `"-"` reads standard input, which must hold PNM or Y4M.
+    /// frame. `"-"` reads standard input, recognized from its first bytes as a file is.
     ///
     ///     let photo = try RGBImage(contentsOfFile: "photo.jpg")
     ///

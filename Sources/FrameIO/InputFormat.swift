@@ -10,15 +10,16 @@ public enum InputFormat: Sendable, Equatable {
     ///     let source = try ByteSource(path: path)       // "-" = stdin
     ///     switch try InputFormat.sniff(source) { case .y4m: ...; case .pnm: ... }
     ///
-    /// Throws `FrameIOError.wrongMagic` for anything else (including an empty input).
+    /// Throws ``FrameIOError/unknownFormat(start:)`` for anything else (including an empty
+    /// input), naming the formats PoseKit reads.
     public static func sniff(_ source: ByteSource) throws -> InputFormat {
-        let head = try source.peek(10)
+        let head = try source.peek(12)   // every signature PoseKit knows fits (MediaFormat.sniff)
         if head.starts(with: Array("YUV4MPEG2".utf8)) { return .y4m }
         var i = 0
         while i < head.count, head[i] == 0x20 || (head[i] >= 0x09 && head[i] <= 0x0D) { i += 1 }
         if head.count >= i + 2, head[i] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(head[i + 1]) {
             return .pnm
         }
-        throw FrameIOError.wrongMagic(format: "input (expected PNM or Y4M)", found: FrameIOError.excerpt(head))
+        throw FrameIOError.unknownFormat(start: head)
     }
 }

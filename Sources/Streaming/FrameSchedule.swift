@@ -18,6 +18,11 @@ import FrameIO
 ///   frame cannot start waits in one slot, and a newer one replaces it, counting a drop (as
 ///   AVFoundation's `alwaysDiscardsLateVideoFrames`).
 ///
+/// No clock takes part: whether a frame starts, waits or is dropped follows only from which
+/// workers are busy and how many frames are untaken when it arrives, so a test that holds a
+/// worker's pass (a gated model) and hands frames over one by one decides every drop
+/// (`Tests/StreamingTests/FrameScheduleTests.swift`).
+///
 /// All state is touched under `lock`; continuations are resumed outside it.
 final class FrameSchedule<Output: Sendable>: @unchecked Sendable {
     private let workers: [any FrameWorker<Output>]

@@ -111,6 +111,12 @@ final class SpinningPool: @unchecked Sendable {
         parkAfterGeneration.store(jobWord.load(ordering: .relaxed) >> 16, ordering: .relaxed)
     }
 
+    /// How many helpers are parked (asleep until the next job), for tests that wait for that
+    /// event instead of sleeping past ``spinSeconds``.
+    var parkedHelpers: Int {
+        helperStates.filter { $0.flag.load(ordering: .sequentiallyConsistent) }.count
+    }
+
     /// Claims and runs bands of job `generation` until none are left.
     private func runBands(_ generation: Int) {
         var word = jobWord.load(ordering: .acquiring)

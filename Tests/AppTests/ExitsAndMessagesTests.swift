@@ -74,16 +74,58 @@ import Testing
         }
     }
 
-    /// Media posekit cannot read piped into standard input: one line that says how to pipe it.
-    @Test func otherMediaOnStandardInputGetAHint() throws {
-        let jpeg = try Data(contentsOf: Self.images.appendingPathComponent("coco_000000000785.jpg"))
-        for command in [["pose"], ["actions"]] {
-            let result = try CLI.run(command + ["-"], stdin: jpeg)
+    /// Standard input is recognized from its first bytes as a path is (`cat photo.jpg | posekit
+    /// pose -`): a JPEG, a PNG, an MP4 whose index comes first (streamed to ffmpeg as it
+    /// arrives) and one whose index comes last (copied first: ffmpeg must seek) give the lines the
+    /// same file gives by path, but for `source`; so does a file redirected to standard input.
+    @Test func standardInputIsRecognizedAsAPathIs() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let jpeg = Self.images.appendingPathComponent("coco_000000000785.jpg")
+        let png = dir.appendingPathComponent("photo.png")
+        try CLI.ffmpeg(["-i", jpeg.path, png.path])
+        let streaming = dir.appendingPathComponent("streaming.mp4"), indexLast = dir.appendingPathComponent("index-last.mp4")
+        for (output, flags) in [(streaming, ["-movflags", "+faststart"]), (indexLast, [])] {
+            try CLI.ffmpeg(["-ss", "1", "-i", Self.clip.path, "-frames:v", "3", "-an", "-vf", "scale=160:-2", "-c:v", "mpeg4"] + flags + [output.path])
+        }
+        func withoutSource(_ result: CLI.Result) -> [String] {
+            result.lines.map { $0.replacingOccurrences(of: #"^\{"source": "[^"]*", "#, with: "{", options: .regularExpression) }
+        }
+        let fast = ["--input-size", "257", "--threads", "1"]
+        for input in [jpeg, png, streaming, indexLast] {
+            let byPath = try CLI.run(["pose"] + fast + [input.path])
+            let piped = try CLI.run(["pose"] + fast + ["-"], stdin: try Data(contentsOf: input))
+            let redirected = try CLI.run(["pose"] + fast + ["-"], stdinFile: input)
+            #expect(byPath.status == 0 && !byPath.lines.isEmpty, "\(input.lastPathComponent): \(byPath.stderr)")
+            #expect(piped.status == 0 && withoutSource(piped) == withoutSource(byPath), "\(input.lastPathComponent) piped: \(piped.stderr)")
+            #expect(redirected.status == 0 && withoutSource(redirected) == withoutSource(byPath), "\(input.lastPathComponent) redirected: \(redirected.stderr)")
+            #expect(piped.lines.first?.hasPrefix(#"{"source": "-""#) == true)
+        }
+        // `actions` reads standard input the same way.
+        let actions = try CLI.run(["actions"] + fast + ["-"], stdin: try Data(contentsOf: streaming))
+        #expect(actions.status == 0 && actions.lines.last?.contains(#""frames": 3"#) == true, "\(actions.stderr)")
+    }
+
+    /// Something that is no image or video, by path or on standard input: one line naming the
+    /// formats posekit reads and what the input starts with, with no escapes in it.
+    @Test func unknownInputsNameTheFormatsRead() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = try CLI.textFile("notes.txt", "hello\nworld\n", in: dir)
+        let binary = dir.appendingPathComponent("blob.bin")
+        try Data([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]).write(to: binary)
+        let cases: [([String], Data?, String)] = [
+            (["pose", text], nil, "notes.txt: not an image or video PoseKit reads (it starts with the text \"hello world\")"),
+            (["pose", "-"], Data("hello\n".utf8), "not an image or video PoseKit reads (it starts with the text \"hello\")"),
+            (["actions", binary.path], nil, "blob.bin: not an image or video PoseKit reads (it starts with the bytes 7f 45 4c 46 02 01 01 00 00 00 00 00"),
+        ]
+        for (arguments, stdin, expected) in cases {
+            let result = try CLI.run(arguments, stdin: stdin)
             let lines = result.stderr.split(separator: "\n")
-            #expect(result.status == 1, "\(command): \(result.status)")
-            #expect(lines.count == 1 && lines[0].hasPrefix("posekit: error: ") && lines[0].contains("wrong signature")
-                    && lines[0].contains("ffmpeg -i - -f yuv4mpegpipe - | posekit"), "\(command): \(result.stderr)")
-            #expect(result.stdout.isEmpty)
+            #expect(result.status == 1 && lines.count == 1 && lines[0].hasPrefix("posekit: error: "), "\(arguments): \(result.stderr)")
+            #expect(lines.first?.contains(expected) == true, "\(arguments): \(result.stderr)")
+            #expect(lines.first?.contains("JPEG, PNG, BMP, GIF, WebP, TIFF, MP4/MOV, MKV/WebM, AVI and MPEG through ffmpeg") == true, "\(result.stderr)")
+            #expect(!result.stderr.contains("\\"), "no escapes: \(result.stderr)")
         }
     }
 

@@ -182,13 +182,16 @@ import Glibc
         _ = try CLI.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-frames:v", "600", "-c:v", "mpeg4", video.path])
         let closesOutput = signalNumber == SIGPIPE
         let live = try LiveProcess(["pose"] + Self.fast + [video.path], closeOutputAfter: closesOutput ? 2 : nil)
-        #expect(live.waitForLines(2, timeout: 120), "stderr: \(live.stderr)")
-        Thread.sleep(forTimeInterval: 0.3)   // ffmpeg has filled the pipe and waits on it
+        #expect(live.waitForLines(2), "stderr: \(live.stderr)")
         if !closesOutput {
-            #expect(Self.processes(mentioning: video.path).contains { $0.contains("ffmpeg") }, "ffmpeg runs as a child")
+            let ffmpeg = Self.processes(mentioning: video.path).filter { $0.contains("ffmpeg") }
+            #expect(ffmpeg.count == 1, "ffmpeg runs as a child: \(ffmpeg)")
+            if let pid = ffmpeg.first.flatMap({ Int32($0.prefix { $0 != ":" }) }) {
+                LiveProcess.waitUntilIdle(pid)   // ffmpeg has filled the pipe and waits on it
+            }
             live.signal(signalNumber)
         }
-        let status = live.finish(timeout: 30)
+        let status = live.finish()
         #expect(status == expectedStatus, "stderr: \(live.stderr)")
         #expect(live.lines.count < 600)
         #expect(Self.processes(mentioning: video.path).isEmpty, "ffmpeg left behind")

@@ -3,16 +3,18 @@ import MediaPipe
 import ModelGraph
 import PoseKit
 import Testing
+import TestSupport
 
 /// Hands on the model-agnostic stream: the next frame read while one is processed, late frames
 /// dropped with `--realtime`, and `pose --hands` seeding hands from its own body model's poses.
 @Suite(.serialized) struct HandsStreamTests {
     /// The stream reads frame n + 1 while frame n is processed (the hand stream used to read a
     /// frame only once the last was delivered): a palm detector whose pass on frame n waits until
-    /// frame n + 1 has been read (30 s at most, for a loaded test run whose other suites hold the threads: a stream that does not read ahead times out on
-    /// every frame but the last), on frames in memory that count their reads.
+    /// frame n + 1 has been read, on frames in memory that count their reads. No clock decides:
+    /// the pass waits for the read itself, however loaded the machine; a stream that did not read
+    /// ahead would wait for ever, which the hang guard turns into a failure.
     @Test func handsStreamReadsTheNextFrameWhileOneIsProcessed() async throws {
-        let reads = ReadCounter()
+        let reads = EventCounter()
         let frameCount = 5
         let palms = WaitingModel(reads: reads, frameCount: frameCount, outputs: [2016 * 18, 2016])
         let detector = try HandDetector(palmDetector: palms, landmarker: NaNLandmarker())
@@ -66,14 +68,14 @@ import Testing
 }
 
 /// A palm detector (NaN outputs: no palm) whose pass on frame n waits until frame n + 1 has been
-/// read, 30 s at most; it remembers the passes that waited in vain.
+/// read (at most the hang guard); it remembers the passes that waited in vain.
 final class WaitingModel: MediaPipeModel, @unchecked Sendable {
-    let reads: ReadCounter
+    let reads: EventCounter
     let frameCount: Int
     let nan: NaNLandmarker
     private(set) var timedOut: [Int] = []
     private var passes = 0
-    init(reads: ReadCounter, frameCount: Int, outputs: [Int]) {
+    init(reads: EventCounter, frameCount: Int, outputs: [Int]) {
         self.reads = reads
         self.frameCount = frameCount
         nan = NaNLandmarker(outputs: outputs)
@@ -81,29 +83,8 @@ final class WaitingModel: MediaPipeModel, @unchecked Sendable {
     func run(_ input: Tensor) throws -> [Tensor] {
         let frame = passes
         passes += 1
-        if !reads.wait(forAtLeast: min(frame + 2, frameCount), seconds: 30) { timedOut.append(frame) }
+        if !reads.waitBlocking(forAtLeast: min(frame + 2, frameCount)) { timedOut.append(frame) }
         return try nan.run(input)
-    }
-}
-
-/// How many frames have been read, and a wait for a count.
-final class ReadCounter: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var value = 0
-    func add() {
-        condition.lock()
-        value += 1
-        condition.broadcast()
-        condition.unlock()
-    }
-    /// Waits until `count` frames have been read; false after `seconds` without.
-    func wait(forAtLeast count: Int, seconds: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock(); defer { condition.unlock() }
-        while value < count {
-            if !condition.wait(until: deadline) { return value >= count }
-        }
-        return true
     }
 }
 
@@ -111,11 +92,11 @@ final class ReadCounter: @unchecked Sendable {
 struct CountedFrames: AsyncSequence, Sendable {
     typealias Element = VideoFrame
     let frames: RepeatedFrames
-    let reads: ReadCounter
+    let reads: EventCounter
     func makeAsyncIterator() -> Iterator { Iterator(frames: frames.makeAsyncIterator(), reads: reads) }
     struct Iterator: AsyncIteratorProtocol {
         var frames: RepeatedFrames.Iterator
-        let reads: ReadCounter
+        let reads: EventCounter
         mutating func next() async throws -> VideoFrame? {
             let frame = try await frames.next()
             if frame != nil { reads.add() }

@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A running `posekit` whose stdin the test feeds piece by piece and whose stdout lines are
-/// recorded with their arrival time, for streaming, signal and closed-pipe tests.
+/// recorded with their arrival time, for streaming, signal and closed-pipe tests. Every wait is
+/// for an event (lines, the output closed, the exit), bounded only by the ``HangGuard``.
 final class LiveProcess: @unchecked Sendable {
     let process = Process()
     private let input = Pipe()
@@ -80,10 +82,10 @@ final class LiveProcess: @unchecked Sendable {
 
     func closeInput() { try? input.fileHandleForWriting.close() }
 
-    /// Waits until `count` lines arrived; false after `timeout` seconds.
+    /// Waits until `count` lines arrived (or stdout closed); false when they did not.
     @discardableResult
-    func waitForLines(_ count: Int, timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+    func waitForLines(_ count: Int) -> Bool {
+        let deadline = HangGuard.deadline
         condition.lock(); defer { condition.unlock() }
         while received.count < count && !outputClosed {
             if !condition.wait(until: deadline) { break }
@@ -91,10 +93,10 @@ final class LiveProcess: @unchecked Sendable {
         return received.count >= count
     }
 
-    /// Waits until the test has closed its end of stdout (`closeOutputAfter`); false after `timeout` seconds.
+    /// Waits until the test has closed its end of stdout (`closeOutputAfter`); false only after the hang guard.
     @discardableResult
-    func waitUntilOutputClosed(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+    func waitUntilOutputClosed() -> Bool {
+        let deadline = HangGuard.deadline
         condition.lock(); defer { condition.unlock() }
         while !outputClosed {
             if !condition.wait(until: deadline) { break }
@@ -104,11 +106,58 @@ final class LiveProcess: @unchecked Sendable {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-    /// Waits for the exit (killing the child after `timeout` seconds); returns its exit status,
-    /// or nil when it had to be killed or died of a signal.
-    func finish(timeout: Double) -> Int32? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    /// Waits until the child has `path` open (an event its `/proc` entry shows: its stop
+    /// handlers are installed by then, and it is reading or waiting on that file); false when
+    /// it exited first, or only after the hang guard.
+    @discardableResult
+    func waitUntilOpen(_ path: String) -> Bool {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return Self.poll { [process] in
+            guard process.isRunning else { return true }
+            let fdDirectory = "/proc/\(process.processIdentifier)/fd"
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: fdDirectory)) ?? []
+            return entries.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: fdDirectory + "/" + $0)) == target }
+        } && process.isRunning
+    }
+
+    /// Waits until every thread of process `pid` sleeps (state `S` in `/proc/PID/task/*/stat`):
+    /// it is idle, waiting for input or for room to write; false if it exited, or after the guard.
+    @discardableResult
+    static func waitUntilIdle(_ pid: Int32) -> Bool {
+        var idle = false
+        _ = poll {
+            let taskDirectory = "/proc/\(pid)/task"
+            guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: taskDirectory), !tasks.isEmpty else { return true }
+            let states = tasks.compactMap { task -> Character? in
+                guard let stat = try? String(contentsOfFile: "\(taskDirectory)/\(task)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { return nil }
+                return stat[stat.index(after: close)...].first { $0 != " " }
+            }
+            idle = !states.isEmpty && states.allSatisfy { $0 == "S" }
+            return idle
+        }
+        return idle
+    }
+
+    /// ``waitUntilIdle(_:)`` for this child.
+    @discardableResult
+    func waitUntilIdle() -> Bool { Self.waitUntilIdle(process.processIdentifier) }
+
+    /// Polls `condition` every few milliseconds until it holds; false only after the hang guard.
+    static func poll(_ condition: () -> Bool) -> Bool {
+        let deadline = HangGuard.deadline
+        while !condition() {
+            if Date() > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.005)   // the poll's period, not a wait deciding anything
+        }
+        return true
+    }
+
+    /// Waits for the exit (killing the child once the hang guard has passed); returns its exit
+    /// status, or nil when it had to be killed or died of a signal.
+    func finish() -> Int32? {
+        let deadline = HangGuard.deadline
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }   // polls for the exit
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -116,7 +165,7 @@ final class LiveProcess: @unchecked Sendable {
             return nil
         }
         closeInput()
-        let drained = Date(timeIntervalSinceNow: 2)
+        let drained = HangGuard.deadline   // the readers end at the pipes' end, which the exit brings
         condition.lock()
         while readersDone < 2 && condition.wait(until: drained) {}
         condition.unlock()

@@ -9,24 +9,20 @@ import Glibc
 @Suite(.serialized) struct StreamingAndSignalTests {
     static let fast = ["--input-size", "257", "--threads", "1"]
 
-    @Test func eachLineArrivesWithin300MillisecondsOfItsFrame() throws {
+    /// Each frame's line is written as soon as the frame is done, not when a later frame comes:
+    /// the test sends one frame at a time and waits for its line before sending the next, so a
+    /// line held back until more input arrives would never come (the hang guard fails it). No
+    /// latency is measured: that depends on the machine's load, the order of events does not.
+    @Test func eachLineArrivesBeforeTheNextFrameIsSent() throws {
         let child = try LiveProcess(["pose"] + Self.fast + ["-"])
         child.send(SyntheticY4M.header)
-        Thread.sleep(forTimeInterval: 2)  // let the model load, so the latency is the frame's own
-        var sent: [Double] = []
         for i in 0..<5 {
-            sent.append(LiveProcess.now())
             child.send(SyntheticY4M.frame(i))
-            Thread.sleep(forTimeInterval: 0.2)
+            #expect(child.waitForLines(i + 1), "frame \(i)'s line did not come before frame \(i + 1) was sent; stderr: \(child.stderr)")
         }
-        child.waitForLines(5, timeout: 10)
-        let lines = child.lines
         child.closeInput()
-        #expect(child.finish(timeout: 20) == 0, "stderr: \(child.stderr)")
-        try #require(lines.count == 5)
-        let latencies = zip(lines, sent).map { $0.time - $1 }
-        #expect(latencies[0] < 0.3, "first line \(latencies[0]) s after its frame")
-        #expect(latencies.sorted()[2] < 0.3, "median latency of \(latencies)")
+        #expect(child.finish() == 0, "stderr: \(child.stderr)")
+        #expect(child.lines.count == 5)
     }
 
     /// SIGINT, SIGTERM, SIGHUP while posekit waits for the next frame of a live stream.
@@ -34,9 +30,9 @@ import Glibc
     func stopSignalKeepsEveryFinishedFrame(signal: Int32, status: Int32) throws {
         let child = try LiveProcess(["pose"] + Self.fast + ["-"])
         child.send(SyntheticY4M.stream(frames: 3))
-        #expect(child.waitForLines(3, timeout: 30), "stderr: \(child.stderr)")
+        #expect(child.waitForLines(3), "stderr: \(child.stderr)")
         child.signal(signal)
-        #expect(child.finish(timeout: 10) == status, "a blocked read must end at the signal; stderr: \(child.stderr)")
+        #expect(child.finish() == status, "a blocked read must end at the signal; stderr: \(child.stderr)")
         #expect(child.lines.count == 3)
         let errorLines = child.stderr.split(separator: "\n")
         #expect(errorLines.count == 1 && errorLines[0].contains("stopped by"), "stderr: \(child.stderr)")
@@ -54,9 +50,9 @@ import Glibc
         for frame in 0..<400_000 { text += "{\"frame\": \(frame), \"time\": \(Double(frame) / 30), \"poses\": []}\n" }
         try Data(text.utf8).write(to: poses)
         let child = try LiveProcess(["actions", "--poses", poses.path])
-        Thread.sleep(forTimeInterval: 1)
-        child.signal(SIGTERM)
-        #expect(child.finish(timeout: 60) == 143, "stderr: \(child.stderr)")
+        #expect(child.waitUntilOpen(poses.path), "posekit exited before reading the poses; stderr: \(child.stderr)")
+        child.signal(SIGTERM)   // while it reads the file: 400 000 frames take seconds, the signal microseconds
+        #expect(child.finish() == 143, "stderr: \(child.stderr)")
         #expect(child.stderr.contains("stopped by SIGTERM"), "stderr: \(child.stderr)")
     }
 
@@ -69,20 +65,20 @@ import Glibc
         try SyntheticY4M.stream(frames: 400).write(to: clip)
         let json = dir.appendingPathComponent("poses.jsonl")
         let child = try LiveProcess(["pose"] + Self.fast + ["--progress", "--json", json.path, clip.path])
-        // Lines go to a temporary file beside poses.jsonl (at most 100 ms late) until the commit.
-        let deadline = Date(timeIntervalSinceNow: 30)
+        // Lines go to a temporary file beside poses.jsonl (at most 100 ms late) until the commit:
+        // wait for five of them there (an event; only the hang guard bounds it).
         var seen = 0
-        while Date() < deadline && seen < 5 {
-            Thread.sleep(forTimeInterval: 0.05)
+        _ = LiveProcess.poll {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
             for name in names where name.hasSuffix(".tmp") {
                 let text = (try? String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)) ?? ""
                 seen = text.filter { $0 == "\n" }.count
             }
+            return seen >= 5 || !child.process.isRunning
         }
         #expect(seen >= 5, "lines must reach the file while frames are processed")
         child.signal(SIGINT)
-        #expect(child.finish(timeout: 10) == 130, "stderr: \(child.stderr)")
+        #expect(child.finish() == 130, "stderr: \(child.stderr)")
         let lines = try String(contentsOf: json, encoding: .utf8).split(separator: "\n")
         #expect(lines.count >= seen && lines.count < 400)
         for (index, line) in lines.enumerated() {
@@ -100,13 +96,12 @@ import Glibc
     @Test func closedOutputStopsTheInputAtOnce() throws {
         let child = try LiveProcess(["actions"] + Self.fast + ["-"], closeOutputAfter: 1)
         child.send(SyntheticY4M.stream(frames: 70))  // the first window ends at frame 59
-        #expect(child.waitForLines(1, timeout: 60), "stderr: \(child.stderr)")
-        #expect(child.waitUntilOutputClosed(timeout: 10))
+        #expect(child.waitForLines(1), "stderr: \(child.stderr)")
+        #expect(child.waitUntilOutputClosed())
         for index in 70..<80 { child.send(SyntheticY4M.frame(index)) }   // 46 KB: fits in the pipe, never blocks
-        let start = LiveProcess.now()
-        while child.process.isRunning && LiveProcess.now() - start < 5 { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(!child.process.isRunning, "posekit kept reading after its output closed")
-        #expect(child.finish(timeout: 1) == 141)
+        // The input stays open: a posekit that kept reading would wait for more for ever (the
+        // hang guard kills it, and the status is not 141).
+        #expect(child.finish() == 141, "posekit kept reading after its output closed")
         #expect(child.stderr.isEmpty, "stderr: \(child.stderr)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FrameIO
 #if canImport(Glibc)
 import Glibc
@@ -20,13 +21,13 @@ struct ImageFileFIFOTests {
                 condition.lock(); message = text; condition.broadcast(); condition.unlock()
             }
             condition.lock()
-            let deadline = Date(timeIntervalSinceNow: 5)
+            let deadline = HangGuard.deadline   // refused at once, or never (a hang)
             while message == nil && condition.wait(until: deadline) {}
             let result = message
             condition.unlock()
             if result == nil { close(open(fifo, O_WRONLY)) }   // the old reader waits for a writer: end it
             #expect(result == "\(fifo): is a FIFO, not an image file; read streams with MediaReader or MediaFrames",
-                    "\(result ?? "still waiting after 5 s")")
+                    "\(result ?? "still waiting for a writer")")
         }
     }
 }

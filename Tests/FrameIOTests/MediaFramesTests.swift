@@ -107,18 +107,25 @@ struct MediaFramesTests {
         #expect(caught?.localizedDescription == "memory.y4m: y4m: input ends inside frame 1 (374 of 384 bytes)")
     }
 
-    /// A writer thread pushes big frames into a pipe; the consumer takes two and stops for a
-    /// while. Reading on demand, the writer can only be a frame or two ahead (the pipe and the
-    /// reader's buffer are smaller than a frame); reading ahead freely, it would finish.
+    /// A writer thread pushes big frames into a pipe; the consumer takes two and stops. Reading
+    /// on demand, the reader stops too, so the pipe fills up and the writer blocks a frame or two
+    /// ahead (the pipe and the reader's buffer are smaller than a frame): the test waits for that
+    /// event, a full pipe, and then counts. A reader that read ahead freely would drain the pipe
+    /// until the writer finished, so the pipe would never fill (the hang guard fails it).
     @Test func aSlowConsumerHoldsTheProducerBack() async throws {
         let frameCount = 12
         let bytes = try Self.makeY4M(width: 1280, height: 720, count: frameCount)   // 1.4 MB per frame
         let written = Y4MPipeWriter(bytes, frameCount: frameCount)
+        let readEnd = written.pipe.fileHandleForReading.fileDescriptor
 
         var iterator = MediaFrames(fileHandle: written.pipe.fileHandleForReading).makeAsyncIterator()
         var taken = 0
         for _ in 0..<2 { if try await iterator.next() != nil { taken += 1 } }
-        try await Task.sleep(for: .milliseconds(300))   // a slow consumer
+        let capacity = Int(fcntl(readEnd, 1032))   // F_GETPIPE_SZ (a GNU name Swift does not import)
+        func waiting() -> Int { var n: Int32 = 0; _ = ioctl(readEnd, UInt(FIONREAD), &n); return Int(n) }
+        let deadline = HangGuard.deadline
+        while waiting() < capacity - 4096 && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }   // polls an event
+        #expect(waiting() >= capacity - 4096, "the pipe never filled: the reader went on reading")
         let ahead = written.count - taken
         #expect(ahead <= 2, "the producer wrote \(written.count) frames while the consumer took \(taken)")
         while try await iterator.next() != nil { taken += 1 }

@@ -59,22 +59,31 @@ import Glibc
         }
     }
 
-    /// `.within(seconds:)` holds records until holding longer would pass the bound.
+    /// `.within(seconds:)` holds records until holding longer would pass the bound (on a clock
+    /// the test moves: the outcome never depends on how fast the machine is).
     @Test func recordsAreHeldOnlyBriefly() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]) }
         let sink = ByteSink(fileDescriptor: fds[1], closeOnDeinit: true)
+        let time = ManualClock()
+        sink.clock = { time.seconds }
         sink.flushPolicy = .within(seconds: 0.05)
         func available() -> Int32 { var n: Int32 = 0; _ = ioctl(fds[0], UInt(FIONREAD), &n); return n }
         try sink.write("a\n"); try sink.endRecord()
         #expect(available() == 0, "a fresh record may wait")
-        Thread.sleep(forTimeInterval: 0.06)
+        time.advance(0.02)
         try sink.write("b\n"); try sink.endRecord()
-        #expect(available() == 4, "the first record would have waited past the bound")
-        sink.flushPolicy = .everyRecord
+        #expect(available() == 0, "held 20 ms, and the next record 20 ms away: within the bound")
+        time.advance(0.02)
         try sink.write("c\n"); try sink.endRecord()
-        #expect(available() == 6)
+        #expect(available() == 6, "the first record would have waited past the bound (40 + 20 ms)")
+        time.advance(0.2)
+        try sink.write("d\n"); try sink.endRecord()
+        #expect(available() == 8, "a slow record goes out on its own")
+        sink.flushPolicy = .everyRecord
+        try sink.write("e\n"); try sink.endRecord()
+        #expect(available() == 10)
         #expect(ByteSink.FlushPolicy.forRecords(to: fds[1]) == .everyRecord, "a pipe gets every record at once")
     }
 
@@ -111,4 +120,12 @@ import Glibc
         #expect(thrownError { _ = try y4m.read(into: &frame) } != nil)
         #expect(frame.data.capacity < 1 << 20)
     }
+}
+
+/// A clock a test moves by hand (seconds), for code that reads an injected clock.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var now = 1000.0
+    var seconds: Double { lock.lock(); defer { lock.unlock() }; return now }
+    func advance(_ seconds: Double) { lock.lock(); now += seconds; lock.unlock() }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Tensor
 #if canImport(Glibc)
 import Glibc
@@ -111,12 +112,12 @@ struct NumPyArrayTests {
         Thread.detachNewThread {
             do { _ = try NumPyArray.read(contentsOf: fifo); outcome.set("read") } catch { outcome.set("\(error)") }
         }
-        let message = outcome.wait(seconds: 5)
+        let message = outcome.wait(seconds: HangGuard.seconds)   // at once, or never (a hang)
         if message == nil {   // the old reader waits for a writer: give it one so the thread ends
             let fd = open(fifo.path, O_WRONLY)
             close(fd)
         }
-        #expect(message?.contains("\(fifo.path): not a regular file") == true, "\(message ?? "still waiting after 5 s")")
+        #expect(message?.contains("\(fifo.path): not a regular file") == true, "\(message ?? "still waiting: the reader waits for a writer")")
         do {
             _ = try NumPyArray.read(contentsOf: dir.appendingPathComponent("missing.npy"))
         } catch {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import Tensor
 
 private final class Counter: Sendable { let value = Atomic<Int>(0) }
@@ -33,12 +34,14 @@ private final class Counter: Sendable { let value = Atomic<Int>(0) }
         #expect(concurrent.load(ordering: .relaxed) == 4 * 200 * 2)
     }
 
-    /// After the helpers have gone to sleep (idle longer than the spin time), a fork wakes them.
+    /// After the helper has gone to sleep (idle longer than the spin time: the test waits for
+    /// that event, not for a time), a fork wakes it.
     @Test func wakesSleepingHelpers() throws {
+        let pool = SpinningPool(helpers: 1)
         let total = Atomic<Int>(0)
         for _ in 0..<3 {
-            Thread.sleep(forTimeInterval: SpinningPool.spinSeconds * 5)
-            Parallelism.forEachBand(2) { _ in total.add(1, ordering: .relaxed) }
+            #expect(waitUntil { pool.parkedHelpers == 1 }, "the idle helper never parked")
+            #expect(pool.run(2) { _ in total.add(1, ordering: .relaxed) })
         }
         #expect(total.load(ordering: .relaxed) == 6)
     }
@@ -68,7 +71,7 @@ private final class Counter: Sendable { let value = Atomic<Int>(0) }
             let bothRan = Atomic<Int>(0)
             #expect(pool.run(2) { band in
                 started[band].value.store(1, ordering: .sequentiallyConsistent)
-                let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+                let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(HangGuard.seconds * 1e9)
                 while started[1 - band].value.load(ordering: .sequentiallyConsistent) == 0 {
                     if DispatchTime.now().uptimeNanoseconds > deadline { return }
                 }
@@ -76,7 +79,17 @@ private final class Counter: Sendable { let value = Atomic<Int>(0) }
             })
             #expect(bothRan.load(ordering: .relaxed) == 2, "the parked helper did not take the second band")
             pool.parkHelpers()
-            Thread.sleep(forTimeInterval: SpinningPool.spinSeconds / 5)
+            #expect(waitUntil { pool.parkedHelpers == 1 }, "the helper told to park did not")
         }
     }
+}
+
+/// Polls `condition` (yielding the core) until it holds; false only after the hang guard.
+func waitUntil(_ condition: () -> Bool) -> Bool {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(HangGuard.seconds * 1e9)
+    while !condition() {
+        if DispatchTime.now().uptimeNanoseconds > deadline { return false }
+        sched_yield()
+    }
+    return true
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Decodes a file or device PoseKit cannot read itself (JPEG, PNG, MP4, a webcam, ...) by running
 /// `ffmpeg` as a child process, exactly as the README's pipe recipes do, and reading its output
 /// (PPM for images, Y4M for video) through a pipe.
@@ -18,6 +22,8 @@ final class FFmpegDecoder {
     /// ffmpeg's decoded output (PPM or Y4M).
     let output: ByteSource
     private let process: FFmpegProcess
+    /// Feeds ffmpeg's standard input when the media came on a stream.
+    private let pump: StreamPump?
 
     /// The ffmpeg arguments for `input`: the README recipes plus `-nostdin`.
     static func arguments(input: String, format: MediaFormat) -> [String] {
@@ -36,7 +42,31 @@ final class FFmpegDecoder {
                                     missing: .ffmpegMissing(format: format.name, encoding: false),
                                     displayNames: [("file:" + FFmpeg.absolutePath(input), input)])
         output = ByteSource(fileDescriptor: process.pipeDescriptor, closeOnDeinit: true)
+        pump = nil
     }
+
+    /// Starts `ffmpeg` on the media `format` that `source` holds (standard input, a pipe, a
+    /// `FileHandle`, bytes in memory), recognized from its first bytes `head` (still buffered in
+    /// `source`, which ffmpeg then reads in full: ``FFmpegStreamInput``). `name` stands for the
+    /// input in ffmpeg's messages.
+    init(source: ByteSource, head: [UInt8], format: MediaFormat, name: String) throws {
+        guard format.media != .device else { throw FrameIOError.invalidArgument("\(format.name) is read by its device path") }
+        let input = try FFmpegStreamInput.prepare(source, head: head, format: format)
+        defer { close(input.descriptor) }   // ffmpeg holds its own copy
+        let output = format.media == .image ? ["-f", "image2pipe", "-c:v", "ppm", "-"] : ["-f", "yuv4mpegpipe", "-"]
+        do {
+            process = try FFmpegProcess(arguments: FFmpeg.commonArguments + ["-f", format.demuxer, "-i", input.inputArgument] + output,
+                                        direction: .readingOutput, missing: .ffmpegMissing(format: format.name, encoding: false),
+                                        displayNames: [(input.inputArgument, name)], standardInput: input.descriptor)
+        } catch {
+            input.pump?.stop()
+            throw error
+        }
+        self.output = ByteSource(fileDescriptor: process.pipeDescriptor, closeOnDeinit: true)
+        pump = input.pump
+    }
+
+    deinit { pump?.stop() }
 
     /// After the last frame: reaps ffmpeg; throws ``FrameIOError/ffmpegFailed(_:)`` when it failed.
     func finish() throws { try process.finish() }
@@ -45,5 +75,8 @@ final class FFmpegDecoder {
     func explain(_ error: Error) -> Error { process.explain(error) }
 
     /// Ends ffmpeg now (an early stop) and reaps it; idempotent.
-    func stop() { process.stop() }
+    func stop() {
+        pump?.stop()
+        process.stop()
+    }
 }

@@ -12,21 +12,23 @@ final class FFmpegEncoder {
     /// The ffmpeg arguments: read `media` (Y4M or PPM) from standard input, write `format` to `file`;
     /// with `audioFrom` (a video's file), its first audio stream too, encoded for the container
     /// (`-map 1:a:0?`: none when it has none), the output ending with the shorter of the two.
-    static func arguments(format: MediaWriter.EncodedFormat, file: String, audioFrom: String? = nil) -> [String] {
-        let input = format.isImage ? ["-f", "image2pipe", "-c:v", "ppm", "-i", "-"] : ["-f", "yuv4mpegpipe", "-i", "-"]
+    /// With `grey`, an image is read as PGM and a PNG written 8-bit grey (masks: levels kept exactly).
+    static func arguments(format: MediaWriter.EncodedFormat, file: String, audioFrom: String? = nil, grey: Bool = false) -> [String] {
+        let input = format.isImage ? ["-f", "image2pipe", "-c:v", grey ? "pgm" : "ppm", "-i", "-"] : ["-f", "yuv4mpegpipe", "-i", "-"]
+        let pixels = grey && format == .png ? ["-pix_fmt", "gray"] : []
         var audio: [String] = []
         if let audioFrom, !format.isImage, let codec = format.audioCodec {
             audio = ["-i", "file:" + FFmpeg.absolutePath(audioFrom), "-map", "0:v:0", "-map", "1:a:0?", "-c:a", codec, "-shortest"]
         }
         // -xerror: a failed write of the output (a full disk) ends ffmpeg with a failure status;
         // without it some muxers (Matroska) log the error and exit 0 with a cut file.
-        return FFmpeg.commonArguments + ["-xerror"] + input + audio + format.codecArguments
+        return FFmpeg.commonArguments + ["-xerror"] + input + audio + format.codecArguments + pixels
             + ["-f", format.muxer, "-y", "file:" + FFmpeg.absolutePath(file)]
     }
 
     /// Starts ffmpeg writing `file` as `format`; `name` is the output as the user named it.
-    init(format: MediaWriter.EncodedFormat, file: String, name: String, audioFrom: String? = nil) throws {
-        process = try FFmpegProcess(arguments: Self.arguments(format: format, file: file, audioFrom: audioFrom), direction: .writingInput,
+    init(format: MediaWriter.EncodedFormat, file: String, name: String, audioFrom: String? = nil, grey: Bool = false) throws {
+        process = try FFmpegProcess(arguments: Self.arguments(format: format, file: file, audioFrom: audioFrom, grey: grey), direction: .writingInput,
                                     missing: .ffmpegMissing(format: format.name, encoding: true),
                                     displayNames: [("file:" + FFmpeg.absolutePath(file), name)])
         input = ByteSink(fileDescriptor: process.pipeDescriptor, closeOnDeinit: true, name: "ffmpeg encoding \(name)")

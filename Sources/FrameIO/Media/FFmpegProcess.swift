@@ -30,9 +30,11 @@ final class FFmpegProcess {
     static let defaultSignals: [Int32] = [SIGPIPE, SIGXFSZ, SIGINT, SIGTERM, SIGHUP]
 
     /// Starts ffmpeg with `arguments`; `missing` is the error when ffmpeg is not on `PATH`.
-    /// `displayNames` rewrites paths in ffmpeg's messages to the names the user gave.
+    /// `displayNames` rewrites paths in ffmpeg's messages to the names the user gave. When
+    /// reading its output, `standardInput` (a descriptor of ours) becomes ffmpeg's standard input
+    /// instead of /dev/null: media handed over from a stream (``FFmpegStreamInput``).
     init(arguments: [String], direction: Direction, missing: @autoclosure () -> FrameIOError,
-         displayNames: [(ffmpeg: String, user: String)] = []) throws {
+         displayNames: [(ffmpeg: String, user: String)] = [], standardInput: Int32? = nil) throws {
         guard let program = FFmpeg.executable() else { throw missing() }
         guard let log = tmpfile() else { throw FrameIOError.system(operation: "create a temporary file for ffmpeg's messages", errno: errno) }
         var ends: [Int32] = [0, 0]
@@ -48,7 +50,11 @@ final class FFmpegProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if direction == .readingOutput {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            if let standardInput {
+                posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            }
             posix_spawn_file_actions_adddup2(&actions, childEnd, 1)
         } else {
             posix_spawn_file_actions_adddup2(&actions, childEnd, 0)

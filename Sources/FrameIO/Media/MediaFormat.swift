@@ -80,6 +80,36 @@ public struct MediaFormat: Sendable, Equatable {
         return nil
     }
 
+    /// The formats PoseKit reads, for messages: PNM and Y4M itself, the rest through ffmpeg.
+    public static let acceptedFormats = "PNM (.ppm, .pgm, .pnm) and Y4M itself, and JPEG, PNG, BMP, GIF, WebP, TIFF, "
+        + "MP4/MOV, MKV/WebM, AVI and MPEG through ffmpeg"
+
+    /// Whether ffmpeg must seek to read an MP4/MOV stream that starts with `head`: its index
+    /// (the `moov` box) comes after the media data (`mdat`), as in most files not written for
+    /// streaming, or `head` ends before either shows. A stream whose `moov` (or first fragment,
+    /// `moof`) comes first reads front to back, as from a pipe. Other formats read front to back.
+    public static func needsSeeking(_ head: [UInt8], format: MediaFormat) -> Bool {
+        guard format == .mp4 else { return false }
+        var offset = 0
+        while offset + 8 <= head.count {
+            let size32 = head[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: head[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            switch type {
+            case "moov", "moof": return false
+            case "mdat": return true
+            default: break
+            }
+            var size = size32
+            if size32 == 1 {   // a 64-bit size follows the type
+                guard offset + 16 <= head.count else { return true }
+                size = head[(offset + 8)..<(offset + 16)].reduce(0) { $0 &<< 8 | Int($1) }
+            }
+            guard size >= 8, size <= Int.max - offset else { return true }   // 0: to the end; absurd: no index first
+            offset += size
+        }
+        return true
+    }
+
     /// The format its extension names, or nil.
     public static func forExtension(of path: String) -> MediaFormat? {
         byExtension[URL(fileURLWithPath: path).pathExtension.lowercased()]

@@ -27,13 +27,14 @@ public struct MediaFrames: AsyncSequence, Sendable {
 
     private let open: @Sendable () throws -> MediaReader
 
-    /// The frames of the file, FIFO or device at `path` (`"-"` is standard input, which must hold
-    /// PNM or Y4M).
+    /// The frames of the file, FIFO or device at `path` (`"-"` is standard input, recognized from
+    /// its first bytes as a file is).
     public init(path: String, limits: FrameLimits = .default) {
         open = { try MediaReader(path: path, limits: limits) }
     }
 
-    /// The frames read from `fileHandle` (a file or the read end of a `Pipe`) holding PNM or Y4M.
+    /// The frames read from `fileHandle` (a file or the read end of a `Pipe`): PNM or Y4M read
+    /// directly, other media (JPEG, PNG, MP4, ...) recognized from their first bytes and decoded by ffmpeg.
     /// The handle must stay open while the sequence is read; it is not closed at the end.
     public init(fileHandle: FileHandle, name: String = "input", limits: FrameLimits = .default) {
         let descriptor = fileHandle.fileDescriptor
@@ -44,7 +45,7 @@ public struct MediaFrames: AsyncSequence, Sendable {
         }
     }
 
-    /// The frames of PNM or Y4M bytes held in memory.
+    /// The frames of media bytes held in memory (PNM or Y4M directly; JPEG, PNG, MP4, ... through ffmpeg).
     public init(bytes: [UInt8], name: String = "input", limits: FrameLimits = .default) {
         open = { try MediaReader(source: ByteSource(bytes: bytes), name: name, limits: limits) }
     }

@@ -4,9 +4,10 @@ import Glibc
 #endif
 
 /// The frames of one media input, read one at a time: PNM images and Y4M video (a file, a FIFO or
-/// standard input, `"-"`) are read directly; any other image or video file (JPEG, PNG, MP4, MKV,
-/// WebM, ...) and a V4L2 capture device (`/dev/video0`) are decoded by `ffmpeg` as a child process
-/// (``MediaFormat``), whose output is read the same way.
+/// standard input, `"-"`) are read directly; any other image or video (JPEG, PNG, MP4, MKV, WebM,
+/// ...: a file, or recognized from its first bytes on standard input or a stream) and a V4L2
+/// capture device (`/dev/video0`) are decoded by `ffmpeg` as a child process (``MediaFormat``),
+/// whose output is read the same way.
 ///
 ///     let reader = try MediaReader(path: "clip.mp4")
 ///     while let frame = try reader.next() {
@@ -41,7 +42,9 @@ public final class MediaReader {
     private var ended = false
 
     /// Opens `path`. Throws a ``FrameIOError`` naming it when it cannot be opened, is neither
-    /// PNM/Y4M nor a format ffmpeg can be asked to decode, or ffmpeg cannot be started.
+    /// PNM/Y4M nor a format ffmpeg can be asked to decode, or ffmpeg cannot be started. `"-"`
+    /// (standard input) is recognized from its first bytes as a path is: PNM and Y4M are read
+    /// directly, JPEG, PNG, MP4 and the rest go through ffmpeg (`cat photo.jpg | posekit pose -`).
     public init(path: String, limits: FrameLimits = .default) throws {
         self.path = path
         do {
@@ -54,23 +57,46 @@ public final class MediaReader {
                     throw decoder.explain(error)   // ffmpeg wrote nothing: its own error says why
                 }
             } else {
-                (format, y4m, pnm) = try Self.open(ByteSource(path: path), limits: limits)
+                (format, y4m, pnm, decoder) = try Self.open(stream: ByteSource(path: path), name: Self.displayName(path), limits: limits)
             }
-        } catch FrameIOError.wrongMagic(let format, let found) where path == "-" {
-            // Piped media cannot be handed to ffmpeg once its first bytes are read: say how to pipe it.
-            throw FrameIOError.invalidArgument("standard input: \(FrameIOError.wrongMagic(format: format, found: found)); other media on standard input need decoding first (ffmpeg -i - -f yuv4mpegpipe - | posekit ... -), or give the file's path")
         } catch {
-            throw FrameIOError.naming(path, error)
+            throw FrameIOError.naming(Self.displayName(path), error)
         }
     }
 
-    /// Reads PNM or Y4M from `source`; `name` stands for it in errors.
+    /// How errors name `path`: `"-"` is "standard input".
+    static func displayName(_ path: String) -> String { path == "-" ? "standard input" : path }
+
+    /// Reads `source` (a pipe, a `FileHandle`, bytes in memory); `name` stands for it in errors.
+    /// PNM and Y4M are read directly; media ffmpeg decodes (JPEG, PNG, MP4, ...) are recognized
+    /// from their first bytes and handed to an ffmpeg child, which then reads the source in full.
     public init(source: ByteSource, name: String, limits: FrameLimits = .default) throws {
         path = name
         do {
-            (format, y4m, pnm) = try Self.open(source, limits: limits)
+            (format, y4m, pnm, decoder) = try Self.open(stream: source, name: name, limits: limits)
         } catch {
             throw FrameIOError.naming(name, error)
+        }
+    }
+
+    /// A stream's reader: directly for PNM and Y4M, else through ffmpeg when its first bytes name
+    /// a format ffmpeg decodes.
+    private static func open(stream source: ByteSource, name: String, limits: FrameLimits)
+        throws -> (InputFormat, Y4MReader?, PNMReader?, FFmpegDecoder?) {
+        do {
+            let (format, y4m, pnm) = try open(source, limits: limits)
+            return (format, y4m, pnm, nil)
+        } catch FrameIOError.unknownFormat(let start) {
+            guard let media = MediaFormat.sniff(start), media.media != .device else { throw FrameIOError.unknownFormat(start: start) }
+            // An MP4's first boxes say whether its index comes first (ffmpeg can read it front to back).
+            let head = media == .mp4 ? try source.peek(64 << 10) : start
+            let decoder = try FFmpegDecoder(source: source, head: head, format: media, name: name)
+            do {
+                let (format, y4m, pnm) = try open(decoder.output, limits: limits)
+                return (format, y4m, pnm, decoder)
+            } catch {
+                throw decoder.explain(error)
+            }
         }
     }
 
@@ -108,7 +134,7 @@ public final class MediaReader {
             throw error
         } catch {
             ended = true
-            throw FrameIOError.naming(path, decoder?.explain(error) ?? error)
+            throw FrameIOError.naming(Self.displayName(path), decoder?.explain(error) ?? error)
         }
     }
 

@@ -100,9 +100,19 @@ public final class MediaWriter {
             "cannot write frames as \(ext.isEmpty ? "a file without an extension" : "." + ext); use .mp4, .mkv, .webm, .mov, .m4v, .png or .jpg (encoded by ffmpeg), .y4m or .ppm, or - for standard output"))
     }
 
+    /// Grey pictures (masks): an image ffmpeg encodes is handed to it as PGM and a PNG is written
+    /// 8-bit grey (`-pix_fmt gray`), each level kept exactly; frames are grey RGB (R = G = B).
+    let grey: Bool
+
     /// Opens `path` for writing (`"-"`: standard output); `realtime` sends every raw frame on at once.
-    public init(path: String, realtime: Bool = false) throws {
+    public convenience init(path: String, realtime: Bool = false) throws {
+        try self.init(path: path, realtime: realtime, grey: false)
+    }
+
+    /// ``init(path:realtime:)``, with `grey` pictures (see ``grey``).
+    init(path: String, realtime: Bool = false, grey: Bool) throws {
         self.path = path
+        self.grey = grey
         kind = try Self.kind(of: path)
         output = try OutputFile(path: path, realtime: realtime)
         if case .encoded = kind {
@@ -126,11 +136,17 @@ public final class MediaWriter {
                 guard let temporary = output.temporaryPath else {
                     throw FrameIOError.file(path: path, .invalidArgument("ffmpeg needs a regular file to write \(format.name)"))
                 }
-                encoder = try FFmpegEncoder(format: format, file: temporary, name: path, audioFrom: audioSource)
+                encoder = try FFmpegEncoder(format: format, file: temporary, name: path, audioFrom: audioSource, grey: grey)
                 output.isWrittenElsewhere = true
             }
             do {
-                if format.isImage {
+                if format.isImage && grey {
+                    var levels = [UInt8](repeating: 0, count: image.width * image.height)
+                    image.pixels.withUnsafeBufferPointer { rgb in
+                        for i in 0..<levels.count { levels[i] = rgb[3 * i] }   // R = G = B
+                    }
+                    try encoder!.input.write(Array("P5\n\(image.width) \(image.height)\n255\n".utf8) + levels)
+                } else if format.isImage {
                     try encoder!.input.write(PPMWriter.encode(image))
                 } else {
                     try writeY4M(image, of: frame, into: encoder!.input)

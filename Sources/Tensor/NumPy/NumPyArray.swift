@@ -32,6 +32,11 @@ public enum NumPyArray {
     /// the file is checked against the bytes that are there before anything is allocated, so
     /// memory is bounded by the input's size.
     public static func decode(bytes: UnsafeRawBufferPointer) throws -> Tensor {
+        try decodeWithType(bytes: bytes).tensor
+    }
+
+    /// ``decode(bytes:)``, and the file's dtype as it names it (`<f4`, or `<f8` narrowed to float32).
+    public static func decodeWithType(bytes: UnsafeRawBufferPointer) throws -> (tensor: Tensor, dtype: String) {
         guard bytes.count >= magic.count, bytes.prefix(magic.count).elementsEqual(magic) else { throw NumPyError.notNumPy }
         guard bytes.count >= 10 else { throw NumPyError.truncated("\(bytes.count) bytes end inside the preamble") }
         let (major, minor) = (bytes[6], bytes[7])
@@ -88,13 +93,18 @@ public enum NumPyArray {
                 }
             }
         }
-        return tensor
+        return (tensor, header.descr)
     }
 
     /// Reads a `.npy` file: a regular file only (opened without waiting, so a FIFO or a device
     /// is refused, never waited on or read forever), mapped, not copied.
     /// - Throws: ``NumPyError/file(path:detail:)`` naming the path.
     public static func read(contentsOf url: URL) throws -> Tensor {
+        try readWithType(contentsOf: url).tensor
+    }
+
+    /// ``read(contentsOf:)``, and the file's dtype as it names it (`<f4`, or `<f8` narrowed to float32).
+    public static func readWithType(contentsOf url: URL) throws -> (tensor: Tensor, dtype: String) {
         let path = url.path
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw NumPyError.file(path: path, detail: String(cString: strerror(errno))) }
@@ -109,7 +119,7 @@ public enum NumPyArray {
                 throw NumPyError.file(path: path, detail: "cannot map: \(String(cString: strerror(errno)))")
             }
             defer { munmap(mapped, size) }
-            return try decode(bytes: UnsafeRawBufferPointer(start: mapped, count: size))
+            return try decodeWithType(bytes: UnsafeRawBufferPointer(start: mapped, count: size))
         } catch let error as NumPyError {
             if case .file = error { throw error }
             throw NumPyError.file(path: path, detail: error.description)
