@@ -26,7 +26,7 @@ struct PosekitCommand: AsyncParsableCommand {
         Run `posekit help <command>` for the options and examples of each command.
         """,
         version: PoseKitVersion.current,
-        subcommands: [PoseCommand.self, HandsCommand.self, ActionsCommand.self, Eval.self, Import.self, Info.self, RunCommand.self, WeightsCommand.self, Bench.self, TrainActionsCommand.self]
+        subcommands: [PoseCommand.self, HandsCommand.self, ActionsCommand.self, ViewCommand.self, Eval.self, Import.self, Info.self, RunCommand.self, WeightsCommand.self, Bench.self, TrainActionsCommand.self]
     )
 
     static func main() async {
