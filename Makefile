@@ -101,7 +101,7 @@ package-check: weights
 # with each module's landing page (Sources/*/*.docc) and PoseKit's getting-started article:
 # .build-docs/plugins/Swift-DocC/outputs/PoseKit.doccarchive. Any warning (a broken symbol link, an
 # undocumented parameter) fails it. CPUFeatures and Protobuf are internal targets, not products.
-DOC_TARGETS := Tensor PoseCore FrameIO Streaming PoseNet ActionNet PoseKit
+DOC_TARGETS := Tensor PoseCore FrameIO Streaming PoseNet ActionNet Detectors PoseKit
 docs:
 	$(PORTABLE) $(SWIFT) package --scratch-path .build-docs generate-documentation \
 	  --enable-experimental-combined-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors

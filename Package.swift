@@ -13,18 +13,19 @@
 //               scaling, JSON Lines writer and reader, tracking, smoothing, prominent person, resampling
 //   FrameIO     PNM / Y4M readers and writers, color conversion, network-input writer, wireframe overlays
 //   MediaPipe   MediaPipe's pre/post-processing calculators (OpenCV-exact crop, SSD anchors, detection
-//               decoding, weighted NMS, regions, landmark projection, filters), its pipelines and the
-//               one-call BlazePoseDetector (a stateful Streaming model)
+//               decoding, weighted NMS, regions, landmark projection, filters) and its pipelines
 //   Streaming   the model-agnostic stream: reading ahead, frames in flight (or one stateful worker),
 //               identities and smoothing, for any model that finds poses in a frame; images as video
-//   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the one-call detector (a
-//               Streaming model)
+//   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the finder protocol
+//               (PoseFinding, a Streaming model)
 //   Protobuf    the protocol-buffers wire-format reader (no schema; Core ML and TensorFlow files)
 //   CoreMLFormat the Core ML format's one reader (description, layers, parameters, weights by one fp16 rule)
 //   FlatBuffers the FlatBuffers binary-format reader (bounds-checked; TFLite files)
 //   ModelGraph  a network as a DAG of operations, its checks and its .pkw storage
-//   PoseKit     the umbrella: re-exports ActionNet, FrameIO, PoseCore, PoseNet, Streaming and Tensor,
-//               and MediaPipe's BlazePoseDetector (one import); adds HandDetector (MediaPipe's hand pipeline)
+//   Detectors   every one-call detector, one home: PoseDetector (PoseNet), BlazePoseDetector,
+//               HandDetector, BodyAndHandsModel (pose --hands), HandAssignment
+//   PoseKit     the umbrella: re-exports ActionNet, Detectors, FrameIO, PoseCore, PoseNet, Streaming and
+//               Tensor, and MediaPipe's BlazePoseResult (one import)
 //   ActionNet   sliding windows, temporal-convolution action classifier, Create ML action classifiers
 //               (Core ML layer graphs), repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
@@ -175,8 +176,11 @@ let package = Package(
         // fp16 rule), on the wire reader; PoseNet's importer and ActionNet's Create ML classifiers build on it.
         .target(name: "CoreMLFormat", dependencies: ["Protobuf", "Tensor"], swiftSettings: optimize),
         .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf", "CoreMLFormat"], swiftSettings: optimize),
+        // Every one-call detector in one home (PoseNet's, BlazePose, hands, body and hands together).
+        .target(name: "Detectors", dependencies: ["PoseNet", "MediaPipe", "ModelGraph", "Streaming", "FrameIO", "PoseCore", "Tensor"],
+                swiftSettings: optimize),
         // The umbrella module: re-exports the runtime modules (`import PoseKit`).
-        .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Streaming", "MediaPipe", "ModelGraph", "Tensor"]),
+        .target(name: "PoseKit", dependencies: ["ActionNet", "Detectors", "FrameIO", "PoseCore", "PoseNet", "Streaming", "MediaPipe", "ModelGraph", "Tensor"]),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
         // The TensorFlow GraphDef format's reader (nodes, Const tensors); PoseNet's importer matches names on it.
         .target(name: "TensorFlowGraphDef", dependencies: ["Protobuf", "Tensor"], swiftSettings: optimize),
@@ -184,7 +188,7 @@ let package = Package(
         // The TFLite schema subset and its family mapper: a .tflite file becomes a ModelGraph.Graph.
         .target(name: "TFLite", dependencies: ["FlatBuffers", "ModelGraph", "Tensor"], swiftSettings: optimize),
         .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
-        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "ModelGraph", "FrameIO", "PoseCore", "PoseNet", "ActionNet", "CPUFeatures", "COpenBLAS"],
+        .target(name: "KernelBenchmarks", dependencies: ["Tensor", "ModelGraph", "FrameIO", "PoseCore", "PoseNet", "MediaPipe", "Detectors", "ActionNet", "CPUFeatures", "COpenBLAS"],
                 swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).
         .target(name: "ActionTraining", dependencies: ["ActionNet", "PoseCore", "Tensor", "COpenBLAS"], swiftSettings: optimize),
@@ -220,13 +224,13 @@ let package = Package(
         .testTarget(name: "PoseCoreTests", dependencies: ["PoseCore"]),
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore", "TestSupport"]),
         .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PoseCore", "FrameIO"]),
-        .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport"]),
+        .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "Detectors", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "CoreMLFormat", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "TestSupport"]),
         .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
         // libjpeg for the MediaPipe tests: MediaPipe's goldens were made from libjpeg-decoded JPEGs (ffmpeg
         // decodes them differently), so bit-exact input tensors need the same pixels. Tests only.
         .target(name: "CLibJPEG", path: "Tests/CLibJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "FrameIO", "PoseCore", "Streaming", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
+        .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "Detectors", "FrameIO", "PoseCore", "Streaming", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
         .testTarget(name: "CoreMLFormatTests", dependencies: ["CoreMLFormat", "Protobuf", "TestSupport"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
         .testTarget(name: "ViewServerTests", dependencies: ["ViewServer", "FrameIO", "PoseCore"]),

@@ -36,7 +36,7 @@ public final class ActionRecognizer: @unchecked Sendable {
     private let classifier: WindowClassifier
 
     /// The short name of the classifier weights `posekit actions` uses (`Weights/actionnet.pkw`).
-    public static let defaultWeights = "actionnet"
+    public static let defaultWeights = ModelLocator.actionModel
 
     /// A recognizer for the classifier weights at `weightsURL` (nil: the committed ActionNet
     /// weights, found by ``/Tensor/ModelLocator``).
@@ -46,13 +46,15 @@ public final class ActionRecognizer: @unchecked Sendable {
     ///     `actionnet` wherever ``/Tensor/ModelLocator`` finds it.
     ///   - confidenceThreshold: windows whose top probability is lower are labeled `low_confidence`.
     ///   - windowStride: model frames (at the weights' rate, 30/s) between windows; nil: the weights' own.
+    ///   - tracking: how people are told apart (`posekit pose`'s defaults).
     /// - Throws: ``/Tensor/ModelLocator/NotFound``, a ``/Tensor/WeightBundleError`` naming the file, or ``ActionNetError`` for bad weights or settings.
-    public init(weightsURL: URL? = nil, confidenceThreshold: Double = 0.5, windowStride: Int? = nil) throws {
+    public init(weightsURL: URL? = nil, confidenceThreshold: Double = 0.5, windowStride: Int? = nil,
+                tracking: PoseTracker.Configuration = PoseTracker.Configuration()) throws {
         let url = try weightsURL ?? ModelLocator.resolve(Self.defaultWeights)
         self.weightsURL = url
         let (net, header) = try ActionWeightsFile.load(contentsOf: url)
         let c = ActionEngineConfiguration(classifier: net, header: header, confidenceThreshold: confidenceThreshold,
-                                          windowStride: windowStride)
+                                          windowStride: windowStride, tracking: tracking)
         configuration = c
         classifier = .actionNet(net)
         _ = try ActionEngine(classifier: net, configuration: c)  // refuses bad settings here, once
@@ -65,12 +67,20 @@ public final class ActionRecognizer: @unchecked Sendable {
     /// ``RepetitionCounterMapping/matchingNames(_:)``), under the model's labels.
     /// - Throws: ``CoreMLModelError`` for a file that is not a runnable action classifier;
     ///   ``ActionNetError`` for a mapping naming a class the model lacks.
-    public init(createMLModel url: URL, confidenceThreshold: Double = 0.5, windowStride: Int? = nil,
-                counters: RepetitionCounterMapping? = nil) throws {
-        let model = try CreateMLActionClassifier(contentsOf: url)
+    public convenience init(createMLModel url: URL, confidenceThreshold: Double = 0.5, windowStride: Int? = nil,
+                            counters: RepetitionCounterMapping? = nil) throws {
+        try self.init(createML: try CreateMLActionClassifier(contentsOf: url), confidenceThreshold: confidenceThreshold,
+                      windowStride: windowStride, counters: counters)
+    }
+
+    /// A recognizer running a Create ML action classifier already loaded (shared, immutable), as
+    /// ``init(createMLModel:confidenceThreshold:windowStride:counters:)``; `tracking` tells people apart.
+    /// - Throws: ``ActionNetError`` for a mapping naming a class the model lacks or bad settings.
+    public init(createML model: CreateMLActionClassifier, confidenceThreshold: Double = 0.5, windowStride: Int? = nil,
+                counters: RepetitionCounterMapping? = nil, tracking: PoseTracker.Configuration = PoseTracker.Configuration()) throws {
         weightsURL = nil
         configuration = ActionEngineConfiguration(createML: model, confidenceThreshold: confidenceThreshold, windowStride: windowStride,
-                                                  counters: counters)
+                                                  tracking: tracking, counters: counters)
         classifier = .createML(model)
         _ = try ActionEngine(windowClassifier: classifier, configuration: configuration)
     }

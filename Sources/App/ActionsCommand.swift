@@ -64,8 +64,8 @@ struct ActionsCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Read `posekit pose` JSON Lines instead of frames. Frames out of time order are sorted when this is a file and refused on a stream; duplicated frames or times are refused.", valueName: "path|-"), completion: .file(extensions: ["jsonl", "json"]))
     var poses: String?
 
-    @Option(name: .long, help: ArgumentHelp("Action classifier weights (name or path).", valueName: "name|path"), completion: .file(extensions: ["pkw"]))
-    var weights: String = "actionnet"
+    @Option(name: .long, help: ArgumentHelp("Action classifier weights (name or path).", valueName: "name|path"), completion: ModelOptions.completion(for: ModelCatalogue.names(of: [.actionNet])))
+    var weights: String = ActionRecognizer.defaultWeights
 
     @Option(name: .long, help: ArgumentHelp("A Create ML action classifier (a .mlmodel path, or NAME for NAME.mlmodel where weight bundles are kept) to run instead of ActionNet: its labels as spelled, its window length, its frame rate (metadata, else \(Int(PoseStream.fallbackFrameRate))/s), a window every 10 frames (--stride); repetitions counted, under the model's labels, for its classes mapped to a counter (--counter).", valueName: "path|name"), completion: .file(extensions: ["mlmodel"]))
     var classifier: String?
@@ -111,7 +111,8 @@ struct ActionsCommand: AsyncParsableCommand {
             }
             return
         }
-        if classifier != nil && weights != "actionnet" { throw ValidationError("give --classifier (a Create ML model) or --weights (ActionNet), not both") }
+        try ModelOptions.checkName(weights, "--weights", among: ModelCatalogue.names(of: [.actionNet]))
+        if classifier != nil && weights != ActionRecognizer.defaultWeights { throw ValidationError("give --classifier (a Create ML model) or --weights (ActionNet), not both") }
         if !counter.isEmpty && classifier == nil { throw ValidationError("--counter maps a Create ML classifier's classes; it needs --classifier (ActionNet's classes are its counters)") }
         _ = try counterOverrides()
         if hasFrames == (poses != nil) { throw ValidationError("give an input video (or -), or --poses FILE, but not both") }
@@ -133,65 +134,57 @@ struct ActionsCommand: AsyncParsableCommand {
             try classifyWindow(window, classifier)
             return
         }
-        // A Create ML classifier is immutable and shared; ActionNet's weights are loaded per engine.
-        let createML = try classifier.map { try CreateMLActionClassifier.loading($0) }
-        let counters = try createML.map { model in
-            do {
-                return try RepetitionCounterMapping.matchingNames(model.labels).applying(counterOverrides(), labels: model.labels)
-            } catch ActionNetError.invalidConfiguration(let problem) {
-                throw ValidationError("--counter: \(model.fileName): \(problem)")
-            }
-        }
-        let weightsURL = createML == nil ? try ModelLocator.resolve(weights) : nil
-        // The file the classifier comes from, which no output may overwrite.
-        let classifierPath = weightsURL?.path ?? classifier.map { CreateMLActionClassifier.modelPath($0) ?? $0 }
-        func makeEngine() throws -> ActionEngine {
-            if let createML {
-                let configuration = ActionEngineConfiguration(createML: createML, confidenceThreshold: confidence, windowStride: stride,
-                                                              tracking: tracking.configuration, counters: counters)
-                return try ActionEngine(createML: createML, configuration: configuration)
-            }
-            return try CLIError.reading(weightsURL!.path) {
-                try ActionEngine(weightsURL: weightsURL!, confidenceThreshold: confidence, windowStride: stride,
-                                 tracking: tracking.configuration)
-            }
-        }
-        _ = try makeEngine()  // bad weights: one error before any output
+        let (recognizer, classifierPath) = try makeRecognizer()
         SignalHandling.install()
         if let poses {
-            try SameFileCheck.refuse(inputs: [poses] + [classifierPath].compactMap { $0 }, outputs: batch.outputs(for: [], json: json, overlay: nil))
+            try SameFileCheck.refuse(inputs: [poses, classifierPath], outputs: batch.outputs(for: [], json: json, overlay: nil))
             let output = try OutputFile(path: json ?? "-")
-            try OutputFile.committing([output]) { try recognize(posesFrom: poses, makeEngine(), into: output.sink) }
+            try OutputFile.committing([output]) { try recognize(posesFrom: poses, makeEngine(recognizer, classifierPath), into: output.sink) }
             return
         }
-        let inputs = try batch.selectedInputs(arguments: self.inputs)
-        if batch.outputDir == nil && inputs.count > 1 {
-            throw ValidationError("\(inputs.count) inputs (a directory's files count one by one): several inputs need --output-dir DIR (one summary per input)")
-        }
-        try SameFileCheck.refuse(inputs: inputs + [batch.inputsFrom, classifierPath].compactMap { $0 },
-                                 outputs: batch.outputs(for: inputs, json: json, overlay: overlay))
-        if let overlay { try MediaWriter.check(path: overlay) }   // before any work
-        // The one default of pose, actions and the library: `actions X` and `pose X | actions --poses -` agree.
-        // BlazePose's COCO-17 subset feeds the windows (`ActionEngine` maps the set).
-        let detector: any PoseFrameModel = model.isBlazePose ? try model.makeBlazePose(decode) : try model.makeDetector(decode, defaults: .default)
-        let reporter = ProgressReporter(forced: progress)
-        defer { reporter.finish() }
-        if let directory = batch.outputDir {
-            try await BatchRun(directory: directory, realtime: false).run(inputs) { input, sink in
-                try await recognize(framesFrom: input, detector, makeEngine(), into: sink, overlay: nil, reporter)
+        var detector: (any PoseFrameModel)?
+        // One input per run (its summary) unless each gets its own file; each input its own engine.
+        try await FrameRun(inputs: inputs, json: json, overlay: overlay, progress: progress, batch: batch,
+                           video: videoInput, otherInputs: [classifierPath]).run(prepare: { inputs in
+            if batch.outputDir == nil && inputs.count > 1 {
+                throw ValidationError("\(inputs.count) inputs (a directory's files count one by one): several inputs need --output-dir DIR (one summary per input)")
             }
-            return
-        }
-        let jsonFile = try OutputFile(path: json ?? "-")
-        let overlayWriter = try overlay.map { try MediaWriter(path: $0) }
-        let engine = try makeEngine()
-        try await OutputFile.committing([jsonFile] + (overlayWriter.map { [$0.output] } ?? [])) {
+            // The one default of pose, actions and the library: `actions X` and `pose X | actions --poses -` agree.
+            // BlazePose's COCO-17 subset feeds the windows (`ActionEngine` maps the set).
+            detector = model.isBlazePose ? try model.makeBlazePose(decode) : try model.makeDetector(decode, defaults: .default)
+            return inputs
+        }, process: { stream, json, overlay, reporter in
+            try await recognize(framesFrom: stream[0], detector!, makeEngine(recognizer, classifierPath), into: json, overlay: overlay, reporter)
+        })
+    }
+
+    /// The library's recognizer these options ask for (ActionNet's `--weights`, or the Create ML
+    /// `--classifier` with its counters), built once so bad weights are one error before any
+    /// output, and the file it reads (which no output may overwrite).
+    private func makeRecognizer() throws -> (ActionRecognizer, String) {
+        if let classifier {
+            // A Create ML classifier is immutable and shared by every engine.
+            let createML = try CreateMLActionClassifier.loading(classifier)
+            let counters: RepetitionCounterMapping
             do {
-                try await recognize(framesFrom: inputs[0], detector, engine, into: jsonFile.sink, overlay: overlayWriter, reporter)
-            } catch where !endsTheRun(error) && !(error is ValidationError) {
-                throw CLIError(CLIError.describe(error, input: inputs[0]))
+                counters = try RepetitionCounterMapping.matchingNames(createML.labels).applying(counterOverrides(), labels: createML.labels)
+            } catch ActionNetError.invalidConfiguration(let problem) {
+                throw ValidationError("--counter: \(createML.fileName): \(problem)")
             }
+            let recognizer = try ActionRecognizer(createML: createML, confidenceThreshold: confidence, windowStride: stride,
+                                                  counters: counters, tracking: tracking.configuration)
+            return (recognizer, CreateMLActionClassifier.modelPath(classifier) ?? classifier)
         }
+        let url = try ModelLocator.resolve(weights)
+        let recognizer = try CLIError.reading(url.path) {
+            try ActionRecognizer(weightsURL: url, confidenceThreshold: confidence, windowStride: stride, tracking: tracking.configuration)
+        }
+        return (recognizer, url.path)
+    }
+
+    /// A fresh engine of `recognizer` for one stream (ActionNet's weights loaded anew; errors name `path`).
+    private func makeEngine(_ recognizer: ActionRecognizer, _ path: String) throws -> ActionEngine {
+        try CLIError.reading(path) { try recognizer.makeEngine() }
     }
 
     /// `--counter LABEL=COUNTER` options: label → counter (nil: `none`, no counter).
@@ -262,46 +255,29 @@ struct ActionsCommand: AsyncParsableCommand {
     }
 
     /// Events for every frame of a video (the library's pipeline with `posekit pose`'s defaults,
-    /// smoothing included), and annotated frames into `overlay` when given.
+    /// smoothing included), the summary last, and annotated frames into `overlay` when given
+    /// (``FrameLoop``; each frame's events one record).
     private func recognize(framesFrom input: String, _ detector: any PoseFrameModel, _ engine: ActionEngine, into sink: ByteSink,
                            overlay: MediaWriter?, _ reporter: ProgressReporter) async throws {
-        try InputDirectory.requireFound(input)
-        let outputs = [sink, overlay?.output.sink].compactMap { $0 }
-        let probe = InputAnnouncement.begin(input, reporter)
-        // An encoded overlay of a video with sound keeps the sound.
-        if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
-        if videoInput.video {
-            try await recognize(detector.poses(from: ImagesAsVideo(paths: [input], frameRate: videoInput.frameRate), smoothing: smooth,
-                                               tracking: tracking.configuration),
-                                engine, into: sink, overlay: overlay, outputs: outputs, reporter)
-        } else {
-            try await recognize(detector.poses(inMediaAt: input, smoothing: smooth, tracking: tracking.configuration),
-                                engine, into: sink, overlay: overlay, outputs: outputs, reporter)
-        }
-    }
-
-    /// Events for every frame `sequence` delivers, the summary last.
-    private func recognize<Frames>(_ sequence: PoseFrameSequence<Frames>, _ engine: ActionEngine, into sink: ByteSink,
-                                   overlay: MediaWriter?, outputs: [ByteSink], _ reporter: ProgressReporter) async throws {
+        let opened = try StreamInput([input], video: videoInput, overlay: overlay, reporter)
         let fps = videoInput.fps
-        var frames = sequence.makeAsyncIterator()
-        // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
-        frames.whenWaiting = { for output in outputs { try? output.flush() } }
-        while let detected = try await frames.next() {
-            let time = detected.time ?? Double(detected.index) / fps
-            // A header's frame rate can make times as late as a pose file's; the same cap holds.
-            guard time <= PoseJSONLinesDecoder.maximumTime else {
-                throw CLIError("frame \(detected.index) is at \(time) s, later than the 1e9 s (about 31 years) accepted")
-            }
-            try emit(engine.process(frameIndex: detected.index, time: time, poses: detected.poses,
-                                    imageWidth: detected.width, imageHeight: detected.height), to: sink)
-            if let overlay {
-                var image = detected.frame.rgb()
+        let loop = FrameLoop(json: sink, overlay: overlay, flushed: [sink, overlay?.output.sink].compactMap { $0 }, progress: reporter)
+        func run<Frames: FrameIterator>(_ frames: Frames) async throws where Frames.Element == DetectedFrame {
+            try await loop.run(frames, lines: { detected, text in
+                // A header's frame rate can make times as late as a pose file's; the same cap holds.
+                let time = PoseStream.trackingTime(frameIndex: detected.index, time: detected.time, frameRate: fps)
+                guard time <= PoseJSONLinesDecoder.maximumTime else {
+                    throw CLIError("frame \(detected.index) is at \(time) s, later than the 1e9 s (about 31 years) accepted")
+                }
+                for event in engine.process(detected, frameRate: fps) { event.append(to: &text); text.newline() }
+            }, draw: { detected, image in
                 ActionOverlay().draw(engine.status, poses: detected.poses, on: &image)
-                try overlay.write(image, of: detected.frame)
-            }
-            reporter.frameDone()
-            try InputCancellation.check()
+            })
+        }
+        if let images = opened.images {
+            try await run(detector.poses(from: images, smoothing: smooth, tracking: tracking.configuration).makeAsyncIterator())
+        } else {
+            try await run(detector.poses(inMediaAt: input, smoothing: smooth, tracking: tracking.configuration).makeAsyncIterator())
         }
         try emit(engine.finish(), to: sink)
     }

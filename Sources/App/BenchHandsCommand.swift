@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import KernelBenchmarks
 import MediaPipe
 import ModelGraph
 import PoseKit
 
 /// `posekit bench hands`: MediaPipe's hand pipeline (palm detector, landmarks, tracking) per video
 /// frame, as `mediapipe_peer.py time-hands` times MediaPipe itself on the same clip.
-struct BenchHands: AsyncParsableCommand {
+struct BenchHands: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hands",
         abstract: "Time per frame of the hand pipeline in video mode (palms, landmarks, tracking).",
@@ -51,13 +52,8 @@ struct BenchHands: AsyncParsableCommand {
         try Limits.maxHands.check(maxHands, "--max-hands")
     }
 
-    func run() async throws {
-        var images: [RGBImage] = []
-        for try await frame in MediaFrames(path: input) {
-            images.append(frame.rgb())
-            if images.count == frames { break }
-        }
-        guard images.count > 5 else { throw CLIError("\(input): \(images.count) frames; bench hands needs more than 5") }
+    func run() throws {
+        let images = try MediaPipePipelineBenchmark.frames(of: input, count: frames)
         func load(_ name: String) throws -> GraphModel {
             let url = try ModelLocator.resolve(name)
             return try CLIError.reading(url.path) {
@@ -66,20 +62,14 @@ struct BenchHands: AsyncParsableCommand {
         }
         var settings = HandLandmarkPipeline.Configuration()
         settings.maximumHands = maxHands
+        settings.threads = threads
         let pipeline = HandLandmarkPipeline(palmDetector: try load(handModel.palmDetectorBundle),
                                             landmarker: try load(handModel.landmarkBundle), configuration: settings)
         var medians: [Double] = [], found = 0
         for _ in 0..<rounds {
-            pipeline.reset()
-            var times: [Double] = []
-            found = 0
-            for image in images {
-                let start = MonotonicClock.now()
-                let result = try pipeline.processVideoFrame(image)
-                times.append((MonotonicClock.now() - start) * 1000)
-                found += result.hands.isEmpty ? 0 : 1
-            }
-            medians.append(Median.of(Array(times.dropFirst(5))))
+            let round = try MediaPipePipelineBenchmark.round(pipeline, images)
+            medians.append(round.median)
+            found = round.found
         }
         let median = Median.of(medians)
         if json {
@@ -90,7 +80,7 @@ struct BenchHands: AsyncParsableCommand {
             print(String(decoding: data, as: UTF8.self))
         } else {
             let name = (input as NSString).lastPathComponent
-            print("hands \(name): \(images.count - 5) frames, median \(String(format: "%.2f", median)) ms, found in \(found) frames")
+            print("hands \(name): \(images.count - MediaPipePipelineBenchmark.warmUpFrames) frames, median \(String(format: "%.2f", median)) ms, found in \(found) frames")
         }
     }
 }

@@ -44,7 +44,8 @@ struct BenchModel: ParsableCommand {
               posekit bench model --models hand_landmark_full.pkw pose_landmark_full.pkw --threads 1 --layers --json
             """)
 
-    @Option(parsing: .upToNextOption, help: "Models (names or .pkw paths; or imported graphs: .pkw of a .tflite, or .tflite).")
+    @Option(parsing: .upToNextOption, help: "Models (names or .pkw paths; or imported graphs: .pkw of a .tflite, or .tflite).",
+            completion: ModelOptions.completion(for: ModelCatalogue.bundleNames))
     var models: [String] = ModelLocator.knownModels
 
     @Option(parsing: .upToNextOption, help: "Input sizes (\(Limits.inputSize.text)).")

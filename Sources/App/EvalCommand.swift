@@ -69,6 +69,8 @@ struct Eval: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Settings this CPU cannot run are refused before any work (a reduced precision it lacks).
+        if poses == nil { try model.requirePrecision() }
         let truth = try CLIError.reading(groundTruth) { try CocoKeypointDataset(contentsOf: URL(fileURLWithPath: groundTruth)) }
         guard truth.scoredPeopleCount > 0 else {
             throw CLIError("\(groundTruth): no person with labeled keypoints, so there is nothing to score against")
@@ -138,54 +140,16 @@ struct Eval: AsyncParsableCommand {
         // Score only the images given, so a subset can be evaluated on its own.
         let result = try evaluateKeypoints(groundTruth: try scoredTruth(), detections: detections, oksAreaScale: oksAreaScale)
         if json {
-            print(Self.jsonLine(result, images: evaluated.count, detections: detections.count, oksAreaScale: oksAreaScale,
-                                model: poses == nil ? model.model : nil, scales: poses == nil ? accuracy.scales(model, decode) : nil,
-                                accurate: accuracy.accurate, precision: poses == nil ? try model.precision.resolved() : nil))
+            let scales = accuracy.scales(model, decode)
+            let settings = poses != nil ? nil : KeypointEvaluation.Settings(
+                model: model.model, inputSizes: scales.sizes, outputStride: scales.outputStride, flip: scales.flip,
+                maximumUpscale: scales.maximumUpscale, precision: try model.precision.resolved().rawValue)
+            print(result.jsonLine(images: evaluated.count, detections: detections.count, oksAreaScale: oksAreaScale, settings: settings,
+                                  accurate: accuracy.accurate))
         } else {
             print("\(evaluated.count) images, \(detections.count) poses" + (oksAreaScale == 1 ? "" : ", OKS area x\(oksAreaScale)"))
             print(result.summary)
         }
-    }
-
-    /// The `--json` line: counts, the COCO metrics (scores: ``JSONText``'s one number rule, 4
-    /// decimals) and the settings; `model`, `input_size` and `precision` (as it ran: `auto` resolved)
-    /// are null when scoring `--poses`.
-    static func jsonLine(_ result: KeypointEvaluation, images: Int, detections: Int, oksAreaScale: Double,
-                         model: String?, scales: AccuracyOptions.Scales?, accurate: Bool,
-                         precision: Precision? = nil) -> String {
-        var json = JSONText(capacity: 512)
-        json.raw("{\"images\": "); json.integer(images)
-        json.raw(", \"detections\": "); json.integer(detections)
-        let metrics: [(StaticString, Double)] = [
-            ("AP", result.averagePrecision), ("AP50", result.averagePrecision50), ("AP75", result.averagePrecision75),
-            ("APm", result.averagePrecisionMedium), ("APl", result.averagePrecisionLarge),
-            ("AR", result.averageRecall), ("AR50", result.averageRecall50), ("AR75", result.averageRecall75),
-        ]
-        for (name, value) in metrics {
-            json.raw(", \""); json.raw(name); json.raw("\": "); json.number(value, decimals: JSONText.Decimals.scores)
-        }
-        json.raw(", \"oks_area_scale\": "); json.number(oksAreaScale, decimals: JSONText.Decimals.proportions)
-        json.raw(", \"model\": ")
-        if let model { json.string(model) } else { json.raw("null") }
-        json.raw(", \"input_size\": ")
-        if let scales { json.integer(scales.sizes[0]) } else { json.raw("null") }
-        json.raw(", \"input_sizes\": ")
-        if let scales {
-            json.raw("[")
-            for (i, size) in scales.sizes.enumerated() { if i > 0 { json.raw(", ") }; json.integer(size) }
-            json.raw("]")
-        } else { json.raw("null") }
-        json.raw(", \"output_stride\": ")
-        if let scales { json.integer(scales.outputStride) } else { json.raw("null") }
-        json.raw(", \"flip\": ")
-        if let scales { json.raw(scales.flip ? "true" : "false") } else { json.raw("null") }
-        json.raw(", \"max_upscale\": ")
-        if let upscale = scales?.maximumUpscale { json.number(upscale, decimals: JSONText.Decimals.proportions) } else { json.raw("null") }
-        json.raw(", \"accurate\": "); json.raw(accurate ? "true" : "false")
-        json.raw(", \"precision\": ")
-        if let precision { json.string(precision.rawValue) } else { json.raw("null") }
-        json.raw("}")
-        return json.text
     }
 
     /// The detections of a COCO results list (`posekit pose --format coco`), or nil when `reader`

@@ -47,7 +47,12 @@ struct FrameOutputOptions: ParsableArguments {
 /// work, then each input processed in turn into one JSON Lines output (and the overlay), or with
 /// `--output-dir` one file per input; a failed input is reported and the others go on (exit 1).
 struct FrameRun {
-    let options: FrameOutputOptions
+    /// The inputs given as arguments.
+    let inputs: [String]
+    /// `--json` and `--overlay` (nil: stdout, none).
+    let json: String?, overlay: String?
+    /// `--realtime`, `--progress`.
+    let realtime: Bool, progress: Bool
     let batch: BatchOptions
     /// Which inputs make one stream (`--video`: consecutive images as one video).
     let video: VideoInputOptions
@@ -56,6 +61,19 @@ struct FrameRun {
     /// Other files the run writes besides `--json` and `--overlay`, with their option (`pose --mask`),
     /// refused as inputs.
     var otherOutputs: [(option: String, path: String)] = []
+
+    init(inputs: [String], json: String?, overlay: String?, realtime: Bool = false, progress: Bool, batch: BatchOptions,
+         video: VideoInputOptions, otherInputs: [String] = [], otherOutputs: [(option: String, path: String)] = []) {
+        (self.inputs, self.json, self.overlay, self.realtime, self.progress) = (inputs, json, overlay, realtime, progress)
+        (self.batch, self.video, self.otherInputs, self.otherOutputs) = (batch, video, otherInputs, otherOutputs)
+    }
+
+    /// The run of `pose` and `hands`: their inputs and outputs are `options`.
+    init(options: FrameOutputOptions, batch: BatchOptions, video: VideoInputOptions, otherInputs: [String] = [],
+         otherOutputs: [(option: String, path: String)] = []) {
+        self.init(inputs: options.inputs, json: options.json, overlay: options.overlay, realtime: options.realtime,
+                  progress: options.progress, batch: batch, video: video, otherInputs: otherInputs, otherOutputs: otherOutputs)
+    }
 
     /// Runs `process(stream, json, overlay, reporter)` on every stream of inputs (each input on its
     /// own, or with `--video` consecutive images together; one input each with `--output-dir`). `prepare` gets the selected
@@ -66,22 +84,22 @@ struct FrameRun {
              openOutputs: () throws -> [OutputFile] = { [] },
              process: ([String], ByteSink, MediaWriter?, ProgressReporter) async throws -> Void,
              finish: (ByteSink) throws -> Void = { _ in }) async throws {
-        let selected = try batch.selectedInputs(arguments: options.inputs)
+        let selected = try batch.selectedInputs(arguments: inputs)
         try SameFileCheck.refuse(inputs: selected + otherInputs + [batch.inputsFrom].compactMap { $0 },
-                                 outputs: batch.outputs(for: selected, json: options.json, overlay: options.overlay) + otherOutputs)
-        if let overlay = options.overlay { try MediaWriter.check(path: overlay) }   // before any work
+                                 outputs: batch.outputs(for: selected, json: json, overlay: overlay) + otherOutputs)
+        if let overlay { try MediaWriter.check(path: overlay) }   // before any work
         SignalHandling.install()
         let inputs = try prepare(selected)
-        let progressReporter = ProgressReporter(forced: options.progress)
+        let progressReporter = ProgressReporter(forced: progress)
         defer { progressReporter.finish() }
         if let directory = batch.outputDir {
-            try await BatchRun(directory: directory, realtime: options.realtime).run(inputs) { input, sink in
+            try await BatchRun(directory: directory, realtime: realtime).run(inputs) { input, sink in
                 try await process([input], sink, nil, progressReporter)
             }
             return
         }
-        let jsonFile = try OutputFile(path: options.json ?? "-", realtime: options.realtime)
-        let overlayWriter = try options.overlay.map { try MediaWriter(path: $0, realtime: options.realtime) }
+        let jsonFile = try OutputFile(path: json ?? "-", realtime: realtime)
+        let overlayWriter = try overlay.map { try MediaWriter(path: $0, realtime: realtime) }
         let others = try openOutputs()
         var failures = 0
         try await OutputFile.committing([jsonFile] + (overlayWriter.map { [$0.output] } ?? []) + others) {
@@ -96,7 +114,7 @@ struct FrameRun {
                 }
             }
             try finish(jsonFile.sink)
-            if options.realtime && progressReporter.dropped > 0 {
+            if realtime && progressReporter.dropped > 0 {
                 printToStandardError("posekit: dropped \(progressReporter.dropped) late frame(s) of \(progressReporter.frames + progressReporter.dropped) (--realtime)")
             }
             // A failed run, as far as the outputs are concerned: each output that got something
@@ -104,4 +122,26 @@ struct FrameRun {
             if failures > 0 { throw ExitCode(1) }
         }
     }
+}
+
+/// One stream of a frame command's run (an input, or with `--video` consecutive images), opened:
+/// the input checked to exist and announced (its frame count for the progress line), an encoded
+/// overlay given its sound, images made one video.
+struct StreamInput {
+    /// The stream's first input (named in errors and in the JSON's "source").
+    let input: String
+    /// The images as one video (`--video`), else nil.
+    let images: ImagesAsVideo?
+
+    init(_ stream: [String], video: VideoInputOptions, overlay: MediaWriter?, _ reporter: ProgressReporter) throws {
+        for input in stream { try InputDirectory.requireFound(input) }
+        input = stream[0]
+        let probe = stream.count == 1 ? InputAnnouncement.begin(input, reporter) : nil
+        // An encoded overlay of a video with sound keeps the sound.
+        if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
+        images = video.video ? ImagesAsVideo(paths: stream, frameRate: video.frameRate) : nil
+    }
+
+    /// The input frame `index` comes from.
+    func source(ofFrame index: Int) -> String { images?.inputs.input(ofFrame: index) ?? input }
 }

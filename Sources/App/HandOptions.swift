@@ -29,17 +29,15 @@ struct HandOptions: ParsableArguments {
         try Limits.maxHands.check(maxHands, "--max-hands")
     }
 
-    /// The detector these options ask for, on `threads` cores (nil: every core); a missing model
-    /// names the bundle and how to import it.
+    /// The detector these options ask for, on `threads` cores (nil: every core) in `precision`
+    /// (refused in one line, before any work, when this CPU lacks it); a missing model
+    /// names the bundle and `posekit weights install`, which installs it.
     /// `loadsBodyModel` false: the body's poses come with each frame (`pose --hands`).
-    func makeDetector(threads: Int?, loadsBodyModel: Bool = true) throws -> HandDetector {
+    func makeDetector(threads: Int?, precision: Precision, loadsBodyModel: Bool = true) throws -> HandDetector {
+        try precision.require()
         let configuration = HandDetector.Configuration(model: handModel, maximumHands: maxHands, mirrored: mirrored, threads: threads,
-                                                       sources: handSources)
-        do {
-            return try HandDetector(configuration: configuration, loadsBodyModel: loadsBodyModel)
-        } catch let notFound as ModelLocator.NotFound where notFound.model.hasPrefix("palm_") || notFound.model.hasPrefix("hand_") {
-            throw CLIError("\(notFound.description) (the hand models are imported from MediaPipe's .tflite files: posekit import \(notFound.model).tflite -o Weights/\(notFound.model).pkw)")
-        }
+                                                       sources: handSources, precision: precision)
+        return try HandDetector(configuration: configuration, loadsBodyModel: loadsBodyModel)
     }
 }
 

@@ -72,6 +72,11 @@ struct HandsCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Worker threads for the networks (default: all cores; \(Limits.threads.text)).", valueName: "n"))
     var threads: Int?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Arithmetic of the networks' 1x1 convolutions: fp32 (default), bf16, int8 or auto, as for pose (an explicit one this CPU lacks is an error).",
+        valueName: "fp32|bf16|int8|auto"))
+    var precision: Precision = .fp32
+
     @Flag(help: "Add pinch gesture events (\"type\": \"gesture\" lines) and, with --overlay, draw the pinch path.")
     var gestures = false
 
@@ -100,7 +105,7 @@ struct HandsCommand: AsyncParsableCommand {
     func run() async throws {
         var detector: HandDetector?
         try await FrameRun(options: output, batch: batch, video: videoInput).run(prepare: { inputs in
-            detector = try hands.makeDetector(threads: threads)
+            detector = try hands.makeDetector(threads: threads, precision: precision)
             return inputs
         }, process: { stream, json, overlay, progressReporter in
             try await findHands(in: stream, detector!, json: json, overlay: overlay, progressReporter)
@@ -109,54 +114,34 @@ struct HandsCommand: AsyncParsableCommand {
 
     /// The hands of every frame of `stream` (the library's pipeline: `HandDetector.hands(inMediaAt:)`,
     /// or with `--video` `hands(from:)` on the images as one video, `ImagesAsVideo`) as JSON Lines
-    /// into `json`, and annotated frames into `overlay` when given.
+    /// into `json` (a line per frame, then a gesture line per hand whose pinch changed), and
+    /// annotated frames into `overlay` when given (``FrameLoop``).
     private func findHands(in stream: [String], _ detector: HandDetector, json: ByteSink, overlay: MediaWriter?,
                            _ progressReporter: ProgressReporter) async throws {
-        for input in stream { try InputDirectory.requireFound(input) }
-        let input = stream[0]
-        let probe = stream.count == 1 ? InputAnnouncement.begin(input, progressReporter) : nil
-        if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
-        if videoInput.video {
-            let frames = ImagesAsVideo(paths: stream, frameRate: videoInput.frameRate)
-            try await write(detector.hands(from: frames, dropsLateFrames: output.realtime), source: { frames.inputs.input(ofFrame: $0) ?? input },
-                            json: json, overlay: overlay, progressReporter)
-        } else {
-            try await write(detector.hands(inMediaAt: input, dropsLateFrames: output.realtime), source: { _ in input }, json: json, overlay: overlay, progressReporter)
-        }
-    }
-
-    /// Writes what `sequence` delivers: a JSON line per frame naming the frame's `source`, and
-    /// annotated frames into `overlay`.
-    private func write<Frames>(_ sequence: HandDetectionSequence<Frames>, source: (Int) -> String, json: ByteSink,
-                               overlay: MediaWriter?, _ progressReporter: ProgressReporter) async throws {
-        var text = JSONText()
+        let opened = try StreamInput(stream, video: videoInput, overlay: overlay, progressReporter)
+        let source = opened.source(ofFrame:)
         var pinches = PinchGestures(configuration: HandGestureProcessor.Configuration(pinchMaxDistance: pinchDistance))
-        for try await detected in sequence {
-            text.reset()
+        let loop = FrameLoop(json: json, overlay: overlay, flushed: [json, overlay?.output.sink].compactMap { $0 }, progress: progressReporter)
+        func run<Frames: FrameIterator>(_ frames: Frames) async throws where Frames.Element == DetectedHands {
+            try await loop.run(frames, lines: { detected, text in
             HandJSONLinesEncoder.append(source: source(detected.index), frame: detected.index, width: detected.width, height: detected.height,
                                         time: detected.time, hands: detected.hands, coordinates: output.coordinates, to: &text)
-            try text.bytes.withUnsafeBytes { try json.write($0) }
-            try json.endRecord()
-            if gestures {
-                let updates = pinches.update(detected)
-                for (hand, update) in updates where HandGestureJSON.isEvent(update) {
-                    text.reset()
-                    HandGestureJSON.write(update, source: source(detected.index), frame: detected.index, time: detected.time, hand: hand,
-                                          coordinates: output.coordinates, width: detected.width, height: detected.height, to: &text)
-                    try text.bytes.withUnsafeBytes { try json.write($0) }
-                    try json.endRecord()
-                }
+            guard gestures else { return }
+            for (hand, update) in pinches.update(detected) where HandGestureJSON.isEvent(update) {
+                HandGestureJSON.write(update, source: source(detected.index), frame: detected.index, time: detected.time, hand: hand,
+                                      coordinates: output.coordinates, width: detected.width, height: detected.height, to: &text)
             }
-            if let overlay {
-                var image = detected.frame.rgb()
-                let poses = detected.hands.map(\.pose)
-                PoseOverlay().draw(poses, on: &image)
-                if output.overlayIds { PoseOverlay().drawIDs(poses, on: &image) }
-                if gestures { pinches.draw(on: &image) }
-                try overlay.write(image, of: detected.frame)
-            }
-            progressReporter.frameDone(dropped: detected.droppedBefore)
-            try InputCancellation.check()
+        }, draw: { detected, image in
+            let poses = detected.hands.map(\.pose)
+            PoseOverlay().draw(poses, on: &image)
+            if output.overlayIds { PoseOverlay().drawIDs(poses, on: &image) }
+            if gestures { pinches.draw(on: &image) }
+        })
+        }
+        if let images = opened.images {
+            try await run(detector.hands(from: images, dropsLateFrames: output.realtime).makeAsyncIterator())
+        } else {
+            try await run(detector.hands(inMediaAt: opened.input, dropsLateFrames: output.realtime).makeAsyncIterator())
         }
     }
 }

@@ -28,7 +28,7 @@ struct Info: ParsableCommand {
               POSEKIT_GEMM=packed posekit info --build
             """)
 
-    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050, actionnet, pose_detection, ...), a TFLite model (recognized by its content), or a Create ML action classifier (.mlmodel).", completion: .file(extensions: ["pkw", "tflite", "mlmodel"]))
+    @Argument(help: "A bundle path or a short name (mobilenet075, mobilenet050, actionnet, pose_detection, ...), a TFLite model (recognized by its content), or a Create ML action classifier (.mlmodel).", completion: ModelOptions.completion(for: ModelCatalogue.models.map(\.name) + ModelCatalogue.bundleNames))
     var model: String = ModelLocator.defaultModel
 
     @Flag(help: "Also list every tensor with its dtype, shape and layout.")
@@ -63,6 +63,11 @@ struct Info: ParsableCommand {
         }
         if let path = CreateMLActionClassifier.modelPath(model) {
             try describeCreateMLClassifier(at: path)
+            return
+        }
+        // A model of several bundles (blazepose, hands-full, ...): the catalogue's entry.
+        if let entry = ModelCatalogue.model(named: model), entry.bundles.map(\.name) != [model] {
+            print(entry.summaryLines.joined(separator: "\n"))
             return
         }
         let url = try ModelLocator.resolve(model)

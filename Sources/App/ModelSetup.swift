@@ -8,7 +8,7 @@ extension ModelOptions {
     /// The detector these options and `decode` ask for, built by the library's one-call API;
     /// what an option leaves unset comes from `defaults`.
     func makeDetector(_ decode: DecodeOptions, defaults: PoseDetector.Configuration = .default) throws -> PoseDetector {
-        if isBlazePose { throw CLIError("--model \(Self.blazePose) runs in posekit pose; this command runs PoseNet (mobilenet075, mobilenet050 or a .pkw bundle)") }
+        if isBlazePose { throw CLIError("--model \(Self.blazePose) runs in posekit pose; this command runs PoseNet (\(ModelCatalogue.names(of: [.poseNet]).joined(separator: ", ")) or a .pkw bundle)") }
         try requirePrecision()
         let url = try ModelLocator.resolve(model)
         let bundle = try CLIError.reading(url.path) { try WeightBundle(contentsOf: url) }
@@ -21,22 +21,24 @@ extension ModelOptions {
 
     /// `--precision` as it runs here; an explicit bf16 or int8 this CPU lacks is one line and exit 1.
     func requirePrecision() throws {
-        if let problem = precision.unavailability { throw CLIError("--precision \(precision.rawValue): \(problem)") }
+        try precision.require()
     }
 
-    /// `--model`'s name for BlazePose.
-    static let blazePose = "blazepose"
+    /// `--model`'s name for BlazePose (``ModelCatalogue``).
+    static let blazePose = BlazePoseDetector.catalogueName
 
     /// Whether `--model` asks for BlazePose rather than a PoseNet bundle.
-    var isBlazePose: Bool { model == Self.blazePose }
+    var isBlazePose: Bool { ModelCatalogue.model(named: model)?.family == .blazePose }
 
-    /// BlazePose (`pose_detection` and `pose_landmark_full`, found as every bundle is) on `--threads`:
-    /// one person (the model's default, MediaPipe's legacy pipeline), or one region per person up
-    /// to `--max-poses` when it is given; the segmentation branch computed only with `mask`.
+    /// BlazePose (`pose_detection` and `pose_landmark_full`, found as every bundle is) on `--threads`
+    /// and `--precision`: one person (the model's default, MediaPipe's legacy pipeline), or one
+    /// region per person up to `--max-poses` when it is given; the segmentation branch computed
+    /// only with `mask`.
     func makeBlazePose(_ decode: DecodeOptions, mask: Bool = false) throws -> BlazePoseDetector {
-        try BlazePoseDetector(configuration: BlazePoseDetector.Configuration(
+        try requirePrecision()
+        return try BlazePoseDetector(configuration: BlazePoseDetector.Configuration(
             threads: threads, maximumPoses: decode.maxPoses ?? BlazePoseDetector.Configuration.default.maximumPoses,
-            segmentation: mask))
+            segmentation: mask, precision: precision))
     }
 
     /// The PoseNet options given with `--model blazepose`, which it has no use for (compared with

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PoseKit
 
 /// The library's detector defaults, which the options below take as theirs.
@@ -13,8 +14,8 @@ private enum Defaults {
 /// using `PoseDetector(model:)` find the same poses.
 struct ModelOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "Model: a PoseNet name (mobilenet075, mobilenet050) or path to a PoseNet .pkw weight bundle, or \(ModelOptions.blazePose) (MediaPipe's BlazePose: 33 landmarks with depth and world points in metres, one person; posekit pose).",
-        valueName: "name|path"), completion: .file(extensions: ["pkw"]))
+        "Model: a PoseNet name (\(ModelCatalogue.names(of: [.poseNet]).joined(separator: ", "))) or path to a PoseNet .pkw weight bundle, or \(ModelOptions.blazePose) (MediaPipe's BlazePose: 33 landmarks with depth and world points in metres, one person; posekit pose).",
+        valueName: "name|path"), completion: ModelOptions.completion(for: ModelOptions.modelNames))
     var model: String = PoseModel.default.description
 
     @Option(name: .long, help: ArgumentHelp(
@@ -39,9 +40,35 @@ struct ModelOptions: ParsableArguments {
     var precision: Precision = Defaults.configuration.precision
 
     func validate() throws {
+        try Self.checkName(model, "--model", among: Self.modelNames)
         if let inputSize { try Limits.inputSize.check(inputSize, "--input-size") }
         try Limits.checkOutputStride(outputStride)
         if let threads { try Limits.threads.check(threads, "--threads") }
+    }
+}
+
+extension ModelOptions {
+    /// The names `--model` takes (``ModelCatalogue``'s PoseNet and BlazePose models).
+    static let modelNames = ModelCatalogue.names(of: [.poseNet, .blazePose])
+
+    /// A usage error for a `value` of `option` that is none of `names`, no file and no bundle
+    /// found by that short name (a misspelling): the names, and the nearest when one is near.
+    /// A `.pkw` name or a path is left to the loader (its error says where it looked).
+    static func checkName(_ value: String, _ option: String, among names: [String]) throws {
+        guard !names.contains(value), !value.contains("/"), !value.hasSuffix(".\(ModelLocator.bundleExtension)"),
+              !RegularFile.exists(atPath: value), (try? ModelLocator.resolve(value)) == nil else { return }
+        throw ValidationError("\(option) \(value): \(ModelCatalogue.unknownName(value, among: names)), or give the path of a .pkw bundle")
+    }
+
+    /// Shell completion of a model option: the names that start with what is typed, and the
+    /// `.pkw` bundles in the directory typed so far.
+    static func completion(for names: [String]) -> CompletionKind {
+        .custom { _, _, prefix in
+            let directory = prefix.contains("/") ? String(prefix[...prefix.lastIndex(of: "/")!]) : ""
+            let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? [])
+                .filter { $0.hasSuffix(".\(ModelLocator.bundleExtension)") }.sorted().map { directory + $0 }
+            return (names + files).filter { $0.hasPrefix(prefix) }
+        }
     }
 }
 

@@ -167,7 +167,7 @@ struct PoseCommand: AsyncParsableCommand {
             blazePose = model.isBlazePose ? try model.makeBlazePose(decode, mask: mask != nil) : nil
             finder = try blazePose ?? accuracy.makeDetector(model, decode)
             // The body model seeding hands is the finder itself (run once per frame: BodyAndHandsModel).
-            if findsHands { handDetector = try handOptions.makeDetector(threads: model.threads, loadsBodyModel: false) }
+            if findsHands { handDetector = try handOptions.makeDetector(threads: model.threads, precision: model.precision, loadsBodyModel: false) }
             return inputs
         }, openOutputs: {
             guard let mask, let blazePose else { return [] }
@@ -189,88 +189,60 @@ struct PoseCommand: AsyncParsableCommand {
 
     /// Poses of every frame of `stream` (the library's pipeline: `poses(inMediaAt:)`, or with
     /// `--video` `poses(from:)` on the inputs' images as one video, `ImagesAsVideo`) as JSON Lines
-    /// into `json`, one record per frame, and annotated frames into `overlay` when given. With
-    /// `coco`, the poses of images are collected there instead. With `handDetector`, the finder and
-    /// it run as one model (`BodyAndHandsModel`: the finder's poses seed the hands) and each frame's
-    /// hands are given to the people by `HandAssignment`.
+    /// into `json`, one record per frame, and annotated frames into `overlay` when given
+    /// (``FrameLoop``). With `coco`, the poses of images are collected there instead. With
+    /// `handDetector`, the finder and it run as one model (`BodyAndHandsModel`: the finder's poses
+    /// seed the hands) and each frame's hands are given to the people by `HandAssignment`.
     private func findPoses(in stream: [String], _ finder: any PoseFrameModel, _ handDetector: HandDetector?, json: ByteSink, overlay: MediaWriter?,
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) async throws {
-        for input in stream { try InputDirectory.requireFound(input) }
-        let input = stream[0]
-        let outputs = [json, overlay?.output.sink].compactMap { $0 }
-        let probe = stream.count == 1 ? InputAnnouncement.begin(input, progressReporter) : nil
-        // An encoded overlay of a video with sound keeps the sound.
-        if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
-        let images = videoInput.video ? ImagesAsVideo(paths: stream, frameRate: videoInput.frameRate) : nil
-        let source: (Int) -> String = { images?.inputs.input(ofFrame: $0) ?? input }
-        func write<Iterator: FrameIterator>(_ frames: Iterator, _ found: (Iterator.Element) -> (DetectedFrame, [Hand]?)) async throws {
-            try await self.write(frames, found, source: source, json: json, overlay: overlay, coco: &coco, outputs: outputs, progressReporter)
-        }
+        let opened = try StreamInput(stream, video: videoInput, overlay: overlay, progressReporter)
+        let (input, images, source) = (opened.input, opened.images, opened.source(ofFrame:))
+        let loop = FrameLoop(json: json, overlay: overlay, flushed: [json, overlay?.output.sink].compactMap { $0 }, progress: progressReporter)
+        let (smooth, tracking, realtime) = (smooth ?? true, tracking.configuration, output.realtime)
         if let handDetector {
             let both = BodyAndHandsModel(body: finder, hands: handDetector)
-            let found = { (frame: ProcessedFrame<PosesWithHands>) in
-                (DetectedFrame(frame: frame.frame, poses: frame.output.poses, droppedBefore: frame.droppedBefore), Optional(frame.output.hands))
-            }
             if let images {
-                try await write(both.frames(from: images, smoothing: smooth ?? true, tracking: tracking.configuration,
-                                            dropsLateFrames: output.realtime).makeAsyncIterator(), found)
+                try await run(loop, both.frames(from: images, smoothing: smooth, tracking: tracking, dropsLateFrames: realtime).makeAsyncIterator(),
+                              source: source, coco: &coco) { ($0.poses, $0.hands) }
             } else {
-                try await write(both.frames(from: MediaFrames(path: input), smoothing: smooth ?? true, tracking: tracking.configuration,
-                                            dropsLateFrames: output.realtime).makeAsyncIterator(), found)
+                try await run(loop, both.frames(from: MediaFrames(path: input), smoothing: smooth, tracking: tracking,
+                                                dropsLateFrames: realtime).makeAsyncIterator(),
+                              source: source, coco: &coco) { ($0.poses, $0.hands) }
             }
         } else if let images {
-            try await write(finder.poses(from: images, smoothing: smooth ?? true, tracking: tracking.configuration,
-                                         dropsLateFrames: output.realtime).makeAsyncIterator(), { ($0, nil) })
+            try await run(loop, finder.poses(from: images, smoothing: smooth, tracking: tracking, dropsLateFrames: realtime).makeAsyncIterator(),
+                          source: source, coco: &coco) { ($0, nil) }
         } else {
-            try await write(finder.poses(inMediaAt: input, smoothing: smooth ?? true, tracking: tracking.configuration,
-                                         dropsLateFrames: output.realtime).makeAsyncIterator(), { ($0, nil) })
+            try await run(loop, finder.poses(inMediaAt: input, smoothing: smooth, tracking: tracking, dropsLateFrames: realtime).makeAsyncIterator(),
+                          source: source, coco: &coco) { ($0, nil) }
         }
     }
 
-    /// Writes what `frames` delivers (each frame's people and, with --hands, its hands: `found`):
-    /// a JSON line per frame (or its poses into `coco`) naming the frame's `source`, and annotated
-    /// frames into `overlay`.
-    private func write<Iterator: FrameIterator>(_ frames: Iterator, _ found: (Iterator.Element) -> (DetectedFrame, [Hand]?),
-                                                source: (Int) -> String, json: ByteSink, overlay: MediaWriter?,
-                                                coco: inout CocoExport?, outputs: [ByteSink],
-                                                _ progressReporter: ProgressReporter) async throws {
-        var frames = frames
-        // While the next frame is not there yet, finished lines go out (a failure resurfaces on the next write).
-        frames.whenWaiting = { for sink in outputs { try? sink.flush() } }
-        var text = JSONText()
-        while let next = try await frames.next() {
-            let (detected, hands) = found(next)
-            let input = source(detected.index)
-            let assigned = hands.map { HandAssignment.assign($0, to: detected.poses) }
-            if smooth == true && detected.frame.isStillImage { throw Self.smoothingNeedsVideo(input) }
-            if coco != nil {
-                guard detected.frame.isStillImage else { throw CLIError("--format coco is for images; use JSON Lines for video") }
-                try coco!.add(detected.poses, input: input, width: detected.width, height: detected.height)
-            } else {
-                text.reset()
-                PoseJSONLinesEncoder.append(source: input, frame: detected.index, width: detected.width, height: detected.height,
-                                            time: detected.time, poses: detected.poses, hands: assigned?.perPose,
-                                            unassignedHands: assigned?.unassigned ?? [], coordinates: output.coordinates, to: &text)
-                try text.bytes.withUnsafeBytes { try json.write($0) }
-                try json.endRecord()
+    /// Runs the loop over `frames`, whose output holds each frame's people and, with --hands, its
+    /// hands (`found`): a JSON line per frame (or its poses into `coco`) naming the frame's
+    /// `source`, the people and hands drawn on the overlay.
+    private func run<Frames: FrameIterator, Output>(_ loop: FrameLoop, _ frames: Frames, source: @escaping (Int) -> String,
+                                                    coco: inout CocoExport?, found: @escaping (Output) -> ([Pose], [Hand]?)) async throws
+    where Frames.Element == ProcessedFrame<Output> {
+        var collected = coco
+        defer { coco = collected }
+        try await loop.run(frames, lines: { frame, text in
+            let (poses, hands) = found(frame.output)
+            let input = source(frame.index)
+            if smooth == true && frame.frame.isStillImage { throw Self.smoothingNeedsVideo(input) }
+            if collected != nil {
+                guard frame.frame.isStillImage else { throw CLIError("--format coco is for images; use JSON Lines for video") }
+                try collected!.add(poses, input: input, width: frame.width, height: frame.height)
+                return
             }
-            if let overlay {
-                var image = detected.frame.rgb()
-                PoseOverlay().draw(detected.poses + (hands ?? []).map(\.pose), on: &image)
-                if output.overlayIds { PoseOverlay().drawIDs(detected.poses, on: &image) }
-                try overlay.write(image, of: detected.frame)
-            }
-            progressReporter.frameDone(dropped: detected.droppedBefore)
-            try InputCancellation.check()
-        }
+            let assigned = hands.map { HandAssignment.assign($0, to: poses) }
+            PoseJSONLinesEncoder.append(source: input, frame: frame.index, width: frame.width, height: frame.height,
+                                        time: frame.time, poses: poses, hands: assigned?.perPose,
+                                        unassignedHands: assigned?.unassigned ?? [], coordinates: output.coordinates, to: &text)
+        }, draw: { frame, image in
+            let (poses, hands) = found(frame.output)
+            PoseOverlay().draw(poses + (hands ?? []).map(\.pose), on: &image)
+            if output.overlayIds { PoseOverlay().drawIDs(poses, on: &image) }
+        })
     }
 }
-
-/// A stream's iterator that can flush while it waits (`whenWaiting`): the pose stream's and the
-/// body-and-hands stream's.
-protocol FrameIterator: AsyncIteratorProtocol {
-    var whenWaiting: (() -> Void)? { get set }
-}
-
-extension PoseFrameSequence.Iterator: FrameIterator {}
-extension TrackedFrameSequence.Iterator: FrameIterator {}

@@ -156,74 +156,18 @@ struct TrainActionsCommand: ParsableCommand {
     /// `--choose-thresholds`: the protocol of `RepetitionThresholdSearch`, leave-one-clip-out and on
     /// all clips, printed as Markdown tables.
     private func chooseRepetitionThresholds(_ clips: [LabeledClip], config: ActionTrainingConfiguration) throws {
-        func counts(_ c: [ActionClass: Int]) -> String {
-            let parts = ActionClass.exercises.filter { (c[$0] ?? 0) > 0 }.map { "\($0.name) \(c[$0]!)" }
-            return parts.isEmpty ? "0" : parts.joined(separator: ", ")
-        }
-        func reading(_ x: Double?) -> String { x.map { String(format: "%.0f", $0) } ?? "-" }
-        func given(_ choice: RepetitionThresholdSearch.Choice) -> String {
-            let names = choice.exercises.filter(\.zoneGiven).map(\.exercise.name)
-            return names.isEmpty ? "" : " (zone given, no repetition to count: \(names.joined(separator: ", ")))"
-        }
-        let heldOut = try RepetitionThresholdSearch.leaveOneClipOut(clips) { held, training in
-            try heldOutModel(held, training: training, config: config)
-        }
-        print("Leave-one-clip-out: thresholds chosen on the other clips with the classifier trained without the clip")
-        print("")
-        print("| held-out clip | label | labeled reps | counted | rejected | exact | chosen on the other clips |")
-        print("|---|---|---|---|---|---|---|")
-        var exact = 0
-        for h in heldOut {
-            let expected = ActionClass.exercises.map { RepetitionThresholdSearch.expected($0, on: h.clip) }
-            let isExact = ActionClass.exercises.map { h.run.counts[$0] ?? 0 } == expected
-            if isExact { exact += 1 }
-            print("| \(h.clip.name) | \(h.clip.label.name) | \(h.clip.label == .other ? 0 : h.clip.repetitions ?? 0) "
-                  + "| \(counts(h.run.counts)) | \(counts(h.run.rejected)) | \(isExact ? "yes" : "no") | \(h.choice.thresholds)\(given(h.choice)) |")
-        }
-        print("")
-        print("exact on \(exact) of \(heldOut.count) held-out clips")
-        let (net, _) = try CLIError.reading(weights) { try ActionWeightsFile.load(contentsOf: URL(fileURLWithPath: weights)) }
-        let all = try RepetitionThresholdSearch.choose(on: clips, classifier: net)
-        print("")
-        print("On all \(clips.count) clips (classifier \(weights)): \(all.thresholds)\(given(all))")
-        print("")
-        print("| exercise | zones with the least error | error | lowest repetition | highest counter-example | counted counter-examples | errors with the rules |")
-        print("|---|---|---|---|---|---|---|")
-        for e in all.exercises {
-            print("| \(e.exercise.name) | \(e.bestZones.map { String(format: "%.3g", $0) }.joined(separator: " ")) | \(e.zoneError) "
-                  + "| \(reading(e.lowestRepetition)) | \(reading(e.highestCounterExample)) | \(e.countedCounterExamples) | \(all.errors[e.exercise] ?? 0) |")
-        }
-        print("")
-        for e in all.exercises where !e.counterExamples.isEmpty {
-            print("counter-examples of \(e.exercise.name): " + e.counterExamples.map { String(format: "%@ %.2f s: %.0f", $0.clip, $0.time, $0.reading) }
-                .joined(separator: "; "))
-        }
-        print("")
-        print("| clip | labeled reps | counted (chosen on all clips) | rejected | counted (RepetitionThresholds.shipped) |")
-        print("|---|---|---|---|---|")
-        for clip in clips {
-            let chosen = try RepetitionThresholdSearch.run(clip, classifier: net, thresholds: all.thresholds)
-            let shipped = try RepetitionThresholdSearch.run(clip, classifier: net, thresholds: .shipped)
-            print("| \(clip.name) | \(clip.label == .other ? 0 : clip.repetitions ?? 0) | \(counts(chosen.counts)) | \(counts(chosen.rejected)) | \(counts(shipped.counts)) |")
-        }
-        guard let checkLabels else { return }
-        let unseen = try CLIError.reading(checkLabels) {
-            try LabeledClip.load(labels: URL(fileURLWithPath: checkLabels), posesDirectory: URL(fileURLWithPath: checkPosesDir))
-        }
-        print("")
-        print("Clips no threshold was chosen on (\(checkLabels)), counted with the thresholds chosen on all clips:")
-        print("")
-        print("| clip | labeled reps | counted | rejected | counted (RepetitionThresholds.shipped) | rejected (shipped) |")
-        print("|---|---|---|---|---|---|")
-        for clip in unseen {
-            let chosen = try RepetitionThresholdSearch.run(clip, classifier: net, thresholds: all.thresholds)
-            let shipped = try RepetitionThresholdSearch.run(clip, classifier: net, thresholds: .shipped)
-            print("| \(clip.name) | \(clip.label == .other ? 0 : clip.repetitions ?? 0) | \(counts(chosen.counts)) | \(counts(chosen.rejected)) "
-                  + "| \(counts(shipped.counts)) | \(counts(shipped.rejected)) |")
-        }
+        try RepetitionThresholdSearch.report(clips, heldOutModel: { held, training in try heldOutModel(held, training: training, config: config) },
+                                             classifier: {
+            try CLIError.reading(weights) { try ActionWeightsFile.load(contentsOf: URL(fileURLWithPath: weights)).0 }
+        }, named: weights, unseen: checkLabels.map { checkLabels in
+            (checkLabels, {
+                try CLIError.reading(checkLabels) {
+                    try LabeledClip.load(labels: URL(fileURLWithPath: checkLabels), posesDirectory: URL(fileURLWithPath: checkPosesDir))
+                }
+            })
+        }, print: { print($0) })
     }
 
-    /// Writes a weight file safely (atomically; its directory is created).
     private static func write(_ data: Data, to path: String) throws {
         try CLIError.creatingParent(of: path)
         let file = try OutputFile(path: path)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PoseKit
 import PoseNetImport
+import TFLite
 
 /// `posekit weights install|list`: puts the weights where every PoseKit client finds them (the
 /// per-user directory) and shows what is found where.
@@ -24,26 +25,22 @@ struct WeightsCommand: ParsableCommand {
         defaultSubcommand: WeightsList.self)
 }
 
-/// `posekit weights install`: imports the published PoseNet models and copies the ActionNet bundle
-/// into the per-user directory.
+/// `posekit weights install`: every bundle of ``ModelCatalogue`` into the per-user directory: the
+/// published files imported (each checked against the catalogue's SHA-256 first), ActionNet's
+/// bundle copied from the checkout.
 struct WeightsInstall: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "install",
-        abstract: "Import the published PoseNet weights and copy the ActionNet weights into the per-user directory.",
+        abstract: "Import every model a command can ask for (PoseNet, BlazePose, hands) and copy ActionNet into the per-user directory.",
         discussion: """
-            The PoseNet models are read from --from DIR (default $POSEKIT_WEIGHTS_SRC, else \
-            ../shared/weights beside the PoseKit checkout): \
-            \(WeightsInstall.published.map { "\($0.directory)/\($0.file)" }.joined(separator: ", ")). \
+            The published files are read from --from DIR (default $POSEKIT_WEIGHTS_SRC, else \
+            ../shared/weights beside the PoseKit checkout), each checked against the SHA-256 PoseKit \
+            knows before it is imported: \
+            \(ModelCatalogue.bundles.compactMap { bundle in bundle.source.directory.map { "\($0)/\(bundle.source.fileName)" } }.joined(separator: ", ")). \
             The ActionNet bundle is copied from the checkout's Weights/. Existing files are replaced atomically.
             """)
 
-    /// The published PoseNet files `make weights` imports, by short name.
-    static let published: [(name: String, directory: String, file: String)] = [
-        ("mobilenet075", "posenet-mobilenet075-s16-coreml", "PoseNetMobileNet075S16FP16.mlmodel"),
-        ("mobilenet050", "posenet-mobilenet050-tf", "model-mobilenet_v1_050.pb"),
-    ]
-
-    @Option(help: "Directory holding the published PoseNet models.")
+    @Option(help: "Directory holding the published models (a folder per source, as ../shared/weights).")
     var from: String?
 
     func run() throws {
@@ -53,29 +50,48 @@ struct WeightsInstall: ParsableCommand {
         }
         let sourceDirectory = from ?? environment["POSEKIT_WEIGHTS_SRC"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ModelLocator.packageRoot().map { URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("shared/weights").path }
+        let example = ModelCatalogue.bundles.compactMap(\.source.directory).first ?? ""
         guard let sourceDirectory else {
-            throw CLIError("no weights source: pass --from DIR (the directory holding \(Self.published[0].directory)/)")
+            throw CLIError("no weights source: pass --from DIR (the directory holding \(example)/)")
         }
         guard FileManager.default.fileExists(atPath: sourceDirectory) else {
-            throw CLIError("\(sourceDirectory): no such directory; pass --from DIR (the directory holding \(Self.published[0].directory)/)")
+            throw CLIError("\(sourceDirectory): no such directory; pass --from DIR (the directory holding \(example)/)")
         }
         try CLIError.creatingParent(of: destination + "/x")
-        for model in Self.published {
-            let source = "\(sourceDirectory)/\(model.directory)/\(model.file)"
-            let imported = try CLIError.reading(source) { try WeightImporter.importModel(at: URL(fileURLWithPath: source)) }
-            let bytes = try imported.bundleWriter(storage: .automatic).encoded()
-            try Self.write(bytes, to: "\(destination)/\(model.name).pkw")
-            print("installed \(model.name): imported \(source) → \(destination)/\(model.name).pkw")
+        for bundle in ModelCatalogue.bundles {
+            let target = "\(destination)/\(bundle.name).\(ModelLocator.bundleExtension)"
+            guard let directory = bundle.source.directory else {
+                try Self.copyCommitted(bundle, to: target)
+                continue
+            }
+            let source = "\(sourceDirectory)/\(directory)/\(bundle.source.fileName)"
+            let bytes = try CLIError.reading(source) { [UInt8](try RegularFile.contents(atPath: source)) }
+            let sha256 = SHA256.hexDigest(bytes)
+            guard sha256 == bundle.source.sha256 else {
+                throw CLIError("\(source): SHA-256 \(sha256) is not the published file's (\(bundle.source.sha256)); refusing to install it as \(bundle.name)")
+            }
+            let encoded = try CLIError.reading(source) { () throws -> [UInt8] in
+                if bundle.source.format == "tflite" {
+                    return try TFLiteImporter.importModel(bytes: bytes, file: source).bundleWriter().encoded()
+                }
+                return try WeightImporter.importModel(at: URL(fileURLWithPath: source)).bundleWriter(storage: .automatic).encoded()
+            }
+            try Self.write(encoded, to: target)
+            print("installed \(bundle.name): imported \(source) → \(target)")
         }
+    }
+
+    /// Copies a bundle PoseKit trains and commits (ActionNet's) from the checkout's `Weights/`.
+    static func copyCommitted(_ bundle: ModelCatalogue.Bundle, to target: String) throws {
         guard let checkout = ModelLocator.checkoutWeightsDirectory else {
-            throw CLIError("the PoseKit checkout posekit was built from is gone: cannot copy \(ModelLocator.actionModel).pkw")
+            throw CLIError("the PoseKit checkout posekit was built from is gone: cannot copy \(bundle.source.fileName)")
         }
-        let action = "\(checkout)/\(ModelLocator.actionModel).\(ModelLocator.bundleExtension)"
-        let bundle = try CLIError.reading(action) { try WeightBundle(contentsOf: URL(fileURLWithPath: action)) }
-        try CLIError.reading(action) { try bundle.requireKind(ModelLocator.actionModel) }
-        let bytes = try CLIError.reading(action) { try [UInt8](Data(contentsOf: URL(fileURLWithPath: action))) }
-        try Self.write(bytes, to: "\(destination)/\(ModelLocator.actionModel).pkw")
-        print("installed \(ModelLocator.actionModel): copied \(action) → \(destination)/\(ModelLocator.actionModel).pkw")
+        let source = "\(checkout)/\(bundle.source.fileName)"
+        let weights = try CLIError.reading(source) { try WeightBundle(contentsOf: URL(fileURLWithPath: source)) }
+        try CLIError.reading(source) { try weights.requireKind(ModelLocator.actionModel) }
+        let bytes = try CLIError.reading(source) { [UInt8](try RegularFile.contents(atPath: source)) }
+        try write(bytes, to: target)
+        print("installed \(bundle.name): copied \(source) → \(target)")
     }
 
     /// Writes a file atomically.
@@ -105,7 +121,7 @@ struct WeightsList: ParsableCommand {
                 print("       \(file)  \(kind)")
             }
         }
-        for name in ModelLocator.knownModels + [ModelLocator.actionModel] {
+        for name in ModelCatalogue.bundleNames {
             if let url = try? ModelLocator.resolve(name) {
                 print("\(name) → \(url.path)")
             } else {

@@ -2,6 +2,7 @@ import Foundation
 import FrameIO
 import PoseCore
 import PoseNet
+import Detectors
 import Tensor
 
 /// The measurements behind `posekit bench pipeline`: end-to-end frames/s of a 640x480 Y4M stream

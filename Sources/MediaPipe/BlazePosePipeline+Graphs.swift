@@ -11,12 +11,15 @@ extension BlazePosePipeline {
     /// - Parameters:
     ///   - detector: the imported `pose_detection` graph.
     ///   - landmarker: the imported `pose_landmark_full` graph.
-    ///   - threads: threads each model runs on.
+    ///   - threads: threads each model and each crop runs on (the configuration's `threads` is set to it).
+    ///   - precision: the arithmetic of both models' 1×1 convolutions.
     public convenience init(detector: Graph, landmarker: Graph, configuration: Configuration = Configuration(),
-                            threads: Int = Parallelism.defaultThreads) throws {
+                            threads: Int = Parallelism.defaultThreads, precision: Precision = .fp32) throws {
         let skipped: Set<Int> = configuration.segmentation ? [] : [Self.segmentationOutput]
-        self.init(detector: try GraphModel(graph: detector, threads: threads),
-                  landmarker: try GraphModel(graph: landmarker, skippingOutputs: skipped, threads: threads),
+        var configuration = configuration
+        configuration.threads = threads
+        self.init(detector: try GraphModel(graph: detector, threads: threads, precision: precision),
+                  landmarker: try GraphModel(graph: landmarker, skippingOutputs: skipped, threads: threads, precision: precision),
                   configuration: configuration)
     }
 }

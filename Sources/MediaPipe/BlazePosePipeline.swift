@@ -63,6 +63,8 @@ public final class BlazePosePipeline {
         /// Two regions whose axis-aligned IoU exceeds this hold one person (PoseLandmarker's
         /// association threshold, its `min_tracking_confidence` 0.5).
         public var duplicateOverlap: Float = 0.5
+        /// Cores the crops (`ImageToTensor`) use; the models have their own (the detector's).
+        public var threads = Parallelism.defaultThreads
         public init() {}
     }
 
@@ -148,7 +150,7 @@ public final class BlazePosePipeline {
 
     /// The detector's detections (best first) on the whole image.
     public func detect(_ image: RGBImage) throws -> [Detection] {
-        let (input, padding) = try ImageToTensor.poseDetection.tensor(from: image)
+        let (input, padding) = try ImageToTensor.poseDetection.tensor(from: image, threads: configuration.threads)
         let outputs = try detector.run(input)
         try MediaPipeError.checkOutputCount(outputs, 2, model: "pose detection")
         return try outputs[0].withUnsafeBufferPointer { boxes in
@@ -165,7 +167,7 @@ public final class BlazePosePipeline {
 
     /// The model run in `region`: landmarks, and the mask in the image when asked.
     private func read(_ image: RGBImage, region: NormalizedRect, mask: Bool) throws -> (pose: PoseLandmarks, mask: SegmentationMask?)? {
-        let (input, padding) = try ImageToTensor.poseLandmark.tensor(from: image, roi: region)
+        let (input, padding) = try ImageToTensor.poseLandmark.tensor(from: image, roi: region, threads: configuration.threads)
         let outputs = try landmarker.run(input)
         try MediaPipeError.checkOutputCount(outputs, 5, model: "pose landmark")
         let flag = outputs[1].count > 0 ? outputs[1].scalars[0] : .nan

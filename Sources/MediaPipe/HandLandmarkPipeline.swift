@@ -52,6 +52,8 @@ public final class HandLandmarkPipeline {
         public var minimumDetectionScore: Float = 0.5
         /// A hand flag below drops the hand (`min_tracking_confidence`).
         public var minimumPresence: Float = 0.5
+        /// Cores the crops (`ImageToTensor`) use; the models have their own.
+        public var threads = Parallelism.defaultThreads
         public init() {}
     }
 
@@ -92,7 +94,7 @@ public final class HandLandmarkPipeline {
 
     /// The palm detections (best first, at most `maximumHands`) on the whole image.
     public func detectPalms(_ image: RGBImage) throws -> [Detection] {
-        let (input, padding) = try ImageToTensor.palmDetection.tensor(from: image)
+        let (input, padding) = try ImageToTensor.palmDetection.tensor(from: image, threads: configuration.threads)
         let outputs = try palmDetector.run(input)
         try MediaPipeError.checkOutputCount(outputs, 2, model: "palm detection")
         let detections = try outputs[0].withUnsafeBufferPointer { boxes in
@@ -113,7 +115,7 @@ public final class HandLandmarkPipeline {
     /// The hand read in `region` whatever its flag (`presence`), for regions with an acceptance
     /// rule of their own (hands seeded by the body); nil only when the flag is not a number.
     public func readHand(_ image: RGBImage, region: NormalizedRect) throws -> HandResult? {
-        let (input, padding) = try ImageToTensor.handLandmark.tensor(from: image, roi: region)
+        let (input, padding) = try ImageToTensor.handLandmark.tensor(from: image, roi: region, threads: configuration.threads)
         let outputs = try landmarker.run(input)
         try MediaPipeError.checkOutputCount(outputs, 4, model: "hand landmark")
         let flag = outputs[1].count > 0 ? outputs[1].scalars[0] : .nan

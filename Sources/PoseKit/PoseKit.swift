@@ -7,19 +7,18 @@
 //         for pose in detected.poses { print(detected.index, pose.id ?? 0, pose[.nose].position) }
 //     }
 //
-// It re-exports the runtime modules, so one import brings the PoseNet detector (PoseNet), the
-// stream every model runs on (Streaming), BlazePose (`BlazePoseDetector`, from MediaPipe),
-// poses, body parts, tracking and the JSON Lines codec (PoseCore), images, frames, media input
-// and output and overlays (FrameIO), action recognition and repetition counting (ActionNet),
-// and weight bundles and tensors (Tensor). MediaPipe's calculators stay in their module
-// (`import MediaPipe`): only the one-call detector and its result are re-exported. It adds
-// `HandDetector` (MediaPipe's hand pipeline: 21 points per hand, handedness, tracking), which
-// `posekit hands` runs.
+// It re-exports the runtime modules, so one import brings every one-call detector (Detectors:
+// PoseNet's `PoseDetector`, `BlazePoseDetector`, `HandDetector`, `BodyAndHandsModel`), the PoseNet
+// network (PoseNet), the stream every model runs on (Streaming), poses, body parts, tracking and
+// the JSON Lines codec (PoseCore), images, frames, media input and output and overlays (FrameIO),
+// action recognition and repetition counting (ActionNet), and weight bundles and tensors (Tensor).
+// MediaPipe's calculators stay in their module (`import MediaPipe`): only BlazePose's result is
+// re-exported.
 @_exported import ActionNet
+@_exported import Detectors
 @_exported import FrameIO
 @_exported import PoseCore
 @_exported import PoseNet
 @_exported import Streaming
 @_exported import Tensor
-@_exported import class MediaPipe.BlazePoseDetector
 @_exported import struct MediaPipe.BlazePoseResult

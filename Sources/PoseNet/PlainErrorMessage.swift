@@ -11,6 +11,9 @@ public enum PlainErrorMessage {
             text = plain(decoding)
         } else if let foundation = plainFoundationError(error) {
             text = foundation
+        } else if !(error is CustomStringConvertible), let localized = (error as? LocalizedError)?.errorDescription {
+            // An error that only says itself as a LocalizedError (`PrecisionUnavailable`), never its dump.
+            text = localized
         } else {
             text = String(describing: error)
         }

@@ -3,7 +3,7 @@ import PoseCore
 import Streaming
 import Tensor
 
-/// Anything that finds poses in a frame: ``PoseDetector`` (one network pass, or two with flip
+/// Anything that finds poses in a frame: `PoseDetector` (module `Detectors`) (one network pass, or two with flip
 /// averaging) and ``MultiScalePoseDetector`` (several input sizes merged, the accuracy preset).
 ///
 /// The one-call way is ``poses(in:)-(VideoFrame)`` for one frame and `poses(from:)` (the

@@ -1,7 +1,7 @@
 import PoseCore
 import Foundation
 
-/// Which PoseNet weights a ``PoseDetector`` runs: one of the bundled models by name, or a
+/// Which PoseNet weights a `PoseDetector` (module `Detectors`) runs: one of the bundled models by name, or a
 /// `.pkw` weight bundle anywhere.
 ///
 ///     let fast = try PoseDetector(model: .mobilenet050)

@@ -151,7 +151,7 @@ enum CoreMLImporter {
                 preprocessing: preprocessing,
                 source: .init(fileName: fileName(file), sha256: sha256, format: WeightImporter.Format.coreML.rawValue,
                               notes: metadata(description)),
-                license: WeightImporter.posenetLicense(convertedBy: "Converted to Core ML by Apple (coremltools) from the TF.js PoseNet checkpoint."))
+                license: ModelCatalogue.poseNetCoreMLLicense)
             return ImportedWeights(manifest: manifest, tensors: ordered)
         }
 

@@ -46,7 +46,7 @@ enum GraphDefImporter {
             preprocessing: .minusOneToOne,
             source: .init(fileName: file.split(separator: "/").last.map(String.init) ?? file,
                           sha256: SHA256.hexDigest(bytes), format: WeightImporter.Format.tensorFlowGraphDef.rawValue),
-            license: WeightImporter.posenetLicense(convertedBy: "Frozen TensorFlow graph made by the rwightman/posenet-python converter (Apache-2.0, Copyright 2018 Ross Wightman) from the TF.js PoseNet checkpoint."))
+            license: ModelCatalogue.poseNetGraphDefLicense)
         return ImportedWeights(manifest: manifest, tensors: ordered)
     }
 }

@@ -81,11 +81,4 @@ public enum WeightImporter {
             throw ImportError.unknownFormat(file: file, detail: "not a Core ML .mlmodel or TensorFlow GraphDef .pb (first protobuf key \(key))")
         }
     }
-
-    /// The license of Google's TF.js PoseNet weights, from which every known PoseNet
-    /// MobileNetV1 file derives; `convertedBy` says how this file was made from them.
-    static func posenetLicense(convertedBy: String) -> WeightManifest.License {
-        .init(spdx: "Apache-2.0",
-              attribution: "PoseNet MobileNetV1 weights from TensorFlow.js PoseNet (github.com/tensorflow/tfjs-models/tree/master/posenet), Copyright 2018 Google LLC, licensed under the Apache License, Version 2.0. \(convertedBy) Repackaged by PoseKit: values unchanged except that separate batchnorm layers are folded into the convolutions.")
-    }
 }

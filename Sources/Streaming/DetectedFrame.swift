@@ -26,9 +26,9 @@ extension ProcessedFrame where Output == [Pose] {
     }
 
     /// The frame's record (`posekit pose`'s JSON line, `ActionRecognizer`'s input): a stream
-    /// without a frame rate is timed at `PoseStream.fallbackFrameRate`.
-    public func poseFrame(source: String? = nil) -> PoseFrame {
-        PoseFrame(frame: index, time: PoseStream.trackingTime(frameIndex: index, time: time),
+    /// without a frame rate is timed at `frameRate` (`PoseStream.fallbackFrameRate` unless told).
+    public func poseFrame(source: String? = nil, frameRate: Double = PoseStream.fallbackFrameRate) -> PoseFrame {
+        PoseFrame(frame: index, time: PoseStream.trackingTime(frameIndex: index, time: time, frameRate: frameRate),
                   width: width, height: height, poses: poses, source: source)
     }
 }

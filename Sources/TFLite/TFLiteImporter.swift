@@ -66,28 +66,16 @@ public enum TFLiteImporter {
         let sha256 = SHA256.hexDigest(bytes)
         var notes = ["schemaVersion": String(model.version)]
         if let description = model.description, !description.isEmpty { notes["description"] = description }
-        let known = knownModels[sha256]
-        let recordedLicense = known.map { WeightManifest.License(spdx: "Apache-2.0", attribution: mediapipeAttribution($0)) }
+        let recordedLicense = ModelCatalogue.bundle(sha256: sha256)?.license
             ?? license ?? WeightManifest.License(spdx: "NOASSERTION", attribution: "not stated by the source file; pass --license and --attribution to `posekit import`")
         return ImportedGraph(graph: graph, model: model, name: URL(fileURLWithPath: fileName).deletingPathExtension().lastPathComponent,
                              source: .init(fileName: fileName, sha256: sha256, format: "tflite", notes: notes),
                              license: recordedLicense)
     }
 
-    /// The published models whose licence PoseKit knows, by SHA-256: MediaPipe 0.10.14's six
-    /// (`../shared/weights/mediapipe-0.10.14/PROVENANCE.txt`), Apache-2.0.
-    public static let knownModels: [String: String] = [
-        "11c272b891e1a99ab034208e23937a8008388cf11ed2a9d776ed3d01d0ba00e3": "hand_landmark_full",
-        "048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6": "hand_landmark_lite",
-        "1b14e9422c6ad006cde6581a46c8b90dd573c07ab7f3934b5589e7cea3f89a54": "palm_detection_full",
-        "e9a4aaddf90dda56a87235303cf00e4c2d3fb28725f68fd88772997dac905c18": "palm_detection_lite",
-        "9ba9dd3d42efaaba86b4ff0122b06f29c4122e756b329d89dca1e297fd8f866c": "pose_detection",
-        "e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f": "pose_landmark_full",
-    ]
-
-    static func mediapipeAttribution(_ model: String) -> String {
-        "MediaPipe \(model) model from the mediapipe 0.10.14 Python wheel (github.com/google-ai-edge/mediapipe), "
-            + "Copyright Google LLC, licensed under the Apache License, Version 2.0. Repackaged by PoseKit: fp16 DEQUANTIZE "
-            + "and sparse DENSIFY folded (values unchanged), layouts converted for PoseKit's kernels."
+    /// The published models whose licence PoseKit knows, by SHA-256: the TFLite files of
+    /// ``/Tensor/ModelCatalogue`` (MediaPipe 0.10.14's six), name by hash.
+    public static var knownModels: [String: String] {
+        Dictionary(uniqueKeysWithValues: ModelCatalogue.bundles.filter { $0.source.format == "tflite" }.map { ($0.source.sha256, $0.name) })
     }
 }

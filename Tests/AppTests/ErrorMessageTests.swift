@@ -56,12 +56,12 @@ import Testing
             try writer.write(to: URL(fileURLWithPath: unwritable))
         }
         // Where the library and the command look for a model by name: here, the user directory
-        // and this checkout's Weights/.
+        // and this checkout's Weights/; a name that is no bundle of PoseKit's gets the names, not weights install.
         let environment = ["POSEKIT_WEIGHTS_DIR": dir.path, "XDG_DATA_HOME": dir.appendingPathComponent("data").path]
         let checkout = CLI.repositoryRoot.appendingPathComponent("Weights").path
         try Self.expectLine(ModelLocator.NotFound.self,
-                            "model 'no-such-model' not found (looked in \(dir.path), \(dir.path)/data/posekit/weights, \(checkout)); run `posekit weights install` to install the weights",
-                            command: ["pose", "--model", "no-such-model", Self.photo], environment: environment) {
+                            "model 'no-such-model' not found (looked in \(dir.path), \(dir.path)/data/posekit/weights, \(checkout)): not one of PoseKit's bundles (bundles: \(ModelCatalogue.bundleNames.joined(separator: ", ")))",
+                            command: ["info", "no-such-model"], environment: environment) {
             _ = try ModelLocator.resolve("no-such-model", environment: environment)
         }
     }

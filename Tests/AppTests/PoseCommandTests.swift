@@ -139,8 +139,9 @@ import Testing
     @Test func missingFileAndModelSayWhatToDo() throws {
         let missing = try CLI.run(["pose", "/nonexistent/photo.ppm"])
         #expect(missing.status == 1 && missing.stderr.hasPrefix("posekit: error: /nonexistent/photo.ppm"), "\(missing.stderr)")
+        // A misspelt model: the names --model takes and the nearest (a usage error, before any work).
         let noModel = try CLI.run(["pose", "--model", "mobilenet999", Self.images.appendingPathComponent("coco_000000000785.ppm").path])
-        #expect(noModel.status == 1 && noModel.stderr.contains("run `posekit weights install`"), "\(noModel.stderr)")
+        #expect(noModel.status == 2 && noModel.stderr.contains("did you mean 'mobilenet075'?"), "\(noModel.stderr)")
     }
 
     @Test(arguments: [["pose"], ["pose", "--no-such-option", "x.ppm"], ["pose", "--output-stride", "7", "x.ppm"],

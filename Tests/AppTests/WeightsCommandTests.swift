@@ -23,14 +23,21 @@ import Testing
         let user = home.appendingPathComponent(".local/share/posekit/weights")
         let install = try CLI.run(["weights", "install", "--from", CLI.shared.appendingPathComponent("weights").path], environment: env)
         #expect(install.status == 0, "\(install.stderr)")
-        for name in ["mobilenet075", "mobilenet050", "actionnet"] {
-            #expect(FileManager.default.fileExists(atPath: user.appendingPathComponent("\(name).pkw").path), "\(name)")
+        // Every model a command can ask for (pose --model, --model blazepose, hands --hand-model
+        // full|lite, actions), byte for byte the bundle `make weights` imported into the checkout.
+        let everyBundle = ["mobilenet075", "mobilenet050", "pose_detection", "pose_landmark_full", "palm_detection_full",
+                           "palm_detection_lite", "hand_landmark_full", "hand_landmark_lite", "actionnet"]
+        for name in everyBundle {
+            let installed = user.appendingPathComponent("\(name).pkw")
+            #expect(FileManager.default.fileExists(atPath: installed.path), "\(name)")
+            let made = CLI.repositoryRoot.appendingPathComponent("Weights/\(name).pkw")
+            #expect((try? Data(contentsOf: installed)) == (try? Data(contentsOf: made)), "\(name) differs from \(made.path)")
         }
         let list = try CLI.run(["weights", "list"], environment: env)
         #expect(list.status == 0, "\(list.stderr)")
         let text = list.stdoutText
         #expect(text.contains("user") && text.contains(user.path))
-        for name in ["mobilenet075", "mobilenet050", "actionnet"] {
+        for name in everyBundle {
             #expect(text.contains("\(name) → \(user.path)/\(name).pkw"), "\(text)")
         }
         let info = try CLI.run(["info", "mobilenet050"], environment: env)
@@ -44,12 +51,41 @@ import Testing
         expectOneLineError(missing, "nowhere: no such directory")
     }
 
-    @Test func aMissingModelNamesTheCommandThatInstallsIt() throws {
+    /// A name that is no model of PoseKit's is not sent to `weights install` (which would not
+    /// install it): the names there are and the nearest, with where it was looked for.
+    @Test func aNameThatIsNoModelListsTheNamesAndTheNearest() throws {
         let home = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let result = try CLI.run(["info", "mobilenet999"], environment: Self.isolated(home: home))
-        expectOneLineError(result, "run `posekit weights install`")
+        expectOneLineError(result, "did you mean 'mobilenet075'?")
+        #expect(!result.stderr.contains("weights install"), "\(result.stderr)")
         #expect(result.stderr.contains(home.path + "/.local/share/posekit/weights"))
+    }
+
+    /// `weights install` refuses a source file that is not the published one (its SHA-256), in one
+    /// line naming it, and installs nothing in its place.
+    @Test func installRefusesAFileThatIsNotThePublishedOne() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let published = CLI.shared.appendingPathComponent("weights")
+        let source = dir.appendingPathComponent("weights")
+        let fm = FileManager.default
+        for folder in try fm.contentsOfDirectory(atPath: published.path) {
+            try fm.createDirectory(at: source.appendingPathComponent(folder), withIntermediateDirectories: true)
+            for file in try fm.contentsOfDirectory(atPath: published.appendingPathComponent(folder).path) {
+                try fm.createSymbolicLink(at: source.appendingPathComponent(folder).appendingPathComponent(file),
+                                          withDestinationURL: published.appendingPathComponent(folder).appendingPathComponent(file))
+            }
+        }
+        // The lite palm detector replaced by the full one: a valid model, but not the file named.
+        let lite = source.appendingPathComponent("mediapipe-0.10.14/palm_detection_lite.tflite")
+        try fm.removeItem(at: lite)
+        try fm.copyItem(at: published.appendingPathComponent("mediapipe-0.10.14/palm_detection_full.tflite"), to: lite)
+        let home = dir.appendingPathComponent("home")
+        let result = try CLI.run(["weights", "install", "--from", source.path], environment: Self.isolated(home: home))
+        expectOneLineError(result, "\(lite.path): SHA-256 1b14e942")
+        #expect(result.stderr.contains("refusing to install it as palm_detection_lite"), "\(result.stderr)")
+        #expect(!fm.fileExists(atPath: home.appendingPathComponent(".local/share/posekit/weights/palm_detection_lite.pkw").path))
     }
 
     @Test func bundlesOfTheWrongKindAreRefusedByName() throws {

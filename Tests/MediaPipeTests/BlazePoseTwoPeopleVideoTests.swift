@@ -1,3 +1,4 @@
+import Detectors
 import Foundation
 import FrameIO
 import PoseCore

@@ -1,3 +1,4 @@
+import Detectors
 import Testing
 import Tensor
 @testable import PoseNet

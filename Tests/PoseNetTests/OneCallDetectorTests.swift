@@ -1,3 +1,4 @@
+import Detectors
 import PoseCore
 import Foundation
 import FrameIO

@@ -328,12 +328,23 @@ import TestSupport
         try writer.write(to: client.appendingPathComponent("Weights/custom-model.pkw"))
         try writer.write(to: client.appendingPathComponent("custom-model.pkw").deletingLastPathComponent().appendingPathComponent("Package.swift"))
         #expect(throws: ModelLocator.NotFound.self) { try resolve("custom-model", [:], cwd: client.path) }
+        // A bundle of the catalogue that is not installed: where it was looked for, and the command that installs it.
         do {
-            _ = try resolve("mobilenet999", env)
+            _ = try resolve("palm_detection_lite", env)
             Issue.record("a missing model resolved")
         } catch let error as ModelLocator.NotFound {
             #expect(error.description.contains("run `posekit weights install`"))
             #expect(error.description.contains(envDir.path) && error.description.contains(userDir.path) && error.description.contains(checkout.path))
+            #expect(!error.description.contains("\n"))
+        }
+        // A name that is no bundle of PoseKit's: not sent to weights install; the names and the nearest instead.
+        do {
+            _ = try resolve("mobilenet999", env)
+            Issue.record("a missing model resolved")
+        } catch let error as ModelLocator.NotFound {
+            #expect(!error.description.contains("weights install"), "\(error.description)")
+            #expect(error.description.contains("did you mean 'mobilenet075'?"), "\(error.description)")
+            #expect(error.description.contains("bundles: mobilenet075, mobilenet050, pose_detection"), "\(error.description)")
             #expect(!error.description.contains("\n"))
         }
         #expect(throws: ModelLocator.NotFound.self) { try resolve("/no/such/file.pkw", [:]) }

@@ -43,9 +43,10 @@ public struct PoseStream: Sendable {
     }
 
     /// The time used for tracking and smoothing: the frame's time stamp, or the frame index at
-    /// ``fallbackFrameRate`` when the stream has no frame rate.
-    public static func trackingTime(frameIndex: Int, time: Double?) -> Double {
-        time ?? Double(frameIndex) / fallbackFrameRate
+    /// `frameRate` (``fallbackFrameRate`` unless told, as `posekit actions --fps` does) when the
+    /// stream has no frame rate.
+    public static func trackingTime(frameIndex: Int, time: Double?, frameRate: Double = fallbackFrameRate) -> Double {
+        time ?? Double(frameIndex) / frameRate
     }
 
     /// One frame's poses (best first) → the poses that are people, in the same order, each with

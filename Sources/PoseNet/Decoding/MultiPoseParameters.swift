@@ -68,11 +68,11 @@ public struct MultiPoseParameters: Sendable, Equatable {
 extension MultiPoseParameters {
     /// Parameters that passed ``MultiPoseParameters/validate()``: what the decoder's unchecked
     /// entry point takes, so that a detector checks its settings once rather than on every frame.
-    struct Validated {
-        let parameters: MultiPoseParameters
+    package struct Validated {
+        package let parameters: MultiPoseParameters
 
         /// Throws ``PoseDecodingError/parameterOutOfRange(_:)`` naming the first invalid setting.
-        init(_ parameters: MultiPoseParameters) throws {
+        package init(_ parameters: MultiPoseParameters) throws {
             try parameters.validate()
             self.parameters = parameters
         }

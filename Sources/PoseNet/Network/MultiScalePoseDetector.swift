@@ -36,7 +36,7 @@ public final class MultiScalePoseDetector: PoseFinding, FrameInputHolding, @unch
     /// How the one-call methods fit a frame into the largest model's input.
     public let geometry: InputPlacement.Fit
     /// The one-call methods' lock and planned frame-to-input writer.
-    let frameInputWriters = FrameInputWriters()
+    package let frameInputWriters = FrameInputWriters()
 
     /// Input of the largest configured size: every size the frame runs at is resampled from it.
     public var input: Tensor { models[0].input }

@@ -15,12 +15,12 @@ import Foundation
 /// It never searches the current directory or the running program's own package: a client's
 /// `Weights/` folder is not PoseKit's.
 public enum ModelLocator {
-    /// The bundled model used when none is given.
-    public static let defaultModel = "mobilenet075"
-    /// Short names of the PoseNet bundles `make weights` and `posekit weights install` produce, best first.
-    public static let knownModels = ["mobilenet075", "mobilenet050"]
-    /// Short name of the action classifier's bundle.
-    public static let actionModel = "actionnet"
+    /// The bundled model used when none is given (``ModelCatalogue``'s first PoseNet model).
+    public static let defaultModel = ModelCatalogue.names(of: [.poseNet])[0]
+    /// Short names of the PoseNet bundles, best first (``ModelCatalogue``).
+    public static let knownModels = ModelCatalogue.names(of: [.poseNet])
+    /// Short name of the action classifier's bundle (``ModelCatalogue``).
+    public static let actionModel = ModelCatalogue.names(of: [.actionNet])[0]
     /// File extension of weight bundles.
     public static let bundleExtension = "pkw"
     /// The command that installs every bundle into the per-user directory.
@@ -38,11 +38,20 @@ public enum ModelLocator {
     public struct NotFound: Error, CustomStringConvertible, Equatable {
         public let model: String
         public let searched: [String]
+        /// One line: for a bundle ``ModelCatalogue`` lists, where it was looked for and the
+        /// command that installs it; for another name, also the names there are and the nearest.
         public var description: String {
             if searched.isEmpty {
                 return "\(model): no such weight bundle"
             }
-            return "model '\(model)' not found (looked in \(searched.joined(separator: ", "))); run `\(ModelLocator.installCommand)` to install the weights"
+            let looked = "model '\(model)' not found (looked in \(searched.joined(separator: ", ")))"
+            let suffix = "." + ModelLocator.bundleExtension
+            let name = model.hasSuffix(suffix) ? String(model.dropLast(suffix.count)) : model
+            guard ModelCatalogue.bundle(named: name) != nil else {
+                let nearest = ModelCatalogue.suggestion(for: name, among: ModelCatalogue.bundleNames).map { "did you mean '\($0)'? " } ?? ""
+                return looked + ": not one of PoseKit's bundles (\(nearest)bundles: \(ModelCatalogue.bundleNames.joined(separator: ", ")))"
+            }
+            return looked + "; run `\(ModelLocator.installCommand)` to install the weights"
         }
     }
 

@@ -1,24 +1,7 @@
 import FrameIO
 import PoseCore
+import PoseNet
 import Tensor
-
-/// How head tensors become poses.
-public struct PoseDecoding: Sendable, Equatable {
-    /// One person per frame (TF.js `decodeSinglePose`), or several (`decodeMultiplePoses`).
-    public enum Mode: Sendable, Equatable { case single, multi }
-
-    public var mode: Mode
-    /// Multi-person parameters; `minPoseScore` also filters the single-person result.
-    public var parameters: MultiPoseParameters
-    /// Average the heads of the frame and its mirror image (twice the network time).
-    public var flipAveraging: Bool
-
-    public init(mode: Mode = .multi, parameters: MultiPoseParameters = MultiPoseParameters(), flipAveraging: Bool = false) {
-        self.mode = mode
-        self.parameters = parameters
-        self.flipAveraging = flipAveraging
-    }
-}
 
 /// Finds people's poses in images and video frames: a PoseNet model plus decoding.
 ///
@@ -37,7 +20,7 @@ public struct PoseDecoding: Sendable, Equatable {
 ///
 /// (see `poses(from:)` (module `Streaming`)).
 ///
-/// The low-level way: fill ``input`` with a frame yourself, call ``detect(mappingTo:imageSize:padding:)``,
+/// The low-level way: fill ``input`` with a frame yourself, call `detect(mappingTo:imageSize:padding:)`,
 /// get poses mapped by your transform; pass the letterbox's `PaddingBand` if you know it (the
 /// network then computes its rows once), as FrameIO's `NetworkInputWriter` reports it:
 ///
@@ -47,7 +30,7 @@ public struct PoseDecoding: Sendable, Equatable {
 ///     let poses = try detector.detect(mappingTo: writer.placement.inputToImage, padding: writer.paddingBand)
 ///
 /// **Thread safety.** A detector is a `final class` that may be shared between threads and
-/// tasks: ``poses(in:)-(VideoFrame)`` and the other one-call methods hold the detector's lock for
+/// tasks: `poses(in:)` and the other one-call methods hold the detector's lock for
 /// the whole pass, so concurrent calls run one after another (each pass already uses every core
 /// the detector was given; for parallel passes use ``sharingWeights(threads:)``, as
 /// `poses(from:)` (module `Streaming`) does). The low-level ``input`` /
@@ -65,7 +48,7 @@ public final class PoseDetector: PoseFinding, FrameInputHolding, @unchecked Send
     /// How the one-call methods fit a frame into the square network input.
     public let geometry: InputPlacement.Fit
     /// The one-call methods' lock and planned frame-to-input writer.
-    let frameInputWriters = FrameInputWriters()
+    package let frameInputWriters = FrameInputWriters()
 
     /// The model's input tensor.
     public var input: Tensor { model.input }
@@ -80,17 +63,17 @@ public final class PoseDetector: PoseFinding, FrameInputHolding, @unchecked Send
         self.geometry = geometry
     }
 
-    /// Runs the network on ``PoseNetModel/input`` and decodes; `transform` maps network-input
+    /// Runs the network on ``/PoseNet/PoseNetModel/input`` and decodes; `transform` maps network-input
     /// pixels to the caller's image pixels. Poses are sorted by score, best first.
     ///
     /// Keypoints are where the network puts them, also outside the image (offsets can point
     /// past the border: a head cut off by the top edge); consumers that need points on the image
     /// clamp them (`Pose.clamped(width:height:)`). `imageSize` is not used by this detector (the
     /// multi-scale detector chooses its input sizes by it). `padding` is the input's letterbox band, if known
-    /// (``PoseNetModel/run(padding:)``).
+    /// (``/PoseNet/PoseNetModel/run(padding:)``).
     ///
-    /// - Throws: ``PoseDecodingError`` for invalid ``decoding`` parameters or heads holding NaN
-    ///   or infinity; ``PoseNetError`` for a `padding` outside the input.
+    /// - Throws: ``/PoseNet/PoseDecodingError`` for invalid ``decoding`` parameters or heads holding NaN
+    ///   or infinity; ``/PoseNet/PoseNetError`` for a `padding` outside the input.
     public func detect(mappingTo transform: ImageTransform, imageSize: (width: Int, height: Int)?,
                        padding: PaddingBand?, afterNetwork: () -> Void) throws -> [Pose] {
         let parameters = try checkedDecoding.validatedParameters()
@@ -105,30 +88,5 @@ public final class PoseDetector: PoseFinding, FrameInputHolding, @unchecked Send
         PoseDetector(model: try PoseNetModel(weights: model.weights, inputSize: model.inputSize,
                                              outputStride: model.outputStride, threads: threads),
                      decoding: decoding, geometry: geometry)
-    }
-}
-
-extension PoseDecoding {
-    /// Decodes heads into poses, best first, mapped by `transform` to image pixels, where the
-    /// network puts them (also outside the image: nothing is clamped).
-    ///
-    /// - Throws: ``PoseDecodingError/parameterOutOfRange(_:)`` for invalid ``parameters``.
-    public func poses(from heads: PoseNetOutput, mappingTo transform: ImageTransform) throws -> [Pose] {
-        poses(from: heads, parameters: try MultiPoseParameters.Validated(parameters), mappingTo: transform)
-    }
-
-    /// ``poses(from:mappingTo:)`` with ``parameters`` validated beforehand (`validated`).
-    func poses(from heads: PoseNetOutput, parameters validated: MultiPoseParameters.Validated,
-               mappingTo transform: ImageTransform) -> [Pose] {
-        var poses: [Pose]
-        switch mode {
-        case .single:
-            let pose = decodeSinglePose(heads)
-            poses = pose.score >= validated.parameters.minPoseScore ? [pose] : []
-        case .multi:
-            poses = decodeMultiplePoses(heads, parameters: validated)
-        }
-        poses.sort { $0.score > $1.score }
-        return poses.map { $0.mapped(by: transform) }
     }
 }

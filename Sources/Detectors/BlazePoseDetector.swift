@@ -1,5 +1,6 @@
 import Foundation
 import FrameIO
+import MediaPipe
 import ModelGraph
 import PoseCore
 import Streaming
@@ -45,23 +46,29 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         /// Compute each person's mask (the landmark model's segmentation branch, otherwise never
         /// computed); `maskHandler` receives them.
         public var segmentation = false
+        /// The arithmetic of both graphs' 1×1 convolutions (`.fp32`, the default); an explicit
+        /// reduced precision this CPU lacks fails the detector's construction (`PrecisionUnavailable`).
+        public var precision: Precision = .fp32
 
         public init(minimumDetectionScore: Float = 0.5, minimumPoseScore: Float = 0.5, threads: Int? = nil,
-                    maximumPoses: Int = 1, segmentation: Bool = false) {
+                    maximumPoses: Int = 1, segmentation: Bool = false, precision: Precision = .fp32) {
             self.minimumDetectionScore = minimumDetectionScore
             self.minimumPoseScore = minimumPoseScore
             self.threads = threads
             self.maximumPoses = max(1, maximumPoses)
             self.segmentation = segmentation
+            self.precision = precision
         }
 
         /// MediaPipe Pose's defaults on every core.
         public static let `default` = Configuration()
     }
 
-    /// The bundle names of the two graphs (`ModelLocator` short names).
-    public static let detectorModel = "pose_detection"
-    public static let landmarkModel = "pose_landmark_full"
+    /// BlazePose's name in `ModelCatalogue` (`--model blazepose`).
+    public static let catalogueName = "blazepose"
+    /// The bundle names of the two graphs (`ModelLocator` short names), from `ModelCatalogue`.
+    public static let detectorModel = ModelCatalogue.model(named: catalogueName)!.bundles[0].name
+    public static let landmarkModel = ModelCatalogue.model(named: catalogueName)!.bundles[1].name
     /// The landmark model's outputs not computed: the segmentation logits unless a mask is asked for.
     static func skippedLandmarkOutputs(_ configuration: Configuration) -> Set<Int> {
         configuration.segmentation ? [] : [BlazePosePipeline.segmentationOutput]
@@ -79,13 +86,13 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
     private let detectorGraph: Graph
     private let landmarkGraph: Graph
     /// The one-call image methods' pipeline, used under `lock`.
-    private let imagePipeline: BlazePosePipeline
+    let imagePipeline: BlazePosePipeline
     private let lock = NSLock()
 
     /// The detector with the graphs found by `ModelLocator` (`pose_detection`, `pose_landmark_full`).
     /// - Throws: `ModelLocator.NotFound` naming the places searched; a broken bundle's error names its file.
     public convenience init(configuration: Configuration = .default) throws {
-        try self.init(detector: try Self.loadGraph(Self.detectorModel), landmarker: try Self.loadGraph(Self.landmarkModel),
+        try self.init(detector: try DetectorWeights.graph(Self.detectorModel), landmarker: try DetectorWeights.graph(Self.landmarkModel),
                       configuration: configuration)
     }
 
@@ -95,24 +102,22 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         threads = max(1, configuration.threads ?? Parallelism.defaultThreads)
         detectorGraph = detector
         landmarkGraph = landmarker
-        imagePipeline = BlazePosePipeline(detector: try GraphModel(graph: detector, threads: threads),
-                                          landmarker: try GraphModel(graph: landmarker, skippingOutputs: Self.skippedLandmarkOutputs(configuration),
-                                                                     threads: threads),
-                                          configuration: Self.pipelineConfiguration(configuration, smoothing: false))
+        imagePipeline = try Self.pipeline(detector, landmarker, configuration, threads: threads, smoothing: false)
     }
 
-    /// The graph of bundle `name`; an error names the file.
-    static func loadGraph(_ name: String) throws -> Graph {
-        let url = try ModelLocator.resolve(name)
-        do {
-            return try Graph(bundle: try WeightBundle(contentsOf: url))
-        } catch {
-            throw MediaPipeError.modelFile(path: url.path, problem: error.localizedDescription)
-        }
+    /// A pipeline of runners of its own on the shared graphs, every model and crop on `threads`.
+    static func pipeline(_ detector: Graph, _ landmarker: Graph, _ configuration: Configuration, threads: Int,
+                         smoothing: Bool) throws -> BlazePosePipeline {
+        BlazePosePipeline(
+            detector: try GraphModel(graph: detector, threads: threads, precision: configuration.precision),
+            landmarker: try GraphModel(graph: landmarker, skippingOutputs: skippedLandmarkOutputs(configuration), threads: threads,
+                                       precision: configuration.precision),
+            configuration: pipelineConfiguration(configuration, smoothing: smoothing, threads: threads))
     }
 
-    static func pipelineConfiguration(_ configuration: Configuration, smoothing: Bool) -> BlazePosePipeline.Configuration {
+    static func pipelineConfiguration(_ configuration: Configuration, smoothing: Bool, threads: Int) -> BlazePosePipeline.Configuration {
         var pipeline = BlazePosePipeline.Configuration()
+        pipeline.threads = threads
         pipeline.minimumDetectionScore = configuration.minimumDetectionScore
         pipeline.minimumPoseScore = configuration.minimumPoseScore
         pipeline.smoothLandmarks = smoothing
@@ -150,10 +155,7 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
 
     /// A stream's own pipeline: runners of its own on the shared graphs, tracking from nothing.
     public func makeFrameWorker(threads: Int, smoothing: Bool) throws -> any PoseFrameWorker {
-        let pipeline = BlazePosePipeline(
-            detector: try GraphModel(graph: detectorGraph, threads: threads),
-            landmarker: try GraphModel(graph: landmarkGraph, skippingOutputs: Self.skippedLandmarkOutputs(configuration), threads: threads),
-            configuration: Self.pipelineConfiguration(configuration, smoothing: smoothing))
+        let pipeline = try Self.pipeline(detectorGraph, landmarkGraph, configuration, threads: threads, smoothing: smoothing)
         return BlazePoseFrameWorker(pipeline: pipeline, maskHandler: configuration.segmentation ? maskHandler : nil)
     }
 }
@@ -161,7 +163,7 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
 /// One stream's BlazePose: still images in static image mode, video frames tracked from the last.
 /// The stream never overlaps its calls, which is what makes the `@unchecked Sendable` sound.
 final class BlazePoseFrameWorker: PoseFrameWorker, @unchecked Sendable {
-    private let pipeline: BlazePosePipeline
+    let pipeline: BlazePosePipeline
     private let maskHandler: (@Sendable (SegmentationMask, VideoFrame) throws -> Void)?
 
     init(pipeline: BlazePosePipeline, maskHandler: (@Sendable (SegmentationMask, VideoFrame) throws -> Void)? = nil) {

@@ -38,10 +38,12 @@ public final class HandDetector: @unchecked Sendable {
     public enum Model: String, Sendable, CaseIterable {
         case full, lite
 
-        /// The palm detector's bundle name (`Weights/palm_detection_full.pkw`, ...).
-        public var palmDetectorBundle: String { "palm_detection_\(rawValue)" }
-        /// The landmark model's bundle name.
-        public var landmarkBundle: String { "hand_landmark_\(rawValue)" }
+        /// The model's name in `ModelCatalogue` (`hands-full`, `hands-lite`).
+        public var catalogueName: String { "hands-\(rawValue)" }
+        /// The palm detector's bundle name (`Weights/palm_detection_full.pkw`, ...), from `ModelCatalogue`.
+        public var palmDetectorBundle: String { ModelCatalogue.model(named: catalogueName)!.bundles[0].name }
+        /// The landmark model's bundle name, from `ModelCatalogue`.
+        public var landmarkBundle: String { ModelCatalogue.model(named: catalogueName)!.bundles[1].name }
     }
 
     /// What the detector finds, with `posekit hands`' defaults (MediaPipe's and Vision's).
@@ -57,8 +59,11 @@ public final class HandDetector: @unchecked Sendable {
         public var minimumDetectionScore: Float = 0.5
         /// Hands whose presence is below are dropped, and no longer tracked (`min_tracking_confidence`).
         public var minimumPresence: Float = 0.5
-        /// Cores each network pass uses; nil: every core.
+        /// Cores each network pass and crop uses; nil: every core.
         public var threads: Int?
+        /// The arithmetic of the hand models' (and the body model's) 1×1 convolutions (`.fp32`, the
+        /// default); an explicit reduced precision this CPU lacks fails the detector's construction.
+        public var precision: Precision = .fp32
         /// Where hands are looked for: the palm detector (MediaPipe exactly, `.palms`), the body
         /// model's wrists (`.body`) or both (`.palmsAndBody`, the default: small hands the palm
         /// detector misses are found through the body; docs/hands.md).
@@ -73,7 +78,8 @@ public final class HandDetector: @unchecked Sendable {
         public static let `default` = Configuration()
 
         public init(model: Model = .full, maximumHands: Int = 2, mirrored: Bool = false, threads: Int? = nil,
-                    sources: HandSources = .palmsAndBody) {
+                    sources: HandSources = .palmsAndBody, precision: Precision = .fp32) {
+            self.precision = precision
             self.model = model
             self.maximumHands = maximumHands
             self.mirrored = mirrored
@@ -83,7 +89,7 @@ public final class HandDetector: @unchecked Sendable {
     }
 
     public let configuration: Configuration
-    private let pipeline: HandLandmarkPipeline
+    let pipeline: HandLandmarkPipeline
     /// The body model seeding hands (nil for `.palms`, or when a test gives none).
     private let bodyDetector: PoseDetector?
     private let lock = NSLock()
@@ -96,11 +102,11 @@ public final class HandDetector: @unchecked Sendable {
     public convenience init(configuration: Configuration = .default, loadsBodyModel: Bool = true) throws {
         let threads = configuration.threads ?? Parallelism.defaultThreads
         func load(_ name: String) throws -> GraphModel {
-            let url = try ModelLocator.resolve(name)
-            return try GraphModel(graph: try Graph(bundle: try WeightBundle(contentsOf: url)), threads: threads)
+            try GraphModel(graph: try DetectorWeights.graph(name), threads: threads, precision: configuration.precision)
         }
         let body = configuration.sources == .palms || !loadsBodyModel ? nil
-            : try PoseDetector(model: configuration.bodyModel, configuration: PoseDetector.Configuration(threads: threads))
+            : try PoseDetector(model: configuration.bodyModel,
+                               configuration: PoseDetector.Configuration(threads: threads, precision: configuration.precision))
         try self.init(palmDetector: load(configuration.model.palmDetectorBundle),
                       landmarker: load(configuration.model.landmarkBundle), bodyDetector: body, configuration: configuration)
     }
@@ -118,6 +124,7 @@ public final class HandDetector: @unchecked Sendable {
         settings.maximumHands = configuration.maximumHands
         settings.minimumDetectionScore = configuration.minimumDetectionScore
         settings.minimumPresence = configuration.minimumPresence
+        settings.threads = configuration.threads ?? Parallelism.defaultThreads
         pipeline = HandLandmarkPipeline(palmDetector: palmDetector, landmarker: landmarker, configuration: settings)
         self.bodyDetector = configuration.sources == .palms ? nil : bodyDetector
     }

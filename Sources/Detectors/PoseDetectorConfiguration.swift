@@ -1,5 +1,6 @@
-import PoseCore
 import FrameIO
+import PoseCore
+import PoseNet
 import Tensor
 
 extension PoseDetector {
@@ -32,15 +33,15 @@ extension PoseDetector {
         /// `PrecisionUnavailable`. Speed and COCO AP of each: docs/speed.md.
         public var precision: Precision
         /// How the network's heads become poses: several people per frame, at most 20, each
-        /// scoring at least 0.05 (see ``PoseDecoding`` and ``MultiPoseParameters``).
+        /// scoring at least 0.05 (see ``/PoseNet/PoseDecoding`` and ``/PoseNet/MultiPoseParameters``).
         public var decoding: PoseDecoding
 
         /// The poses a decoded frame keeps by default: a pose scoring under 0.05 is nearly always a
-        /// duplicate of a better one or noise (``MultiPoseParameters`` itself keeps all, as TF.js).
+        /// duplicate of a better one or noise (``/PoseNet/MultiPoseParameters`` itself keeps all, as TF.js).
         public static let defaultMinPoseScore = 0.05
 
         /// The most poses a frame gets by default: COCO scores 20 detections per image, and a
-        /// cap of 10 (TF.js's, ``MultiPoseParameters``' own default) cuts real people in crowds.
+        /// cap of 10 (TF.js's, ``/PoseNet/MultiPoseParameters``' own default) cuts real people in crowds.
         /// Decoding costs the same per pose however many there are (`posekit bench decode`).
         public static let defaultMaxPoses = 20
 

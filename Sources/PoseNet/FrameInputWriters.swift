@@ -3,37 +3,14 @@ import FrameIO
 import PoseCore
 import Tensor
 
-extension PoseDetector {
-    /// A detector for one of the bundled models (or a bundle file) with the `posekit pose`
-    /// defaults, or the given ``Configuration``.
-    ///
-    ///     let detector = try PoseDetector(model: .mobilenet075)
-    ///
-    /// - Throws: ``/Tensor/ModelLocator/NotFound`` when the weights cannot be found (the message says how
-    ///   to get them), a ``/Tensor/WeightBundleError`` naming the file for a broken bundle or one of another network, ``PoseNetError`` for a
-    ///   configuration the network cannot run (an input size under 33, an output stride not 8, 16 or 32),
-    ///   `PrecisionUnavailable` for a ``Configuration/precision`` this CPU lacks the instructions of.
-    public convenience init(model: PoseModel, configuration: Configuration = .default) throws {
-        let url = try model.bundleURL()
-        try self.init(bundle: try WeightBundle(contentsOf: url), configuration: configuration)
-    }
-
-    /// A detector for weights already loaded.
-    public convenience init(bundle: WeightBundle, configuration: Configuration = .default) throws {
-        try configuration.decoding.parameters.validate()
-        let network = try PoseNetModel(weights: PoseNetWeights(bundle: bundle, precision: configuration.precision),
-                                       inputSize: configuration.inputSize, outputStride: configuration.outputStride,
-                                       threads: configuration.resolvedThreads)
-        self.init(model: network, decoding: configuration.decoding, geometry: configuration.geometry)
-    }
-}
-
 /// The frame-to-input writer a finder's one-call methods last planned, and the lock those
 /// methods hold for a whole pass (one entry: frames of one stream share a size, and a stream of
 /// ever-changing sizes cannot grow a cache). Its state is touched only under `lock`.
-final class FrameInputWriters: @unchecked Sendable {
+package final class FrameInputWriters: @unchecked Sendable {
     private let lock = NSLock()
     private var last: (key: Key, writer: NetworkInputWriter)?
+
+    package init() {}
 
     private struct Key: Equatable {
         var width: Int, height: Int, size: Int, geometry: InputPlacement.Fit
@@ -42,14 +19,14 @@ final class FrameInputWriters: @unchecked Sendable {
 
     /// The writers of `finder` (PoseKit's own finders keep one; another conformer gets a new
     /// one per call, planned anew each time).
-    static func shared(by finder: some PoseFinding) -> FrameInputWriters {
+    package static func shared(by finder: some PoseFinding) -> FrameInputWriters {
         (finder as? FrameInputHolding)?.frameInputWriters ?? FrameInputWriters()
     }
 
     /// Under the lock: writes `frame` into `finder`'s input (8-bit Y'CbCr fused from its planes,
     /// anything else through RGB), with the finder's geometry and the model's input scaling, then
     /// runs `body` with the writer (its placement maps the poses back).
-    func withWriter<T>(for frame: VideoFrame, of finder: some PoseFinding, _ body: (NetworkInputWriter) throws -> T) throws -> T {
+    package func withWriter<T>(for frame: VideoFrame, of finder: some PoseFinding, _ body: (NetworkInputWriter) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         let size = finder.input.shape[0]
@@ -84,6 +61,6 @@ final class FrameInputWriters: @unchecked Sendable {
 }
 
 /// A finder that keeps its one-call writer (``FrameInputWriters``).
-protocol FrameInputHolding {
+package protocol FrameInputHolding {
     var frameInputWriters: FrameInputWriters { get }
 }
