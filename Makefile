@@ -32,17 +32,17 @@ GRAPHS := $(MEDIAPIPE_MODELS:%=Weights/%.pkw)
 # Where `make install` (and `make demo`) puts `posekit`: /usr/local when it may write there, else ~/.local.
 PREFIX ?= $(shell [ -w /usr/local/bin ] && echo /usr/local || echo $(HOME)/.local)
 
-.PHONY: docs docs-check install peers setup build test-ckernels test-arm64 bench-ckernels build-portable weights graphs test test-ray test-portable check-codegen package-check bench demo fuzz fuzz-smoke train-actions rep-protocol clean
+.PHONY: docs docs-check install peers setup build test-ckernels test-arm64 bench-ckernels build-portable weights graphs test test-ray test-view-browser view-screenshot test-portable check-codegen package-check bench demo fuzz fuzz-smoke train-actions rep-protocol clean
 
 # Installs the system packages PoseKit needs, only when missing (idempotent).
 setup:
-	@missing=""; for p in libopenblas-dev pkg-config ffmpeg parallel binutils libjpeg-dev gcc-aarch64-linux-gnu qemu-user; do \
+	@missing=""; for p in libopenblas-dev pkg-config ffmpeg parallel binutils libjpeg-dev gcc-aarch64-linux-gnu qemu-user chromium chromium-driver; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "make setup: installing$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
-	else echo "make setup: libopenblas-dev, pkg-config, ffmpeg, parallel, binutils, libjpeg-dev, gcc-aarch64-linux-gnu and qemu-user are installed"; fi
+	else echo "make setup: libopenblas-dev, pkg-config, ffmpeg, parallel, binutils, libjpeg-dev, gcc-aarch64-linux-gnu, qemu-user, chromium and chromium-driver are installed"; fi
 
 build: setup
 	$(RELEASE)
@@ -71,6 +71,16 @@ test: setup weights
 # a killed posekit retried, bad input; about 3 minutes. `deploy/ray/test_ray_batch.sh --throughput` also measures.
 test-ray: weights
 	SHARED=$(SHARED) POSEKIT=$(abspath $(POSEKIT)) deploy/ray/test_ray_batch.sh
+
+# `posekit view` in headless Chromium (chromium-driver): frames advance, the wireframe is where the JSON puts
+# it, the action and Summary are `posekit actions`' on the same clip, SIGINT; then a clip played live with two
+# tabs and a reload (scripts/view-browser-test.py; about 2 minutes).
+test-view-browser: weights
+	scripts/view-browser-test.py --posekit $(POSEKIT) --shared $(SHARED)
+
+# docs/view.png: the page on a clip whose licence allows it (docs/view.md says which and why).
+view-screenshot: weights
+	scripts/view-screenshot.sh $(POSEKIT)
 
 # The kernel, parity and decoding suites on the portable build (CKernels' packed GEMMs chosen at run
 # time, baseline Swift codegen).

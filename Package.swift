@@ -35,6 +35,9 @@
 //   PoseEvaluation    COCO keypoint evaluation and results
 //   KernelBenchmarks  naive reference kernels, timing helpers, synthetic heads, benchmarks
 //   ActionTraining    the action classifier's training: synthetic motion, real clips, backward pass, Adam
+// The live view (`posekit view`; linked by the command only, never by a library product):
+//   CJPEG       libjpeg's encoder (and decoder) on memory buffers (C; Debian `libjpeg-dev`)
+//   ViewServer  the HTTP + WebSocket server (Hummingbird), the page, newest-frame-wins fan-out to viewers
 // Command:
 //   App         the `posekit` command
 import Foundation
@@ -146,6 +149,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Documentation only: `swift package generate-documentation` (make docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The live view's server (`posekit view`: ViewServer only; a library client never builds them).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -191,11 +199,26 @@ let package = Package(
                 swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).
         .target(name: "ActionTraining", dependencies: ["ActionNet", "PoseCore", "Tensor", "COpenBLAS"], swiftSettings: optimize),
+        // The live view: libjpeg on memory buffers, and the server with its page (Hummingbird + WebSocket).
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(
+            name: "ViewServer",
+            dependencies: [
+                "CJPEG", "FrameIO", "PoseCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: optimize
+        ),
         .executableTarget(
             name: "App",
             dependencies: [
                 "PoseKit", "CPUFeatures",
                 "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining", "ModelGraph", "TFLite", "MediaPipe",
+                "ViewServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimize
@@ -217,7 +240,8 @@ let package = Package(
         .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "Detectors", "FrameIO", "PoseCore", "Streaming", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
         .testTarget(name: "CoreMLFormatTests", dependencies: ["CoreMLFormat", "Protobuf", "TestSupport"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "TestSupport", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf", "CLibJPEG", "MediaPipe", "ModelGraph"]),
+        .testTarget(name: "ViewServerTests", dependencies: ["ViewServer", "FrameIO", "PoseCore"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "ViewServer", "TestSupport", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf", "CLibJPEG", "MediaPipe", "ModelGraph"]),
     ]
 )
 

@@ -264,6 +264,13 @@ public final class ActionEngine {
         }
         record(pending, .uncovered)
         pending.removeAll()
+        events.append(.summary(summary))
+        return events
+    }
+
+    /// The summary so far: seconds per label of the windows classified, repetitions counted (a
+    /// live view's Summary panel). After ``finish()``, the summary it ended with.
+    public var summary: ActionSummary {
         let labeled = slotsPerLabel.filter { $0.value > 0 }
         let seconds = labeled.mapValues { Double($0) / configuration.fps }
         let actions = labeled.filter { $0.key.isClass }
@@ -271,10 +278,8 @@ public final class ActionEngine {
         let best = pool.max { $0.value < $1.value || ($0.value == $1.value && $0.key.name > $1.key.name) }?.key
         var reps: [ActionClass: Int] = [:], rejectedReps: [ActionClass: Int] = [:]
         for e in configuration.counters.entries.map(\.counter) { reps[e] = counts[e] ?? 0; rejectedReps[e] = rejected[e] ?? 0 }
-        events.append(.summary(ActionSummary(frames: framesConsumed, label: best, seconds: seconds, reps: reps,
-                                              rejectedReps: rejectedReps, classLabels: classifier.classLabels,
-                                              counters: configuration.counters)))
-        return events
+        return ActionSummary(frames: framesConsumed, label: best, seconds: seconds, reps: reps,
+                             rejectedReps: rejectedReps, classLabels: classifier.classLabels, counters: configuration.counters)
     }
 
     /// Labels a window, credits its new frames' time to the label and settles the repetitions it covers.

@@ -19,6 +19,6 @@ struct Bench: ParsableCommand {
           env -u OPENBLAS_CORETYPE posekit bench kernels
         """,
         subcommands: [BenchKernels.self, BenchModel.self, BenchPipeline.self, BenchActions.self, BenchDecode.self, BenchHands.self,
-                      BenchBlazePose.self]
+                      BenchBlazePose.self, BenchView.self]
     )
 }

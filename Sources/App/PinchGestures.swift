@@ -7,11 +7,11 @@ import PoseKit
 struct PinchGestures {
     let configuration: HandGestureProcessor.Configuration
     private var processors: [Int: HandGestureProcessor] = [:]
-    private var paths: [Int: PinchPath] = [:]
+    private(set) var paths: [Int: PinchPath] = [:]
     /// This frame's tips and state per hand, for the overlay.
-    private var current: [(tips: (thumb: Point, index: Point)?, state: HandGestureProcessor.State)] = []
+    private(set) var current: [(tips: (thumb: Point, index: Point)?, state: HandGestureProcessor.State)] = []
     /// Hands whose paths are kept, oldest first.
-    private var order: [Int] = []
+    private(set) var order: [Int] = []
     static let maximumHands = 20
 
     init(configuration: HandGestureProcessor.Configuration) { self.configuration = configuration }

@@ -32,7 +32,7 @@ struct PosekitCommand: AsyncParsableCommand {
         every option and output field: docs/cli.md.
         """,
         version: PoseKitVersion.current,
-        subcommands: [PoseCommand.self, HandsCommand.self, ActionsCommand.self, Eval.self, Import.self, Info.self, RunCommand.self, WeightsCommand.self, Bench.self, TrainActionsCommand.self]
+        subcommands: [PoseCommand.self, HandsCommand.self, ActionsCommand.self, ViewCommand.self, Eval.self, Import.self, Info.self, RunCommand.self, WeightsCommand.self, Bench.self, TrainActionsCommand.self]
     )
 
     static func main() async {

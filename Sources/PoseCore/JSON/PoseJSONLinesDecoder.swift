@@ -64,6 +64,9 @@ public struct PoseJSONLinesDecoder {
                        ?? "not valid JSON")
         }
         guard let dict = object as? [String: Any] else { throw fail("expected a JSON object") }
+        // An event line among the frames' (`posekit view`'s output: gestures, predictions,
+        // repetitions, the summary) is not a frame: skipped, as a blank line.
+        if dict["type"] != nil && dict["poses"] == nil { return nil }
         let frame: Int
         if let f = dict["frame"] {
             guard let v = Self.number(f), v >= 0, v == v.rounded(), v < 1e12 else { throw fail("\"frame\" must be a non-negative integer") }
