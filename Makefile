@@ -15,9 +15,13 @@ PORTABLE_TEST_SCRATCH := --scratch-path .build-portable-test
 # One release tree, .build, for the command and the tests: tests run optimized (the kernels,
 # network and parity checks are far too slow unoptimized) and need -enable-testing, so the
 # command is built with it too, and `make test` after `make demo` compiles only the test
-# targets instead of a second tree from scratch (the flags must agree: any difference rebuilds).
+# targets instead of a second tree from scratch. The compiler's arguments must agree exactly (any
+# difference rebuilds every module): `swift test` would add its own -enable-testing at another
+# place in them, so it is told not to (--disable-testable-imports) and gets the same -Xswiftc
+# -enable-testing as `swift build`.
 TEST_FLAGS := -c release -Xswiftc -enable-testing
 RELEASE := $(TUNED) $(SWIFT) build $(TEST_FLAGS)
+SWIFT_TEST := $(SWIFT) test $(TEST_FLAGS) --disable-testable-imports
 POSEKIT := .build/release/posekit
 # What the portable build must pass as well: every kernel (each instruction set's packed GEMM the
 # host runs, chosen at run time as in every build), network parity, decoding, the CPU guard.
@@ -65,7 +69,7 @@ Weights/mobilenet050.pkw: $(POSEKIT_WEIGHTS_SRC)/posenet-mobilenet050-tf/model-m
 	$(POSEKIT) import $< -o $@
 
 test: setup weights
-	$(TUNED) $(SWIFT) test $(TEST_FLAGS)
+	$(TUNED) $(SWIFT_TEST)
 
 # deploy/ray/posekit_ray.py on a real local Ray cluster (Ray installed into .cache/ray-venv): shards,
 # a killed posekit retried, bad input; about 3 minutes. `deploy/ray/test_ray_batch.sh --throughput` also measures.
@@ -85,7 +89,7 @@ view-screenshot: weights
 # The kernel, parity and decoding suites on the portable build (CKernels' packed GEMMs chosen at run
 # time, baseline Swift codegen).
 test-portable: setup weights
-	$(PORTABLE) $(SWIFT) test $(TEST_FLAGS) $(PORTABLE_TEST_SCRATCH) --filter '$(PORTABLE_SUITES)'
+	$(PORTABLE) $(SWIFT_TEST) $(PORTABLE_TEST_SCRATCH) --filter '$(PORTABLE_SUITES)'
 
 # CKernels' own C tests (Tests/CKernelsArm/kernel_tests.c: every packed GEMM, depthwise and int8 copy against
 # naive loops). `test-ckernels` runs them natively with the Swift toolchain's clang (x86-64: the baseline, AVX2

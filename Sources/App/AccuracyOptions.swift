@@ -10,12 +10,12 @@ struct AccuracyOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp(
         "Run the network at each of these input sizes (largest first, each stride·k+1, e.g. 769,513) and average the heads before decoding (multi-scale; instead of --input-size).",
-        valueName: "n,n,..."))
+        valueName: "n,n,...", visibility: .hidden))
     var inputSizes: InputSizeList?
 
     @Option(name: .long, help: ArgumentHelp(
         "Enlarge no image more than this many times: an image whose long side times this is under the input size runs at a smaller input (the largest stride·k+1 size within it; 1 = never past its native size; \(Limits.maxUpscale.text); default: no limit).",
-        valueName: "x"))
+        valueName: "x", visibility: .hidden))
     var maxUpscale: Double?
 
     /// Usage errors: `--accurate` with the options it sets itself, sizes that cannot be merged.

@@ -9,49 +9,18 @@ struct BenchModel: ParsableCommand {
         commandName: "model",
         abstract: "Time the PoseNet forward pass (median of repeated runs after warm-up).",
         discussion: """
-            For each model, input size and thread count: median and minimum milliseconds per forward \
-            pass, GFLOP per pass (2 per multiply-add) and GFLOP/s at the median. --layers adds a \
-            per-layer breakdown at the largest size (best and median per layer). "CPU ms/thr" is the process's CPU time per pass \
-            divided by the thread count (median): it leaves out time spent descheduled on a busy \
-            host, but counts every thread's spinning and library threads. --busy-neighbor times each configuration \
-            again next to a process that busy-loops on one core (a shared host) and prints the \
-            slowdown per thread count.
-
-            The pointwise layers skip input channels that are zero in all of a tile's pixels, as \
-            `posekit pose` does, so times depend on the input: the default synthetic pattern, or \
-            a real photo with --image. GFLOP counts the full product; GFLOP/s is that over the \
-            time, so it rises above the hardware's rate when channels are skipped. \
-            --no-skip-zero-channels times the full product, --compare-skipping both.
-
-            EXAMPLES
-              posekit bench model
-              posekit bench model --models mobilenet075 --sizes 513 --threads 2 --layers
-              posekit bench model --models mobilenet075 --sizes 513 --threads 2 \\
-                --compare-ort --runs 60
+              posekit bench model                         # every PoseNet, size, threads
+              posekit bench model --models mobilenet075 --sizes 513 --layers
               posekit bench model --models mobilenet075 --sizes 257 --threads 1 \\
                 --layers --compare-ort
-              posekit bench model --models mobilenet075 --sizes 513 --busy-neighbor
-              posekit bench model --models mobilenet075 --sizes 257 --threads 1 \\
-                --letterbox 640x480
-              posekit bench model --models mobilenet075 --sizes 257 --threads 1 \\
-                --layers --image photo.ppm
-              posekit bench model --models mobilenet075 --sizes 257 --image photo.ppm \\
-                --compare-skipping
-              posekit bench model --models mobilenet075 --sizes 513 --threads 2 \\
-                --precision fp32 int8 bf16 --layers
-              POSEKIT_GEMM=blas posekit bench model --sizes 513
-              env -u OPENBLAS_CORETYPE posekit bench model --json
-
-            Imported graphs (posekit import M.tflite -o M.pkw) are timed at their own input size \
-            on the graph runner; --compare-tflite times the TFLite runtime (XNNPACK) on the same \
-            .tflite in rounds interleaved with ours and prints our time over its time; --layers \
-            adds where our time goes per kind of step:
               posekit bench model --models palm_detection_full.pkw --threads 1 \\
                 --compare-tflite
-              posekit bench model --models palm_detection_full.pkw --threads 1 \\
-                --compare-fusion --layers
-              posekit bench model --models hand_landmark_full.pkw pose_landmark_full.pkw \\
-                --threads 1 --layers --json
+              posekit bench model --models mobilenet075 --sizes 513 --busy-neighbor
+
+            Median and minimum milliseconds per forward pass, GFLOP and GFLOP/s, per model, \
+            input size and thread count; imported graphs at their own input size. What each \
+            column means, zero-channel skipping, --image, --letterbox, --precision and the peers: \
+            docs/cli.md "Benchmarks".
             """)
 
     @Option(parsing: .upToNextOption, help: "Models (names or .pkw paths; or imported graphs: .pkw of a .tflite, or .tflite).",

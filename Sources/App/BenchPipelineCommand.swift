@@ -9,28 +9,14 @@ struct BenchPipeline: AsyncParsableCommand {
         commandName: "pipeline",
         abstract: "End-to-end frames/s: 640x480 Y4M stream -> poses -> JSON Lines.",
         discussion: """
-            Reads a 640x480 4:2:0 Y4M file (frames of a real clip from ../shared when ffmpeg and \
-            the clip are there, else a synthetic pattern; written to the temporary directory, so \
-            read from the page cache) through the same loop as `posekit pose clip.y4m`: reading, \
-            Y4M parsing, fused YUV->RGB + resize into the network input, forward \
-            pass, multi-person decoding, JSON Lines. Also times the parts on their own: frame \
-            conversion (one core) and decoding a 33x33 grid with 10 people.
-
-            Two schedules are timed, interleaved: the one `posekit pose` uses for video (one frame \
-            in flight per thread, each on its own core; the most frames per second) and one frame \
-            at a time on every thread (what images and --realtime use; the least latency). With \
-            --compare-ort, ONNX Runtime's bare forward pass on the same weights and threads is \
-            timed after each round (50 passes of one session, built once), so the ratios come \
-            from one run on one machine state: the ratio of the medians, and the median of each \
-            round's ratio to the passes right after it, which a slow phase of a shared host \
-            spanning both cancels out of. Many short rounds (--frames 100 --rounds 15) make that \
-            second figure steadier.
-
-            EXAMPLES
-              posekit bench pipeline
+              posekit bench pipeline                           # 257, 353 and 513
               posekit bench pipeline --sizes 257 --frames 300 --json
-              posekit bench pipeline --sizes 257 --rounds 5 --compare-ort
               posekit bench pipeline --sizes 257 --frames 100 --rounds 15 --compare-ort
+
+            A 640x480 Y4M file through the same loop as `posekit pose clip.y4m` (reading, \
+            conversion, network, decoding, JSON Lines), both schedules interleaved: frames in \
+            flight (video) and one frame at a time (images, --realtime). What is timed and how the \
+            ONNX Runtime ratio is taken: docs/cli.md "Benchmarks".
             """)
 
     @Option(help: "Model name or path.")

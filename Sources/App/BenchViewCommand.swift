@@ -81,8 +81,9 @@ struct BenchView: AsyncParsableCommand {
         }
         guard decoded.count >= 10 else { throw CLIError("\(path): \(decoded.count) frames; the benchmark needs at least 10") }
         // `posekit view`'s defaults, exactly: its options parsed from nothing.
-        let detector = try ModelOptions.parse(["--threads", String(threads)]).makeDetector(DecodeOptions.parse([]), defaults: .default)
-        let handDetector = try HandOptions.parse([]).makeDetector(threads: threads, loadsBodyModel: false)
+        let model = try ModelOptions.parse(["--threads", String(threads)])
+        let detector = try model.makeDetector(DecodeOptions.parse([]), defaults: .default)
+        let handDetector = try HandOptions.parse([]).makeDetector(threads: threads, precision: model.precision, loadsBodyModel: false)
         let recognizer = try ActionRecognizer()
         let log: (String) -> Void = json ? { _ in } : { print($0) }
         var report: [String: Any] = ["host": BenchEnvironment.report(log: log), "clip": path, "frames": decoded.count,

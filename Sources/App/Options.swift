@@ -23,12 +23,12 @@ struct ModelOptions: ParsableArguments {
         valueName: "n"))
     var inputSize: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Output stride of the heads: \(Limits.outputStridesText) (smaller is finer and slower).", valueName: "8|16"))
+    @Option(name: .long, help: ArgumentHelp("Output stride of the heads: \(Limits.outputStridesText) (smaller is finer and slower).", valueName: "8|16", visibility: .hidden))
     var outputStride: Int = Defaults.configuration.outputStride
 
     @Option(name: .long, help: ArgumentHelp(
         "How frames are fitted to the square input: letterbox (keep aspect ratio, pad bottom/right) or stretch (scale each axis; Apple's scaleFill).",
-        valueName: "letterbox|stretch"))
+        valueName: "letterbox|stretch", visibility: .hidden))
     var resize: ResizeMode = Defaults.configuration.geometry == .letterbox ? .letterbox : .stretch
 
     @Option(name: .long, help: ArgumentHelp("Worker threads for the network (default: all cores; \(Limits.threads.text)).", valueName: "n"))
@@ -85,19 +85,19 @@ struct DecodeOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Most poses to report per frame (\(Limits.maxPoses.text); default: the model's, PoseNet \(Defaults.decoding.parameters.maxPoses), BlazePose 1). With --model blazepose: the people followed, one region each (1 is MediaPipe's single-person pipeline; more, as its PoseLandmarker).", valueName: "n"))
     var maxPoses: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Part score a heatmap peak needs to seed a pose (\(Limits.probability.text); Apple: jointConfidenceThreshold).", valueName: "x"))
+    @Option(name: .long, help: ArgumentHelp("Part score a heatmap peak needs to seed a pose (\(Limits.probability.text); Apple: jointConfidenceThreshold).", valueName: "x", visibility: .hidden))
     var scoreThreshold: Double = Defaults.decoding.parameters.partScoreThreshold
 
-    @Option(name: .long, help: ArgumentHelp("Two poses whose same part lies within this many pixels of network input are the same person (\(Limits.nmsRadius.text); Apple: matchingJointDistance).", valueName: "px"))
+    @Option(name: .long, help: ArgumentHelp("Two poses whose same part lies within this many pixels of network input are the same person (\(Limits.nmsRadius.text); Apple: matchingJointDistance).", valueName: "px", visibility: .hidden))
     var nmsRadius: Double = Defaults.decoding.parameters.nmsRadius
 
-    @Option(name: .long, help: ArgumentHelp("Drop poses scoring below this (\(Limits.probability.text); Apple: poseConfidenceThreshold).", valueName: "x"))
+    @Option(name: .long, help: ArgumentHelp("Drop poses scoring below this (\(Limits.probability.text); Apple: poseConfidenceThreshold).", valueName: "x", visibility: .hidden))
     var minPoseScore: Double = Defaults.decoding.parameters.minPoseScore
 
-    @Option(name: .long, help: ArgumentHelp("Displacement refinement steps per skeleton edge (\(Limits.refineSteps.text); Apple: adjacentJointOffsetRefinementSteps).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Displacement refinement steps per skeleton edge (\(Limits.refineSteps.text); Apple: adjacentJointOffsetRefinementSteps).", valueName: "n", visibility: .hidden))
     var refineSteps: Int = Defaults.decoding.parameters.refineSteps
 
-    @Flag(help: "Also run the mirror image and average the two (more accurate, twice the network time).")
+    @Flag(help: ArgumentHelp("Also run the mirror image and average the two (more accurate, twice the network time).", visibility: .hidden))
     var flip = Defaults.decoding.flipAveraging
 
     func validate() throws {

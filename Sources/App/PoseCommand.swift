@@ -73,7 +73,7 @@ struct PoseCommand: AsyncParsableCommand {
         "Also find hands (as posekit hands does) and write each in the pose of the person whose wrist is nearest (\"hands\" in each pose; hands nobody's wrist is near in the frame's \"hands\")."))
     var findsHands = false
 
-    @OptionGroup(title: "Hands (with --hands)") var handOptions: HandOptions
+    @OptionGroup(title: "Hands (with --hands)", visibility: .hidden) var handOptions: HandOptions
 
     @OptionGroup var output: FrameOutputOptions
 

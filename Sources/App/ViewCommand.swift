@@ -133,7 +133,7 @@ struct ViewCommand: AsyncParsableCommand {
         let recognizer: ActionRecognizer? = try actions ? makeRecognizer(weightsPath: weightsPath) : nil
         let finder: any PoseFrameModel = model.isBlazePose ? try model.makeBlazePose(decode) : try model.makeDetector(decode, defaults: .default)
         let handsFound = findsHands || gestures
-        let handDetector = handsFound ? try handOptions.makeDetector(threads: model.threads, loadsBodyModel: false) : nil
+        let handDetector = handsFound ? try handOptions.makeDetector(threads: model.threads, precision: model.precision, loadsBodyModel: false) : nil
         let engine = try recognizer?.makeEngine()
 
         SignalHandling.install()
@@ -186,12 +186,11 @@ struct ViewCommand: AsyncParsableCommand {
     private func makeRecognizer(weightsPath: String?) throws -> ActionRecognizer {
         if let classifier {
             let model = try CreateMLActionClassifier.loading(classifier)
-            let counters = RepetitionCounterMapping.matchingNames(model.labels)
-            let url = URL(fileURLWithPath: CreateMLActionClassifier.modelPath(classifier) ?? classifier)
-            return try ActionRecognizer(createMLModel: url, confidenceThreshold: confidence, counters: counters)
+            return try ActionRecognizer(createML: model, confidenceThreshold: confidence, counters: RepetitionCounterMapping.matchingNames(model.labels),
+                                        tracking: tracking.configuration)
         }
         return try CLIError.reading(weightsPath!) {
-            try ActionRecognizer(weightsURL: URL(fileURLWithPath: weightsPath!), confidenceThreshold: confidence)
+            try ActionRecognizer(weightsURL: URL(fileURLWithPath: weightsPath!), confidenceThreshold: confidence, tracking: tracking.configuration)
         }
     }
 

@@ -2,9 +2,10 @@ import Foundation
 import PoseKit
 import ViewServer
 
-/// `posekit view`'s run over the frames: each frame's JSON line (and gesture and action lines)
-/// written as `pose`, `hands --gestures` and `actions` write them, then the frame and its scene
-/// handed to the viewers (`LiveFeed.publish`, which never waits for them).
+/// `posekit view`'s run over the frames, on the frame commands' one loop (``FrameLoop``): each
+/// frame's record holds its JSON line, gesture lines and action events, as `pose`, `hands
+/// --gestures` and `actions` write them; then the frame and its scene go to the viewers
+/// (`LiveFeed.publish`, which never waits for them).
 struct ViewLoop {
     let source: String
     let coordinates: KeypointCoordinates
@@ -19,7 +20,6 @@ struct ViewLoop {
     /// Frames dropped (a live source's late frames), frames processed.
     private(set) var dropped = 0
     private(set) var framesProcessed = 0
-    private var text = JSONText()
     private var pixelText = JSONText()
 
     init(source: String, coordinates: KeypointCoordinates, feed: LiveFeed, engine: ActionEngine?, gestures: PinchGestures?,
@@ -39,75 +39,66 @@ struct ViewLoop {
                                                         smoothing: Bool, tracking: PoseTracker.Configuration,
                                                         dropsLateFrames: Bool) async throws where Frames.Element == VideoFrame {
         let stamped = ArrivalStampedFrames(frames: frames, arrivals: arrivals)
-        let json = self.json
+        let loop = FrameLoop(json: json, overlay: nil, flushed: [json], progress: reporter)
         if let handDetector {
             let both = BodyAndHandsModel(body: finder, hands: handDetector)
-            var processed = both.frames(from: stamped, smoothing: smoothing, tracking: tracking, dropsLateFrames: dropsLateFrames).makeAsyncIterator()
-            processed.whenWaiting = { try? json.flush() }
-            while let next = try await processed.next() {
-                try handle(next.frame, poses: next.output.poses, hands: next.output.hands, dropped: next.droppedBefore)
-            }
+            try await loop.run(both.frames(from: stamped, smoothing: smoothing, tracking: tracking, dropsLateFrames: dropsLateFrames).makeAsyncIterator(),
+                               lines: { frame, text in
+                                   try lines(frame.frame, poses: frame.output.poses, hands: frame.output.hands, dropped: frame.droppedBefore, into: &text)
+                               })
         } else {
-            var processed = finder.poses(from: stamped, smoothing: smoothing, tracking: tracking, dropsLateFrames: dropsLateFrames).makeAsyncIterator()
-            processed.whenWaiting = { try? json.flush() }
-            while let next = try await processed.next() {
-                try handle(next.frame, poses: next.poses, hands: nil, dropped: next.droppedBefore)
-            }
+            try await loop.run(finder.poses(from: stamped, smoothing: smoothing, tracking: tracking, dropsLateFrames: dropsLateFrames).makeAsyncIterator(),
+                               lines: { frame, text in
+                                   try lines(frame.frame, poses: frame.poses, hands: nil, dropped: frame.droppedBefore, into: &text)
+                               })
         }
     }
 
-    /// One frame: its lines, then its scene to the viewers.
-    private mutating func handle(_ frame: VideoFrame, poses: [Pose], hands: [Hand]?, dropped newlyDropped: Int) throws {
+    /// One frame: its lines into `text` (the loop writes them as one record), then its scene to the viewers.
+    private mutating func lines(_ frame: VideoFrame, poses: [Pose], hands: [Hand]?, dropped newlyDropped: Int, into text: inout JSONText) throws {
         let assigned = hands.map { HandAssignment.assign($0, to: poses) }
         func line(_ coordinates: KeypointCoordinates, into text: inout JSONText) {
-            text.reset()
             PoseJSONLinesEncoder.append(source: source, frame: frame.index, width: frame.width, height: frame.height, time: frame.time,
                                         poses: poses, hands: assigned?.perPose, unassignedHands: assigned?.unassigned ?? [],
                                         coordinates: coordinates, to: &text)
         }
         line(coordinates, into: &text)
-        try text.bytes.withUnsafeBytes { try json.write($0) }
-        try json.endRecord()
-        if coordinates != .pixels { line(.pixels, into: &pixelText) }
+        // The page's copy of the line: in pixels, without its newline.
+        pixelText.reset()
+        if coordinates == .pixels { pixelText = text } else { line(.pixels, into: &pixelText) }
+        let poseLine = pixelText.bytes.last == UInt8(ascii: "\n") ? Array(pixelText.bytes.dropLast()) : pixelText.bytes
         if gestures != nil, let hands {
             for (hand, update) in gestures!.update(ProcessedFrame(frame: frame, output: hands)) where HandGestureJSON.isEvent(update) {
-                var gesture = JSONText(capacity: 512)
                 HandGestureJSON.write(update, source: source, frame: frame.index, time: frame.time, hand: hand,
-                                      coordinates: coordinates, width: frame.width, height: frame.height, to: &gesture)
-                try gesture.bytes.withUnsafeBytes { try json.write($0) }
-                try json.endRecord()
+                                      coordinates: coordinates, width: frame.width, height: frame.height, to: &text)
             }
         }
         if let engine {
-            let time = frame.time ?? Double(frame.index) / PoseStream.fallbackFrameRate
-            try emit(engine.process(frameIndex: frame.index, time: time, poses: poses, imageWidth: frame.width, imageHeight: frame.height))
+            // As `posekit actions` feeds its engine.
+            for event in engine.process(DetectedFrame(frame: frame, poses: poses), frameRate: PoseStream.fallbackFrameRate) {
+                event.append(to: &text)
+                text.newline()
+            }
         }
         let now = MonotonicClock.now()
         rate.add(now)
         dropped += newlyDropped
-        let scene = ViewScene.scene(poseLine: coordinates == .pixels ? text.bytes : pixelText.bytes, gestures: gestures, engine: engine,
-                                    pipelineRate: rate.perSecond, dropped: dropped)
-        feed.publish(LiveFeed.Frame(index: frame.index, image: frame, arrival: arrivals.arrival(of: frame.index) ?? now, scene: scene))
-        reporter?.frameDone(dropped: newlyDropped)
         framesProcessed += 1
-        try InputCancellation.check()
+        let scene = ViewScene.scene(poseLine: poseLine, gestures: gestures, engine: engine, pipelineRate: rate.perSecond, dropped: dropped)
+        feed.publish(LiveFeed.Frame(index: frame.index, image: frame, arrival: arrivals.arrival(of: frame.index) ?? now, scene: scene))
     }
 
     /// The end of the frames (or a stop, or `failure`): the last window and the summary, and the
     /// viewers told.
     mutating func finish(failure: String?) throws {
         defer { feed.end(ViewScene.end(engine: engine, failure: failure)) }
-        if let engine { try emit(engine.finish()) }
+        if let engine {
+            var lines = JSONText(capacity: 1024)
+            for event in engine.finish() { event.append(to: &lines); lines.newline() }
+            try json.write(lines.bytes)
+            try json.endRecord()
+        }
         try json.flush()
-    }
-
-    /// Action events, one JSON line each, as `posekit actions` writes them.
-    private func emit(_ events: [ActionEvent]) throws {
-        guard !events.isEmpty else { return }
-        var lines = JSONText(capacity: 512 * events.count)
-        for event in events { event.append(to: &lines); lines.newline() }
-        try json.write(lines.bytes)
-        try json.endRecord()
     }
 }
 

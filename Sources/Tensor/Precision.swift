@@ -19,10 +19,11 @@ import Foundation
 public enum Precision: String, CaseIterable, Sendable {
     case fp32, bf16, int8, auto
 
-    /// What `auto` runs: fp32, on every CPU measured so far, accuracy first (docs/speed.md): on
-    /// the AVX-512 host with VNNI and BF16, int8 lost 0.024 COCO AP on `images-val` (more than the
-    /// 0.005 allowed) and bf16 ran slower than fp32. A CPU where a reduced precision is measured
-    /// within the bar and faster gets it here.
+    /// What `auto` runs: fp32, on every CPU class measured so far, accuracy first (docs/speed.md):
+    /// int8 loses 0.024 COCO AP on `images-val` (more than the 0.005 allowed) with every int8 copy
+    /// (they compute the same values); on the AVX-512 Xeon with VNNI and BF16 bf16 ran slower than
+    /// fp32, and on AMD Zen 1 (AVX2, one integer multiply pipe) int8 is slower than fp32 as well.
+    /// A CPU class where a reduced precision is measured within the bar and faster gets it here.
     public static var automatic: Precision { .fp32 }
 
     /// The precision this request runs here: `auto` resolved to ``automatic``, the others as they are.

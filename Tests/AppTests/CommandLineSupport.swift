@@ -115,6 +115,16 @@ enum CLI {
         return dir
     }
 
+    /// A full disk for write-safety tests: a tmpfs of `kilobytes` mounted at `dir/disk` (mounting
+    /// needs root); the caller unmounts it (`defer { umount(disk.path) }`).
+    static func smallDisk(in dir: URL, kilobytes: Int = 300) throws -> URL {
+        let disk = dir.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        let mounted = "size=\(kilobytes)k".withCString { mount("tmpfs", disk.path, "tmpfs", 0, $0) }
+        guard mounted == 0 else { throw CLIFailure("mount: \(String(cString: strerror(errno)))") }
+        return disk
+    }
+
     /// Writes `text` to `dir/name` and returns the file's path.
     static func textFile(_ name: String, _ text: String, in dir: URL) throws -> String {
         let url = dir.appendingPathComponent(name)

@@ -42,4 +42,15 @@ import Testing
         let examples = lines[(blank + 1)...].prefix { Self.isExample($0) }
         #expect(examples.count == 5, "\(command): \(Array(lines.prefix(12)))")
     }
+
+    /// Short enough to read: the rarely set options are in --help-hidden and docs/cli.md's
+    /// reference (pose --help was 273 lines).
+    @Test(arguments: [["pose"], ["hands"], ["actions"]])
+    func helpIsShort(_ command: [String]) throws {
+        let lines = try Self.help(command, columns: 80)
+        #expect(lines.count <= 160, "\(command): \(lines.count) lines")
+        #expect(lines.contains { $0.contains("docs/cli.md") })
+        let hidden = try CLI.run(command + ["--help-hidden"], environment: ["COLUMNS": "80"]).stdoutText
+        #expect(hidden.components(separatedBy: "\n").count > lines.count || command == ["hands"], "\(command)")
+    }
 }

@@ -79,10 +79,7 @@ import Glibc
     func aFullDiskUnderAnFFmpegOverlayFailsTheRun(_ container: String) throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let disk = dir.appendingPathComponent("disk")
-        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        let mounted = "size=300k".withCString { mount("tmpfs", disk.path, "tmpfs", 0, $0) }
-        try #require(mounted == 0, "mount: \(String(cString: strerror(errno)))")
+        let disk = try CLI.smallDisk(in: dir)
         defer { umount(disk.path) }
         // Noise does not compress: 25 frames of it need far more than the disk holds.
         let clip = dir.appendingPathComponent("noise.y4m")

@@ -162,10 +162,7 @@ struct RunCommandTests {
     func aFullDiskKeepsTheEarlierOutputs() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let disk = dir.appendingPathComponent("disk")
-        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        let mounted = "size=300k".withCString { mount("tmpfs", disk.path, "tmpfs", 0, $0) }
-        try #require(mounted == 0, "mount: \(String(cString: strerror(errno)))")
+        let disk = try CLI.smallDisk(in: dir)
         defer { umount(disk.path) }
         let model = CLI.shared.appendingPathComponent("weights/mediapipe-0.10.14/pose_landmark_full.tflite").path
         // An earlier run's small output (as run.json lists it), which the failed run must leave.

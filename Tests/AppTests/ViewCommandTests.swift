@@ -93,7 +93,8 @@ final class ViewCommandTests: XCTestCase {
         XCTAssertEqual(view.finish(timeout: 120), 1)
         let errors = view.stderr.split(separator: "\n").filter { $0.hasPrefix("posekit: error:") }
         XCTAssertEqual(errors.count, 1, view.stderr)
-        XCTAssertTrue(errors.first?.contains("-:") == true, view.stderr)
+        // Names the source (`-`, or "standard input").
+        XCTAssertTrue(errors.first.map { $0.contains("-:") || $0.contains("standard input") } == true, view.stderr)
         XCTAssertEqual(view.lines.filter { json($0.line)["type"] == nil }.count, 2)
         XCTAssertEqual(json(view.lines.last!.line)["type"] as? String, "summary")
         // The viewer got the frames, then the end with the error, then the server went away.

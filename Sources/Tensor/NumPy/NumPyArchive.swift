@@ -1,13 +1,15 @@
 /// A NumPy `.npz` archive: a ZIP file of `.npy` members, stored (not compressed), as
 /// `numpy.savez` writes it; `numpy.load(path)` gives each member by its name without `.npy`.
 ///
+///     let archive = NumPyArchive.encode([("Identity.npy", [UInt8](NumPyArray.encode(tensor)))])
+///
 /// The layout (PKWARE APPNOTE 4.3): per member a local header (signature `PK\3\4`, version 2.0,
 /// method 0 = stored, CRC-32, sizes, name) and its bytes; then the central directory (one entry
 /// per member, `PK\1\2`, with its local header's offset) and the end record (`PK\5\6`). Sizes and
 /// offsets are 32-bit: an archive is refused past 4 GiB (ZIP64 is not written).
-enum NumPyArchive {
+public enum NumPyArchive {
     /// The archive of `members` (name, `.npy` bytes), in order.
-    static func encode(_ members: [(name: String, bytes: [UInt8])]) -> [UInt8] {
+    public static func encode(_ members: [(name: String, bytes: [UInt8])]) -> [UInt8] {
         var out: [UInt8] = []
         var central: [UInt8] = []
         func u16(_ v: Int, into a: inout [UInt8]) { a += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
@@ -42,7 +44,7 @@ enum NumPyArchive {
     }
 
     /// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), as ZIP checks members.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
