@@ -248,7 +248,7 @@ struct ActionsCommand: AsyncParsableCommand {
                 guard time <= PoseJSONLinesDecoder.maximumTime else {
                     throw CLIError("frame \(detected.index) is at \(time) s, later than the 1e9 s (about 31 years) accepted")
                 }
-                for event in engine.process(detected, frameRate: fps) { event.append(to: &text); text.newline() }
+                for event in try engine.process(detected, frameRate: fps) { event.append(to: &text); text.newline() }
             }, draw: { detected, image in
                 ActionOverlay().draw(engine.status, poses: detected.poses, on: &image)
             })

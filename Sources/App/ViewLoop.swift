@@ -75,7 +75,7 @@ struct ViewLoop {
         }
         if let engine {
             // As `posekit actions` feeds its engine.
-            for event in engine.process(DetectedFrame(frame: frame, poses: poses), frameRate: PoseStream.fallbackFrameRate) {
+            for event in try engine.process(DetectedFrame(frame: frame, poses: poses), frameRate: PoseStream.fallbackFrameRate) {
                 event.append(to: &text)
                 text.newline()
             }
@@ -94,7 +94,7 @@ struct ViewLoop {
         defer { feed.end(ViewScene.end(engine: engine, failure: failure)) }
         if let engine {
             var lines = JSONText(capacity: 1024)
-            for event in engine.finish() { event.append(to: &lines); lines.newline() }
+            for event in try engine.finish() { event.append(to: &lines); lines.newline() }
             try json.write(lines.bytes)
             try json.endRecord()
         }

@@ -17,7 +17,7 @@ extension ActionEngine {
     /// Consumes one frame of a detector's stream (what `ActionRecognizer.events(from:)` feeds each
     /// engine, and `posekit actions` each frame): its poses and size at its time, or for a stream
     /// without a frame rate at its index over `frameRate`.
-    public func process(_ detected: DetectedFrame, frameRate: Double = PoseStream.fallbackFrameRate) -> [ActionEvent] {
-        process(detected.poseFrame(frameRate: frameRate))
+    public func process(_ detected: DetectedFrame, frameRate: Double = PoseStream.fallbackFrameRate) throws -> [ActionEvent] {
+        try process(detected.poseFrame(frameRate: frameRate))
     }
 }

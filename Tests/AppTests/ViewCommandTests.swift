@@ -31,7 +31,7 @@ final class ViewCommandTests: XCTestCase {
     /// end leaves the page up with the summary; SIGINT then ends it with the JSON complete.
     func testAViewerSeesThePipesFramesAndTheEndThenSIGINTEndsIt() throws {
         let view = try LiveProcess(["view", "--listen", "127.0.0.1:0", "--threads", "1", "-"])
-        defer { _ = view.finish(timeout: 5) }
+        defer { if view.process.isRunning { view.signal(SIGKILL) }; _ = view.finish() }
         let address = try address(of: view)
         let viewer = try ViewerClient(address: address, timeout: 120)
         guard case .text(let hello) = try viewer.receive() else { return XCTFail("no hello") }
@@ -41,7 +41,7 @@ final class ViewCommandTests: XCTestCase {
         for index in 0..<3 {
             view.send(SyntheticY4M.frame(index))
             // The frame's line is out before the next frame is written: the test paces the source.
-            XCTAssertTrue(view.waitForLines(index + 1, timeout: 120))
+            XCTAssertTrue(view.waitForLines(index + 1))
             guard case .text(let meta) = try viewer.receive(), case .binary(let jpeg) = try viewer.receive() else { return XCTFail("no frame") }
             let message = json(meta)
             XCTAssertEqual(message["frame"] as? Int, index)
@@ -61,7 +61,7 @@ final class ViewCommandTests: XCTestCase {
         // the page stays up until a signal.
         var count = 4
         while json(view.lines.last!.line)["type"] as? String != "summary" {
-            XCTAssertTrue(view.waitForLines(count, timeout: 60))
+            XCTAssertTrue(view.waitForLines(count))
             count += 1
             if count > 10 { return XCTFail("no summary: \(view.lines.map(\.line))") }
         }
@@ -69,7 +69,7 @@ final class ViewCommandTests: XCTestCase {
         let written = view.lines.count
         XCTAssertTrue(view.process.isRunning)
         view.signal(SIGINT)
-        XCTAssertEqual(view.finish(timeout: 60), 130)
+        XCTAssertEqual(view.finish(), 130)
         XCTAssertEqual(view.lines.count, written)
         XCTAssertTrue(view.stderr.contains("stopped by SIGINT"), view.stderr)
         // The viewer's connection ends with the server (a close frame, or the socket closed).
@@ -80,17 +80,17 @@ final class ViewCommandTests: XCTestCase {
     /// every frame before it and the summary; the viewer is told.
     func testASourceThatFailsMidStreamIsOneLineAndTheSummaryIsWritten() throws {
         let view = try LiveProcess(["view", "--listen", "127.0.0.1:0", "--threads", "1", "-"])
-        defer { _ = view.finish(timeout: 5) }
+        defer { if view.process.isRunning { view.signal(SIGKILL) }; _ = view.finish() }
         let address = try address(of: view)
         let viewer = try ViewerClient(address: address, timeout: 120)
         _ = try viewer.receive()
         view.send(SyntheticY4M.header)
         view.send(SyntheticY4M.frame(0))
         view.send(SyntheticY4M.frame(1))
-        XCTAssertTrue(view.waitForLines(2, timeout: 120))
+        XCTAssertTrue(view.waitForLines(2))
         view.send(SyntheticY4M.frame(2).prefix(100))
         view.closeInput()
-        XCTAssertEqual(view.finish(timeout: 120), 1)
+        XCTAssertEqual(view.finish(), 1)
         let errors = view.stderr.split(separator: "\n").filter { $0.hasPrefix("posekit: error:") }
         XCTAssertEqual(errors.count, 1, view.stderr)
         // Names the source (`-`, or "standard input").
