@@ -9,12 +9,16 @@ import PoseKit
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run an imported model (.pkw graph or .tflite) on a .npy tensor and write its outputs as .npy files.",
+        abstract: "Run an imported model (.pkw graph or PoseNet bundle, or .tflite) on a .npy tensor and write its outputs as .npy files.",
         discussion: """
             The input is a NumPy .npy file of float32 (little-endian '<f4', C order) with the \
             model's input shape, batch axis included or left out: [1, 224, 224, 3] or \
             [224, 224, 3]. Values go in as they are (no scaling): give the tensor the model expects \
-            (posekit run MODEL --list names the inputs, outputs and shapes).
+            (posekit run MODEL --list names the inputs, outputs and shapes). A PoseNet bundle \
+            (mobilenet075, mobilenet050) runs as its graph made for the input's size (any square \
+            [S, S, 3], values scaled as the bundle's preprocessing says: x * 2/255 - 1), at the \
+            bundle's output stride; its outputs are heatmap (after the sigmoid), offsets, \
+            displacement_fwd and displacement_bwd, the layout of ../shared/reference's .f32 files.
 
             Each output is written to DIR/output_<i>.npy, <i> being its index in the model's \
             output order (0 first), with the model's shape, batch axis included. --outputs computes \
@@ -78,7 +82,9 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let graph = try GraphModelFile.load(model)
+        // A PoseNet bundle becomes its graph at the input's size (any square [S, S, 3]).
+        let tensor = try input.map { path in try CLIError.reading(path) { try NumPyArray.read(contentsOf: URL(fileURLWithPath: path)) } }
+        let graph = try GraphModelFile.load(model, inputSize: tensor.flatMap { GraphModelFile.squareSide($0.shape) })
         if list {
             for (title, ids) in [("inputs", graph.inputs), ("outputs", graph.outputs)] {
                 print(title)
@@ -88,14 +94,13 @@ struct RunCommand: ParsableCommand {
             }
             return
         }
-        guard let input, let output else { return }
+        guard let input, let output, let tensor else { return }
         if let problem = precision.unavailability { throw CLIError("--precision \(precision.rawValue): \(problem)") }
         let selected = try selectedOutputs(graph)
         guard graph.inputs.count == 1 else {
             throw CLIError("\(model): the model has \(graph.inputs.count) inputs; posekit run takes models with one")
         }
         let expected = graph.values[graph.inputs[0]].shape
-        let tensor = try CLIError.reading(input) { try NumPyArray.read(contentsOf: URL(fileURLWithPath: input)) }
         guard tensor.shape == expected || tensor.shape == Self.batchShape(expected) else {
             throw CLIError("\(input): shape \(tensor.shape) does not fit input '\(CLIError.printable(graph.values[graph.inputs[0]].name))' of \(model), which is \(Self.batchShape(expected))")
         }
