@@ -3,8 +3,9 @@ import ModelGraph
 import PoseKit
 import TFLite
 
-/// Where `posekit run` and `bench model` get an imported graph: a `.tflite` file (imported in
-/// memory) or a graph bundle (`.pkw` of kind `graph`, by path or short name).
+/// Where `posekit run`, `info` and `bench model` get an imported graph: a `.tflite` file (imported in
+/// memory), a graph bundle (`.pkw` of kind `graph`), or a PoseNet bundle mapped to its graph at load
+/// (`PoseNetWeights.graph(inputSize:outputStride:)`), by path or short name.
 enum GraphModelFile {
     /// Whether `model` is read as a TFLite model: a regular file holding one (the `TFL3`
     /// identifier at byte 4), whatever its name, or a name ending in `.tflite` (a file so named
@@ -23,14 +24,30 @@ enum GraphModelFile {
         return bundle.manifest.kind == Graph.bundleKind
     }
 
-    /// The graph `model` holds; errors name the file.
-    static func load(_ model: String) throws -> Graph {
+    /// The input size a PoseNet bundle's graph gets when none is asked (`pose`'s default).
+    static let defaultPoseNetInputSize = PoseDetector.Configuration.default.inputSize
+
+    /// The graph `model` holds; errors name the file. A PoseNet bundle is mapped to its graph for
+    /// a square input of `inputSize` (default ``defaultPoseNetInputSize``) at its manifest's output
+    /// stride; the other graphs have their own input shapes and ignore it.
+    static func load(_ model: String, inputSize: Int? = nil) throws -> Graph {
         if isTFLite(model) {
             let bytes = try CLIError.reading(model) { [UInt8](try RegularFile.contents(atPath: model)) }
             return try CLIError.reading(model) { try TFLiteImporter.importModel(bytes: bytes, file: model).graph }
         }
         let url = try ModelLocator.resolve(model)
-        return try CLIError.reading(url.path) { try Graph(bundle: try WeightBundle(contentsOf: url)) }
+        return try CLIError.reading(url.path) {
+            let bundle = try WeightBundle(contentsOf: url)
+            guard bundle.manifest.kind == PoseNetSection.kind else { return try Graph(bundle: bundle) }
+            return try PoseNetWeights(bundle: bundle).graph(inputSize: inputSize ?? defaultPoseNetInputSize,
+                                                            outputStride: bundle.manifest.outputStride)
+        }
+    }
+
+    /// The side of a square image tensor `[S, S, 3]` or `[1, S, S, 3]`, the size a PoseNet graph is made for; else nil.
+    static func squareSide(_ shape: [Int]) -> Int? {
+        let s = shape.count == 4 && shape[0] == 1 ? Array(shape.dropFirst()) : shape
+        return s.count == 3 && s[0] == s[1] && s[2] == 3 ? s[0] : nil
     }
 
     /// The `.tflite` a model came from, for the TFLite peer: the file itself, or for a bundle the

@@ -93,6 +93,10 @@ struct Info: ParsableCommand {
                   output stride \(m.outputStride)\(m.outputStrideIsFromSource ? " (as exported)" : " (default; the source does not fix it)")
                   input         \(InputScaling.colorOrder) × \(String(format: "%.9g", m.preprocessing.scale)) + [\(bias)]
                 """)
+            // As a graph (what `posekit run` and every PoseNet model runs), at pose's default input size.
+            let graph = try GraphModelFile.load(url.path)
+            print("  graph         at input \(GraphModelFile.defaultPoseNetInputSize) (the shapes follow the input size)")
+            print(GraphSummary.lines(graph))
         case ActionWeightsFile.kind:
             let (_, header) = try CLIError.reading(url.path) { try ActionWeightsFile.load(bundle: bundle) }
             let a = header.architecture

@@ -9,7 +9,7 @@ import PoseKit
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run an imported model (.pkw graph or .tflite) on a .npy tensor and write its outputs as .npy files.",
+        abstract: "Run an imported model (.pkw graph or PoseNet bundle, or .tflite) on a .npy tensor and write its outputs as .npy files.",
         discussion: """
               posekit run hand_landmark_full.pkw --list    # inputs, outputs, shapes
               posekit run hand_landmark_full.pkw --input x.npy --output out
@@ -17,6 +17,11 @@ struct RunCommand: ParsableCommand {
               posekit run palm_detection_full.tflite --input x.npy --output o2
               posekit run pose_landmark_full.pkw --input crop.npy --output out2 \\
                 --outputs 0 1 4
+
+            A PoseNet bundle (mobilenet075, mobilenet050) runs as its graph made for the input's \
+            size (any square [S, S, 3], values scaled as the bundle's preprocessing says: \
+            x * 2/255 - 1), at the bundle's output stride; its outputs are heatmap (after the \
+            sigmoid), offsets, displacement_fwd and displacement_bwd.
 
             The input is a NumPy .npy file of float32 ('<f4', C order; float64 '<f8' is \
             narrowed to float32, with a note) with the model's input shape, batch axis included \
@@ -81,7 +86,9 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let graph = try GraphModelFile.load(model)
+        // A PoseNet bundle becomes its graph at the input's size (any square [S, S, 3]).
+        let tensor = try input.map { try RunOutputs.readInput($0) }
+        let graph = try GraphModelFile.load(model, inputSize: tensor.flatMap { GraphModelFile.squareSide($0.shape) })
         if list {
             for (title, ids) in [("inputs", graph.inputs), ("outputs", graph.outputs)] {
                 print(title)
@@ -91,7 +98,7 @@ struct RunCommand: ParsableCommand {
             }
             return
         }
-        guard let input, let output else { return }
+        guard let input, let output, let tensor else { return }
         if let problem = precision.unavailability { throw CLIError("--precision \(precision.rawValue): \(problem)") }
         let selected = try selectedOutputs(graph)
         guard graph.inputs.count == 1 else {
@@ -99,7 +106,6 @@ struct RunCommand: ParsableCommand {
         }
         let expected = graph.values[graph.inputs[0]].shape
         let earlier = try RunOutputs.earlierOutputs(in: output, input: input)   // refused before the model runs
-        let tensor = try RunOutputs.readInput(input)
         guard tensor.shape == expected || tensor.shape == Self.batchShape(expected) else {
             throw CLIError("\(input): shape \(tensor.shape) does not fit input '\(CLIError.printable(graph.values[graph.inputs[0]].name))' of \(model), which is \(Self.batchShape(expected))")
         }

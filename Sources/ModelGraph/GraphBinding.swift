@@ -17,6 +17,11 @@ public struct GraphBinding {
     let chain: EpilogueChain?
     /// The `PAD` node whose padding this depthwise convolution takes on (``PadFolding``), if any.
     var foldedPad: GraphNode?
+    /// The depthwise node this 1×1 convolution runs with (``SeparableFusion``), and its index.
+    var fusedDepthwise: GraphNode?
+    var fusedDepthwiseIndex: Int?
+    /// The 1×1 convolutions this concatenation runs as one GEMM (``SharedInputGEMM``), if any.
+    var merge: SharedInputGEMM.Merge?
 
     init(graph: Graph, node: GraphNode, index: Int, chain: EpilogueChain?) {
         self.graph = graph
@@ -61,9 +66,9 @@ public struct GraphBinding {
 
     /// Adds the step running `kernel` on `inputs`, writing ``output``; a chain's residual is read
     /// last and its nodes recorded as fused.
-    mutating func addStep(_ kernel: any GraphKernel, _ inputs: [ValueID]) {
+    mutating func addStep(_ kernel: any GraphKernel, _ inputs: [ValueID], fusing others: [Int] = []) {
         plan.steps.append(GraphStep(kernel: kernel, inputs: inputs + [chain?.residual].compactMap { $0 }, output: output,
-                                    node: index, fusedNodes: chain?.nodes ?? []))
+                                    node: index, fusedNodes: others + (chain?.nodes ?? [])))
     }
 
     /// Adds a step of the plan's own before the node's (a pad a convolution needs), writing `output`.

@@ -26,6 +26,14 @@ struct GraphPlan {
     /// Convolutions that run the `ADD` and / or `PRELU` after them in their epilogue, by the
     /// convolution's node index.
     var epilogueChains: [Int: EpilogueChain] = [:]
+    /// Depthwise convolutions run with the 1×1 convolution after them (pointwise node → depthwise node).
+    var separablePairs: [Int: Int] = [:]
+    /// Concatenations of 1×1 convolutions of one input run as one GEMM.
+    var merges: [SharedInputGEMM.Merge] = []
+    /// Steps `0..<bandChainLength` form the band chain: each reads the one before (the first, the
+    /// graph's only input) and can leave out the rows (columns) a band of equal input rows gives;
+    /// a run given an ``InputBand`` follows it along them (``RepeatedBand``). 0: no chain.
+    var bandChainLength = 0
     /// The arithmetic asked of the 1×1 convolutions (resolved: Tensor's `Precision`); which of
     /// them take it is the graph's `ReducedPrecisionRule`'s decision.
     var precision: Precision = .fp32
@@ -39,9 +47,11 @@ struct GraphPlan {
     }
 
     /// Plans `graph` to compute `outputs` (value IDs); with `fusingEpilogues`, residual `ADD`s
-    /// and `PRELU`s run in the epilogue of the convolution before them where the graph allows;
+    /// and `PRELU`s run in the epilogue of the convolution before them where the graph allows; with
+    /// `fusingLayers`, depthwise + 1×1 pairs run as one step and 1×1 convolutions of one input
+    /// concatenated as one GEMM;
     /// 1×1 convolutions in `precision` (resolved) where the graph's `ReducedPrecisionRule` allows.
-    init(graph: Graph, outputs: [ValueID], fusingEpilogues: Bool = true, precision: Precision = .fp32) throws {
+    init(graph: Graph, outputs: [ValueID], fusingEpilogues: Bool = true, fusingLayers: Bool = true, precision: Precision = .fp32) throws {
         self.precision = precision
         // The checks every graph passes (IDs in range, producers before consumers, shapes).
         try graph.validate()
@@ -78,10 +88,22 @@ struct GraphPlan {
         // The passes: which nodes run inside others.
         foldedPads = PadFolding.foldedPads(graph, needed: needed, outputs: outputs, producer: producer)
         if fusingEpilogues { epilogueChains = EpilogueFusion.chains(graph, needed: needed, outputs: outputs) }
+        if fusingLayers {
+            separablePairs = SeparableFusion.pairs(graph, needed: needed, outputs: outputs, producer: producer,
+                                                   chains: epilogueChains, foldedPads: foldedPads)
+            merges = SharedInputGEMM.merges(graph, needed: needed, outputs: outputs, producer: producer, chains: epilogueChains)
+        }
         // Chain node → its convolution; every node of a chain but the last is bound with it.
         var chainAt: [Int: Int] = [:]
         for (conv, chain) in epilogueChains { chainAt[conv] = conv; for node in chain.nodes { chainAt[node] = conv } }
-        for (index, node) in graph.nodes.enumerated() where needed[index] && foldedPads[index] == nil {
+        // Nodes another node's step runs: the depthwise halves of pairs, the members of merges.
+        var runByOthers = Set(separablePairs.values)
+        var mergeAt: [Int: SharedInputGEMM.Merge] = [:]
+        for merge in merges {
+            mergeAt[merge.concatenation] = merge
+            runByOthers.formUnion(merge.nodes.filter { $0 != merge.concatenation })
+        }
+        for (index, node) in graph.nodes.enumerated() where needed[index] && foldedPads[index] == nil && !runByOthers.contains(index) {
             var binding: GraphBinding
             if let conv = chainAt[index] {
                 let chain = epilogueChains[conv]!
@@ -90,6 +112,11 @@ struct GraphPlan {
             } else {
                 binding = GraphBinding(graph: graph, node: node, index: index, chain: nil)
                 if let pad = foldedPads.first(where: { $0.value == index })?.key { binding.foldedPad = graph.nodes[pad] }
+                if let depthwise = separablePairs[index] {
+                    binding.fusedDepthwise = graph.nodes[depthwise]
+                    binding.fusedDepthwiseIndex = depthwise
+                }
+                binding.merge = mergeAt[index]
             }
             // The binding works on the plan itself (moved in and back, not copied).
             swap(&self, &binding.plan)
@@ -101,6 +128,26 @@ struct GraphPlan {
             }
         }
         try placeBuffers(inputs: graph.inputs.filter { seen[$0] }, outputs: outputs)
+        bandChainLength = Self.bandChain(steps, input: graph.inputs.count == 1 ? graph.inputs[0] : nil, outputs: outputs)
+    }
+
+    /// How many steps from the first form the band chain (``bandChainLength``): each with a band
+    /// geometry, reading one value, the first the graph's one `input`, each later one the output of
+    /// the step before, which no other step reads and which is not a requested output (its
+    /// unwritten rows are written only as the next step needs them).
+    static func bandChain(_ steps: [GraphStep], input: ValueID?, outputs: [ValueID]) -> Int {
+        guard let input else { return 0 }
+        var readers: [ValueID: Int] = [:]
+        for step in steps { for id in step.inputs { readers[id, default: 0] += 1 } }
+        let requested = Set(outputs)
+        var current = input, length = 0
+        for step in steps {
+            guard step.kernel.bandGeometry != nil, step.inputs == [current] else { break }
+            if current != input { guard readers[current] == 1, !requested.contains(current) else { break } }
+            length += 1
+            current = step.output
+        }
+        return length
     }
 
     /// A plan with nothing in it: what ``GraphBinding`` holds until the plan being built is moved in.
@@ -132,6 +179,9 @@ struct GraphPlan {
         }
         var kept = [Bool](repeating: false, count: shapes.count)
         for id in outputs { kept[root[id]] = true }
+        // Inputs keep theirs too: a caller writes them in place and may run again on them
+        // (``GraphRunner/inputBuffers``; PoseNet's flip averaging mirrors its input and reruns).
+        for id in inputs { kept[root[id]] = true }
         var free: [Int] = []  // buffer indices
         var bufferOf = [Int?](repeating: nil, count: shapes.count)
         func take(_ id: ValueID) {

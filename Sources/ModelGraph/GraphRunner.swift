@@ -27,6 +27,15 @@ public final class GraphRunner: @unchecked Sendable {
     private let plan: GraphPlan
     /// Per value ID: its tensor (a view into a pool buffer, or a constant); nil when not planned.
     private let views: [Tensor?]
+    /// The graph's inputs' buffers (a view, or a tensor of its own for an input no output reads).
+    public let inputBuffers: [Tensor]
+    /// The requested outputs' buffers: what the last run left there (rewritten by every run).
+    public let outputBuffers: [Tensor]
+    /// Whether 1×1 products leave out the input channels that are zero in all of a tile's pixels
+    /// (Tensor's `skippingZeroChannels`: the same values; ReLU makes such channels common, and each
+    /// kernel call samples its tiles first and skips only where that pays). True by default; false
+    /// times the full work.
+    public var skipsZeroChannels = true
     private let workspace = ConvolutionWorkspace()
     private let lock = NSLock()
 
@@ -39,17 +48,17 @@ public final class GraphRunner: @unchecked Sendable {
     ///   made, IDs out of range, shapes that disagree) or holds a configuration no kernel runs
     ///   (named with its node); `PrecisionUnavailable` for an explicit `precision` this CPU lacks.
     public init(graph: Graph, outputs: [ValueID]? = nil, threads: Int = Parallelism.defaultThreads,
-                fusingEpilogues: Bool = true, precision: Precision = .fp32) throws {
+                fusingEpilogues: Bool = true, fusingLayers: Bool = true, precision: Precision = .fp32) throws {
         let outputs = outputs ?? graph.outputs
         guard !outputs.isEmpty else { throw GraphRunnerError.invalidGraph("no outputs to compute") }
         self.graph = graph
         self.outputs = outputs
         self.threads = max(1, threads)
-        let plan = try GraphPlan(graph: graph, outputs: outputs, fusingEpilogues: fusingEpilogues,
+        let plan = try GraphPlan(graph: graph, outputs: outputs, fusingEpilogues: fusingEpilogues, fusingLayers: fusingLayers,
                                  precision: try precision.resolved())
         self.plan = plan
         let buffers = try plan.bufferCapacities.map { try Tensor(zeros: [max(1, $0)]) }
-        views = try plan.shapes.indices.map { id in
+        let views: [Tensor?] = try plan.shapes.indices.map { id in
             switch plan.placement[id] {
             case .none: return nil
             case .constant(let tensor): return tensor
@@ -58,6 +67,10 @@ public final class GraphRunner: @unchecked Sendable {
                 return try buffers[index].slice(0..<shape.reduce(1, *)).reshaped(shape)
             }
         }
+        self.views = views
+        inputBuffers = try graph.inputs.map { try views[$0] ?? Tensor(zeros: plan.shapes[$0]) }
+        outputBuffers = outputs.map { views[$0]! }
+        for step in plan.steps { step.kernel.reserve(workspace, threads: self.threads) }
     }
 
     /// The shapes ``run(_:)`` expects, in the graph's input order (batch axis dropped).
@@ -87,8 +100,22 @@ public final class GraphRunner: @unchecked Sendable {
     ///
     /// - Throws: ``GraphRunnerError/inputMismatch(_:)`` when the inputs do not fit.
     public func run(_ inputs: [Tensor]) throws -> [Tensor] {
-        try execute(inputs, timing: nil)
+        try execute(inputs, band: nil, timing: nil)
+        return try outputs.map { id in try Tensor(shape: plan.shapes[id], values: views[id]!.scalars) }
     }
+
+    /// Runs the graph on what ``inputBuffers`` hold and leaves the outputs in ``outputBuffers``:
+    /// no copy and no allocation (a frame written straight into the input buffer, heads read in
+    /// place). `band` is input 0's rows (columns) known to be equal (``InputBand``): the steps of
+    /// the plan's band chain then compute one of the rows each gives (``bandChainSteps``).
+    ///
+    /// - Throws: ``GraphRunnerError/inputMismatch(_:)`` for a band outside input 0.
+    public func runInPlace(band: InputBand? = nil) throws {
+        try execute(nil, band: band, timing: nil)
+    }
+
+    /// How many steps, from the first, a band of equal input rows is followed through.
+    public var bandChainSteps: Int { plan.bandChainLength }
 
     /// Where the time of a run goes, per kind of step (`conv 1x1`, `depthwise 5x5 s2`, `add`, ...),
     /// largest first: each step's median over `runs` runs, in seconds, summed per kind, with the
@@ -97,7 +124,7 @@ public final class GraphRunner: @unchecked Sendable {
         var samples = [[Double]](repeating: [], count: plan.steps.count)
         var times = [Double](repeating: 0, count: plan.steps.count)
         for _ in 0..<max(1, runs) {
-            _ = try times.withUnsafeMutableBufferPointer { try execute(inputs, timing: $0.baseAddress) }
+            try times.withUnsafeMutableBufferPointer { try execute(inputs, band: nil, timing: $0.baseAddress) }
             for (step, time) in times.enumerated() { samples[step].append(time) }
         }
         var byKind: [String: (Int, Double)] = [:]
@@ -109,36 +136,61 @@ public final class GraphRunner: @unchecked Sendable {
         return byKind.map { (kind: $0.key, steps: $0.value.0, seconds: $0.value.1) }.sorted { $0.seconds > $1.seconds }
     }
 
-    /// Copies the inputs in, runs every step (writing each step's seconds to `timing[step]` when
-    /// given), copies the outputs out.
-    private func execute(_ inputs: [Tensor], timing: UnsafeMutablePointer<Double>?) throws -> [Tensor] {
-        guard inputs.count == graph.inputs.count else {
+    /// Each step of one run on ``inputBuffers`` (with `band`, as ``runInPlace(band:)``), in run
+    /// order: its kind, the compiled kernels that ran it (`packed GEMM AVX2+FMA 6x16`) and its seconds.
+    public func stepTimes(band: InputBand? = nil) throws -> [(kind: String, kernels: String, seconds: Double)] {
+        var times = [Double](repeating: 0, count: plan.steps.count)
+        try times.withUnsafeMutableBufferPointer { try execute(nil, band: band, timing: $0.baseAddress) }
+        return zip(plan.steps, times).map { (kind: $0.kind, kernels: $0.kernel.kernels, seconds: $1) }
+    }
+
+    /// Copies `inputs` in (nil: they are in ``inputBuffers`` already), runs every step (writing
+    /// each step's seconds to `timing[step]` when given) with `band` followed through the band
+    /// chain; the outputs are left in their buffers.
+    private func execute(_ inputs: [Tensor]?, band: InputBand?, timing: UnsafeMutablePointer<Double>?) throws {
+        if let inputs, inputs.count != graph.inputs.count {
             throw GraphRunnerError.inputMismatch("the graph takes \(graph.inputs.count) input(s), \(inputs.count) given")
         }
         lock.lock()
         defer { lock.unlock() }
-        for (index, (id, tensor)) in zip(graph.inputs, inputs).enumerated() {
+        for (index, (id, target)) in zip(graph.inputs, inputBuffers).enumerated() {
+            guard let tensor = inputs?[index] else { continue }
             let expected = plan.shapes[id]
             guard tensor.count == expected.reduce(1, *) else {
                 throw GraphRunnerError.inputMismatch("input \(index) '\(plan.names[id])' must have shape \(expected), got \(tensor.shape)")
             }
-            guard let target = views[id] else { continue }  // an input no requested output reads
             tensor.withUnsafeBufferPointer { source in
                 target.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: source.baseAddress!, count: source.count) }
             }
         }
+        var repeated: RepeatedBand?
+        if let band, plan.bandChainLength > 0 {
+            let shape = plan.shapes[graph.inputs[0]]
+            let extent = band.axis == .rows ? shape[0] : shape[1]
+            guard shape.count == 3, band.range.lowerBound >= 0, band.range.upperBound <= extent else {
+                throw GraphRunnerError.inputMismatch("band \(band.axis) \(band.range) lies outside input '\(plan.names[graph.inputs[0]])' \(shape)")
+            }
+            repeated = RepeatedBand(band: band)
+        }
         for (index, step) in plan.steps.enumerated() {
             let start = timing == nil ? 0 : DispatchTime.now().uptimeNanoseconds
             do {
-                try step.run(views, workspace: workspace, threads: threads)
+                if var band = repeated, index < plan.bandChainLength, let geometry = step.kernel.bandGeometry {
+                    // Skip the output rows (columns) the band gives but one; write the ones this step reads first.
+                    let skipped = band.skipped(geometry)
+                    band.prepare(views[step.inputs[0]]!, for: geometry, skipping: skipped)
+                    try step.run(views, workspace: workspace, threads: threads, skipsZeroChannels: skipsZeroChannels,
+                                 skippingRows: band.axis == .rows ? skipped : 0..<0, skippingColumns: band.axis == .columns ? skipped : 0..<0)
+                    band.advance(geometry, skipped: skipped)
+                    if index == plan.bandChainLength - 1 { band.finish(views[step.output]!) }
+                    repeated = band
+                } else {
+                    try step.run(views, workspace: workspace, threads: threads, skipsZeroChannels: skipsZeroChannels)
+                }
             } catch let error as TensorError {
                 throw GraphRunnerError.node("node \(step.node) (\(graph.nodes[step.node].operation.name), '\(plan.names[step.output])'): \(error.description)")
             }
             if let timing { timing[index] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-        }
-        return try outputs.map { id in
-            let view = views[id]!
-            return try Tensor(shape: plan.shapes[id], values: view.scalars)
         }
     }
 }

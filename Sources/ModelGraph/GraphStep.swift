@@ -18,9 +18,12 @@ struct GraphStep {
     /// `depthwise 5x5 s2`, `add`, `conv 1x1 + add + prelu` (a convolution with the nodes its epilogue runs), ...
     var kind: String { kernel.kind }
 
-    /// Runs the step on `values` (a view per value ID; nil for values this plan does not hold).
-    func run(_ values: [Tensor?], workspace: ConvolutionWorkspace, threads: Int) throws {
-        try kernel.run(GraphKernelIO(values: values, inputs: inputs, outputID: output, workspace: workspace, threads: threads))
+    /// Runs the step on `values` (a view per value ID; nil for values this plan does not hold),
+    /// leaving out the output rows or columns a band gives (only steps of the band chain are given any).
+    func run(_ values: [Tensor?], workspace: ConvolutionWorkspace, threads: Int, skipsZeroChannels: Bool,
+             skippingRows: Range<Int> = 0..<0, skippingColumns: Range<Int> = 0..<0) throws {
+        try kernel.run(GraphKernelIO(values: values, inputs: inputs, outputID: output, workspace: workspace, threads: threads,
+                                     skipsZeroChannels: skipsZeroChannels, skippingRows: skippingRows, skippingColumns: skippingColumns))
     }
 }
 
@@ -35,10 +38,20 @@ protocol GraphKernel {
     var aliasesInput: Bool { get }
     /// Runs on the step's views.
     func run(_ io: GraphKernelIO) throws
+    /// For a kernel that can leave out output rows (columns) a band of equal input rows gives:
+    /// its window over its input (``RepeatedBand``); nil for the others.
+    var bandGeometry: ConvolutionGeometry? { get }
+    /// Grows `workspace` to what a run on `threads` cores takes, so that no run allocates.
+    func reserve(_ workspace: ConvolutionWorkspace, threads: Int)
+    /// Which compiled kernels run it, for profiles (`packed GEMM AVX2+FMA 6x16`); by default its kind.
+    var kernels: String { get }
 }
 
 extension GraphKernel {
     var aliasesInput: Bool { false }
+    var bandGeometry: ConvolutionGeometry? { nil }
+    func reserve(_ workspace: ConvolutionWorkspace, threads: Int) {}
+    var kernels: String { kind }
 }
 
 /// What a kernel reads and writes in one run: views into the runner's buffers (no allocation).
@@ -50,6 +63,12 @@ struct GraphKernelIO {
     let workspace: ConvolutionWorkspace
     /// Cores a kernel splits its work over.
     let threads: Int
+    /// Whether 1×1 products leave out input channels that are zero in a whole tile (Tensor's
+    /// `skippingZeroChannels`: the same values, less work after ReLU).
+    let skipsZeroChannels: Bool
+    /// Output rows (columns) a band gives that this run leaves out (``RepeatedBand``).
+    var skippingRows: Range<Int> = 0..<0
+    var skippingColumns: Range<Int> = 0..<0
 
     /// The view of the step's input `i`.
     func input(_ i: Int) -> Tensor { values[inputs[i]]! }

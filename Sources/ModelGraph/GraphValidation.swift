@@ -9,8 +9,12 @@ extension Graph {
     /// feature map, far below what would exhaust memory.
     public static let maxValueElements = 1 << 28
 
-    /// Throws a ``GraphError`` naming the first node or value that is inconsistent.
+    /// Throws a ``GraphError`` naming the first node or value that is inconsistent: also a constant
+    /// holding NaN or ±infinity (named: such weights give NaN everywhere, or nothing found at all,
+    /// never an error of their own later), a graph with no outputs, and an output that is a
+    /// constant rather than computed by a node.
     public func validate() throws {
+        guard !outputs.isEmpty else { throw GraphError("the graph has no outputs") }
         for (id, value) in values.enumerated() {
             guard value.shape.count <= Graph.maxRank else {
                 throw GraphError("value \(id) '\(value.name)' has rank \(value.shape.count) (at most \(Graph.maxRank))")
@@ -23,8 +27,13 @@ extension Graph {
                     throw GraphError("value \(id) '\(value.name)' has \(value.shape) elements, more than \(Graph.maxValueElements)")
                 }
             }
-            if let constant = value.constant, constant.shape != value.shape {
-                throw GraphError("value \(id) '\(value.name)' has shape \(value.shape) but its constant has \(constant.shape)")
+            if let constant = value.constant {
+                guard constant.shape == value.shape else {
+                    throw GraphError("value \(id) '\(value.name)' has shape \(value.shape) but its constant has \(constant.shape)")
+                }
+                if let index = constant.firstNonFiniteIndex() {
+                    throw GraphError("constant '\(value.name)' (value \(id)) holds \(constant.withUnsafeBufferPointer { $0[index] }) at element \(index): weights must be finite")
+                }
             }
         }
         // Available = graph inputs and constants, then each node's output once it ran.
@@ -53,6 +62,9 @@ extension Graph {
         }
         for id in outputs {
             guard values.indices.contains(id), available[id] else { throw GraphError("graph output \(id) is never computed") }
+            guard values[id].constant == nil else {
+                throw GraphError("graph output \(id) '\(values[id].name)' is a constant, not computed by any node")
+            }
         }
     }
 

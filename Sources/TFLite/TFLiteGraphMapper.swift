@@ -247,6 +247,11 @@ private struct Mapping {
         } else {
             throw error("operator \(index) (\(opName(index))) expects constant weights in \(tensorName(t))")
         }
+        // Weights that are NaN or infinite give NaN everywhere (or nothing found at all): refused
+        // here, naming the tensor, as PoseNet's and Create ML's importers refuse them.
+        if let index = result.values.firstIndex(where: { !$0.isFinite }) {
+            throw error("\(tensorName(t)) holds \(result.values[index]) at element \(index): weights must be finite")
+        }
         constantBudget -= count
         folded[t] = result
         return result

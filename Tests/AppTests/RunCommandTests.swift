@@ -227,4 +227,44 @@ struct RunCommandTests {
         #expect(got.count == want.count && worst <= 0.1 * range, "int8: \(worst) over \(range)")
         #expect(got != reference, "int8 gave fp32's bytes: nothing ran reduced")
     }
+
+    /// A PoseNet bundle runs as its graph made for the input's size: its four heads, named, against
+    /// the float64 reference's; `--list` and `info` describe it as a graph.
+    @Test func aPoseNetBundleRunsAsItsGraph() throws {
+        let folder = CLI.shared.appendingPathComponent("reference/mobilenet075__coco_000000000785__257_os16")
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // input.ppm (P6, 257×257) scaled as the bundle's preprocessing says, x·2/255 − 1, as a .npy.
+        let ppm = try Data(contentsOf: folder.appendingPathComponent("input.ppm"))
+        var newlines = 0, start = 0
+        for (i, byte) in ppm.enumerated() where byte == 0x0A { newlines += 1; if newlines == 3 { start = i + 1; break } }
+        let pixels = ppm[start...].map { Float($0) * 2 / 255 - 1 }
+        #expect(pixels.count == 257 * 257 * 3)
+        var header = "{'descr': '<f4', 'fortran_order': False, 'shape': (257, 257, 3), }"
+        header += String(repeating: " ", count: (64 - (10 + header.count + 1) % 64) % 64) + "\n"
+        var bytes = Data([0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(header.utf8.count & 0xFF), UInt8(header.utf8.count >> 8)])
+        bytes.append(Data(header.utf8))
+        pixels.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        let input = dir.appendingPathComponent("image.npy")
+        try bytes.write(to: input)
+        let out = dir.appendingPathComponent("out")
+        let result = try CLI.run(["run", "mobilenet075", "--input", input.path, "--output", out.path, "--threads", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for (i, (file, shape)) in [("heatmap.f32", [1, 17, 17, 17]), ("offsets.f32", [1, 17, 17, 34]),
+                                   ("displacement_fwd.f32", [1, 17, 17, 32]), ("displacement_bwd.f32", [1, 17, 17, 32])].enumerated() {
+            let got = try Self.npy(out.appendingPathComponent("output_\(i).npy"))
+            let want = try Data(contentsOf: folder.appendingPathComponent(file)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let largest = Double(want.map(abs).max() ?? 0)
+            let worst = zip(got.values, want).map { Double(abs($0 - $1)) }.max() ?? .infinity
+            #expect(got.shape == shape && got.values.count == want.count, "output \(i): \(got.shape)")
+            #expect(worst <= (i == 0 ? 1e-4 : 5e-4 * largest), "output \(i) \(file): \(worst) (largest \(largest))")
+        }
+        let listed = try CLI.run(["run", "mobilenet075", "--list"])
+        for text in ["image  [1, 513, 513, 3]", "heatmap  [1, 33, 33, 17]", "displacement_bwd  [1, 33, 33, 32]"] {
+            #expect(listed.status == 0 && listed.stdoutText.contains(text), "\(listed.stdoutText) lacks \(text)")
+        }
+        let info = try CLI.run(["info", "mobilenet075"])
+        #expect(info.status == 0 && info.stdoutText.contains("network       graph: 32 operations") && info.stdoutText.contains("multiply-adds"),
+                "\(info.stdoutText)")
+    }
 }

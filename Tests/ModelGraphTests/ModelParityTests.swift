@@ -92,11 +92,13 @@ func errorOverRange(_ output: Tensor, _ reference: Tensor) -> Double {
     /// (residual ADDs, and PRELUs in the palm detectors, run in convolutions' epilogues: plan
     /// introspection), and the fused plan gives the unfused plan's values within float rounding.
     func expectFusion(_ model: String, _ graph: Graph, _ fused: GraphRunner, outputs got: [Tensor], input: Tensor) throws {
-        let unfused = try GraphRunner(graph: graph, threads: 2, fusingEpilogues: false)
+        let unfused = try GraphRunner(graph: graph, threads: 2, fusingEpilogues: false, fusingLayers: false)
         let adds = graph.nodes.indices.filter { graph.nodes[$0].operation is AddOp }
         let prelus = graph.nodes.indices.filter { graph.nodes[$0].operation is PReLUOp }
+        let depthwise = graph.nodes.indices.filter { graph.nodes[$0].operation is DepthwiseConv2DOp }
         let fusedNodes = Set(fused.fusedNodes)
-        #expect(fusedNodes.isSubset(of: Set(adds + prelus)), "\(model): only ADD and PRELU nodes are fused")
+        // ADDs and PRELUs in convolutions' epilogues; depthwise 3x3 layers with the 1x1 after them (SeparableFusion).
+        #expect(fusedNodes.isSubset(of: Set(adds + prelus + depthwise)), "\(model): only ADD, PRELU and depthwise nodes are fused")
         #expect(unfused.fusedNodes.isEmpty && fused.stepCount == unfused.stepCount - fusedNodes.count)
         // Most residual ADDs follow a 1x1 convolution; the palm detectors' PRELUs follow an ADD or a convolution.
         let fusedAdds = fusedNodes.intersection(adds).count, fusedPReLUs = fusedNodes.intersection(prelus).count

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tensor
 @testable import PoseNet
+@testable import ModelGraph
 import PoseCore
 import FrameIO
 import TestSupport
@@ -81,8 +82,8 @@ import TestSupport
         #expect(throws: PoseNetError.self) { try model.run(padding: PaddingBand(axis: .columns, range: -1..<5)) }
         #expect(throws: PoseNetError.self) { try model.profile(padding: PaddingBand(axis: .columns, range: 0..<40)) }
         try model.run(padding: PaddingBand(axis: .rows, range: 33..<33))
-        #expect(RepeatedBand(padding: PaddingBand(axis: .rows, range: 5..<6)).equal == nil)
-        #expect(RepeatedBand(padding: PaddingBand(axis: .columns, range: 5..<7)).equal == 5..<7)
+        #expect(RepeatedBand(band: InputBand(axis: .rows, range: 5..<6)).equal == nil)
+        #expect(RepeatedBand(band: InputBand(axis: .columns, range: 5..<7)).equal == 5..<7)
     }
 
     /// The frames people run, at the three usual sizes: the band `NetworkInputWriter` reports

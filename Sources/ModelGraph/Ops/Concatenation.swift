@@ -30,6 +30,10 @@ public struct ConcatenationOp: GraphOperation, Equatable {
     }
 
     public func bind(_ binding: inout GraphBinding) throws {
+        if let merge = binding.merge {
+            try SharedInputGEMM.bind(merge, binding: &binding)
+            return
+        }
         guard !binding.node.inputs.isEmpty else { throw binding.invalid("has no inputs") }
         binding.addStep(ConcatenationKernel(axis: axis), binding.node.inputs)
     }

@@ -79,6 +79,10 @@ public struct Conv2DOp: GraphOperation, Equatable {
                 epilogue.prelu = try PReLUSlopes(try binding.constant(value: node.inputs[1], "slope", of: prelu, node.operation))
             }
         }
+        if let depthwise = binding.fusedDepthwise {
+            try SeparableFusion.bind(depthwise: depthwise, pointwise: self, weights: weights, bias: bias, binding: &binding)
+            return
+        }
         if Self.isPointwise(window, kh, kw) {
             let precision = binding.pointwisePrecision(inputChannels: cin)
             let reduced = try binding.packedGEMM(weights: weights, bias: bias, rows: cin, columns: cout, precision: precision)
@@ -86,8 +90,11 @@ public struct Conv2DOp: GraphOperation, Equatable {
             return
         }
         let (input, padding) = try Self.convolutionInput(x, window: window, binding: &binding)
+        let inShape = binding.shape(input)
+        let geometry = try ConvolutionGeometry(inputHeight: inShape[0], inputWidth: inShape[1], kernelHeight: kh, kernelWidth: kw,
+                                               stride: window.strideHeight, padding: padding)
         binding.addStep(ConvolutionKernel(weights: packed, kernelHeight: kh, kernelWidth: kw, stride: window.strideHeight,
-                                          padding: padding, epilogue: epilogue), [input])
+                                          padding: padding, epilogue: epilogue, geometry: geometry), [input])
     }
 
     /// A 1×1, stride-1, unpadded window: a GEMM over the pixels.
@@ -142,8 +149,10 @@ struct PointwiseKernel: GraphKernel {
     let epilogue: StepEpilogue
     // A reduced precision is named (`conv 1x1 int8`): what ran, for profiles and tests.
     var kind: String { "conv 1x1" + (weights.precision == .fp32 ? "" : " \(weights.precision.rawValue)") + epilogue.kindSuffix }
+    var kernels: String { weights.kernelFamily }
     func run(_ io: GraphKernelIO) throws {
-        try Convolution.pointwise(io.input(0), packed: weights, epilogue: epilogue.epilogue(io), into: io.output, threads: io.threads)
+        try Convolution.pointwise(io.input(0), packed: weights, epilogue: epilogue.epilogue(io), into: io.output,
+                                  skippingZeroChannels: io.skipsZeroChannels, threads: io.threads)
     }
 }
 
@@ -154,10 +163,19 @@ struct ConvolutionKernel: GraphKernel {
     let kernelHeight: Int, kernelWidth: Int, stride: Int
     let padding: Padding
     let epilogue: StepEpilogue
+    /// The window over the step's input (for a band of equal rows).
+    let geometry: ConvolutionGeometry
     var kind: String { "conv \(kernelHeight)x\(kernelWidth) s\(stride)" + epilogue.kindSuffix }
+    var kernels: String { weights.kernelFamily }
+    // A residual read from the output's rows would not be skipped with them.
+    var bandGeometry: ConvolutionGeometry? { epilogue.addsResidual ? nil : geometry }
+    func reserve(_ workspace: ConvolutionWorkspace, threads: Int) {
+        workspace.reserve(for: geometry, inputChannels: weights.inputChannels / (kernelHeight * kernelWidth), threads: threads)
+    }
     func run(_ io: GraphKernelIO) throws {
         try Convolution.general(io.input(0), packed: weights, kernelHeight: kernelHeight, kernelWidth: kernelWidth, stride: stride,
-                                padding: padding, epilogue: epilogue.epilogue(io), into: io.output, workspace: io.workspace, threads: io.threads)
+                                padding: padding, epilogue: epilogue.epilogue(io), into: io.output, workspace: io.workspace,
+                                skippingRows: io.skippingRows, skippingColumns: io.skippingColumns, threads: io.threads)
     }
 }
 

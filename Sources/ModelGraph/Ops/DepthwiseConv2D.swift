@@ -3,8 +3,9 @@ import Tensor
 /// Depthwise 2-D convolution, depth multiplier 1: `inputs: [x, weights, bias]`, weights
 /// `[kH, kW, C]`, bias `[C]`; the fused activation after the bias. Output `[H', W', C]`.
 ///
-/// Kernels: 3×3 stride 1 or 2 with TF SAME or VALID padding on Tensor's tuned 3×3 kernel; other
-/// sizes and paddings (5×5, a folded `PAD`: ``PadFolding``) on the k×k kernel.
+/// Kernels: 3×3 stride 1 or 2 with TF SAME or VALID padding (dilated or not) on Tensor's tuned 3×3
+/// kernel; other sizes and paddings (5×5, a folded `PAD`: ``PadFolding``) on the k×k kernel; with the
+/// 1×1 convolution reading it, as one step (``SeparableFusion``).
 public struct DepthwiseConv2DOp: GraphOperation, Equatable {
     public static let name = "depthwiseConv2D"
     public var window: Window2D
@@ -63,32 +64,35 @@ public struct DepthwiseConv2DOp: GraphOperation, Equatable {
         guard weights.rank == 3, binding.shape(x).count == 3, weights.shape[2] == binding.shape(x)[2] else {
             throw binding.invalid("weights \(weights.shape) for input \(binding.shape(x)) (expected [kH, kW, C], depth multiplier 1)")
         }
+        let k = weights.shape[0], stride = window.strideHeight
+        // 3×3 with SAME or VALID amounts, dilated or not: the tuned 3×3 kernel.
+        if k == 3, weights.shape[1] == 3, stride == window.strideWidth, stride == 1 || stride == 2, window.dilationHeight == window.dilationWidth,
+           let padding = window.convention(input: binding.shape(x), output: binding.shape(binding.output)) {
+            binding.addStep(Depthwise3x3Kernel(weights: weights, bias: bias, stride: stride, dilation: window.dilationHeight,
+                                               padding: padding, activation: activation), [x])
+            return
+        }
         guard window.strideHeight == window.strideWidth, window.dilationHeight == 1, window.dilationWidth == 1,
               weights.shape[0] == weights.shape[1] else {
             throw binding.unsupported("\(weights.shape[0])x\(weights.shape[1]) kernel, strides \(window.strideHeight)x\(window.strideWidth), dilation \(window.dilationHeight)x\(window.dilationWidth) (square kernels, equal strides and no dilation are supported)")
         }
-        let k = weights.shape[0], stride = window.strideHeight
-        if k == 3, stride == 1 || stride == 2, let padding = window.convention(input: binding.shape(x), output: binding.shape(binding.output)) {
-            binding.addStep(Depthwise3x3Kernel(weights: weights, bias: bias, stride: stride, padding: padding, activation: activation), [x])
-        } else {
-            guard window.padding.top < k, window.padding.left < k else {
-                throw binding.unsupported("padding \(window.padding) is wider than the \(k)x\(k) window")
-            }
-            binding.addStep(DepthwiseKernel(weights: weights, bias: bias, stride: stride, padTop: window.padding.top,
-                                            padLeft: window.padding.left, activation: activation), [x])
+        guard window.padding.top < k, window.padding.left < k else {
+            throw binding.unsupported("padding \(window.padding) is wider than the \(k)x\(k) window")
         }
+        binding.addStep(DepthwiseKernel(weights: weights, bias: bias, stride: stride, padTop: window.padding.top,
+                                        padLeft: window.padding.left, activation: activation), [x])
     }
 }
 
-/// Depthwise 3×3 with TF SAME or VALID padding: Tensor's tuned 3×3 kernel.
+/// Depthwise 3×3 with TF SAME or VALID padding, any dilation: Tensor's tuned 3×3 kernel.
 struct Depthwise3x3Kernel: GraphKernel {
     let weights: Tensor, bias: Tensor
-    let stride: Int
+    let stride: Int, dilation: Int
     let padding: Padding
     let activation: Activation
-    var kind: String { "depthwise 3x3 s\(stride)" }
+    var kind: String { "depthwise 3x3 s\(stride)" + (dilation == 1 ? "" : " d\(dilation)") }
     func run(_ io: GraphKernelIO) throws {
-        try Convolution.depthwise3x3(io.input(0), weights: weights, bias: bias, stride: stride, padding: padding,
+        try Convolution.depthwise3x3(io.input(0), weights: weights, bias: bias, stride: stride, dilation: dilation, padding: padding,
                                      activation: activation, into: io.output, threads: io.threads)
     }
 }

@@ -1,13 +1,15 @@
+import ModelGraph
 import PoseCore
-import Dispatch
 import Tensor
 
-/// A PoseNet (MobileNetV1 backbone + four 1×1 heads) planned for one input size and output stride.
+/// A PoseNet (MobileNetV1 backbone + four 1×1 heads) planned for one input size and output stride:
+/// its graph (``PoseNetWeights/graph(inputSize:outputStride:packedHeads:)``) on a `GraphRunner`,
+/// fed in place and its heads handed to the decoders in place.
 ///
-/// All activation memory is allocated once in `init` (two ping-pong buffers sized for the
-/// largest layer, plus the heads), so ``run(padding:)`` allocates nothing: write a frame into
-/// ``input`` and call ``run(padding:)`` as often as you like. The weights are a ``PoseNetWeights``,
-/// which any number of models (other sizes, strides, thread counts) can share.
+/// All activation memory is allocated once in `init` (the runner's buffer pool), so
+/// ``run(padding:)`` allocates nothing: write a frame into ``input`` and call ``run(padding:)`` as
+/// often as you like. The weights are a ``PoseNetWeights``, which any number of models (other
+/// sizes, strides, thread counts) share, packed once.
 ///
 /// Layouts: ``input`` is `[inputSize, inputSize, 3]` NHWC RGB scaled by ``inputScaling`` (from the
 /// bundle's manifest; PoseNet: `x·2/255 − 1`, so `[-1, 1]`). The four heads come out of one GEMM
@@ -63,21 +65,11 @@ public final class PoseNetModel: @unchecked Sendable {
 
     /// The weights this model reads; other models may share them (``init(weights:inputSize:outputStride:threads:)``).
     public let weights: PoseNetWeights
-    private let architecture: MobileNetArchitecture
-    private let layers: [Layer]
+    /// The graph this model runs (the heads packed: one output, ``PoseNetGraph/headsName``).
+    public let graph: Graph
+    private let runner: GraphRunner
     /// The heads of the first of ``runWithFlipAveraging(padding:)``'s two runs; made on its first call.
     var flipScratch: Tensor?
-    private let workspace = ConvolutionWorkspace()  // im2col rows of block 0, depthwise bands of the separable blocks
-
-    /// One step of the forward pass: block 0 (full 3×3 convolution), or a block 1...13 whose
-    /// depthwise and pointwise layers run fused band by band (``Convolution/separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:skippingColumns:skippingZeroChannels:threads:)``).
-    private struct Layer {
-        enum Kind { case full3x3, separable(PoseNetWeights.SeparableBlock) }
-        let kind: Kind
-        let stride: Int, dilation: Int
-        let input: Tensor, output: Tensor  // views into the ping-pong buffers, shaped for this layer
-        let geometry: ConvolutionGeometry   // 3×3, SAME
-    }
 
     /// Whether the pointwise layers leave out of each tile's product the input channels that are
     /// zero in all of its pixels (``/Tensor/Convolution/pointwise(_:packed:activation:into:skippingZeroChannels:threads:)``);
@@ -88,7 +80,10 @@ public final class PoseNetModel: @unchecked Sendable {
     /// thread, Zen 3). Each layer call scans a sample of its tiles first and goes on only where
     /// the zeros pay for the scan. The outputs are the same (a skipped term adds a zero). The
     /// saving depends on the image, so set it to false to time the full network.
-    public var skipsZeroChannels = true
+    public var skipsZeroChannels: Bool {
+        get { runner.skipsZeroChannels }
+        set { runner.skipsZeroChannels = newValue }
+    }
 
     /// Builds the network from weights looked up by canonical TF name.
     ///
@@ -118,65 +113,23 @@ public final class PoseNetModel: @unchecked Sendable {
     /// - Throws: ``PoseNetError/invalidConfiguration(_:)`` for an input size outside 17...4097,
     ///   fewer than 1 thread, or an output stride the backbone cannot give.
     public init(weights: PoseNetWeights, inputSize: Int, outputStride: Int, threads: Int) throws {
-        guard inputSize >= 17 && inputSize <= 4097 else {
-            throw PoseNetError.invalidConfiguration("input size must be within 17...4097, got \(inputSize)")
-        }
         guard threads >= 1 else { throw PoseNetError.invalidConfiguration("threads must be at least 1, got \(threads)") }
-        architecture = try MobileNetArchitecture(blockStrides: weights.blockStrides, outputStride: outputStride)
+        let graph = try weights.graph(inputSize: inputSize, outputStride: outputStride, packedHeads: true)
+        do {
+            runner = try GraphRunner(graph: graph, threads: threads, precision: weights.precision)
+        } catch let error as GraphRunnerError {
+            throw PoseNetError.invalidConfiguration(error.description)
+        }
+        self.graph = graph
         self.weights = weights
         self.inputSize = inputSize
         self.outputStride = outputStride
         self.threads = threads
         self.inputScaling = weights.inputScaling
-
-        // Shapes block by block (SAME padding), NHWC.
-        func down(_ n: Int, _ s: Int) -> Int { (n + s - 1) / s }
-        var shapes: [[Int]] = [[inputSize, inputSize, 3]]
-        var side = inputSize
-        for (block, channels) in zip(architecture.blocks, weights.blockChannels) {
-            side = down(side, block.stride)
-            shapes.append([side, side, channels])
-        }
-        outputHeight = side
-        outputWidth = side
-
-        // Ping-pong buffers: block i reads buffer (i + 1) % 2 (the input tensor for block 0) and writes buffer i % 2.
-        let largest = shapes.dropFirst().map { $0.reduce(1, *) }.max() ?? 1
-        let buffers = [try Tensor(zeros: [largest]), try Tensor(zeros: [largest])]
-        func view(_ buffer: Tensor, _ shape: [Int]) throws -> Tensor {
-            try buffer.slice(0..<shape.reduce(1, *)).reshaped(shape)
-        }
-        input = try Tensor(zeros: [inputSize, inputSize, 3])
-        var built: [Layer] = []
-        var flopCount = 0
-        for (index, block) in architecture.blocks.enumerated() {
-            let (inShape, outShape) = (shapes[index], shapes[index + 1])
-            let source = index == 0 ? input : try view(buffers[(index + 1) % 2], inShape)
-            let kind: Layer.Kind = index == 0 ? .full3x3 : .separable(weights.separableBlocks[index - 1])
-            built.append(Layer(kind: kind, stride: block.stride, dilation: block.dilation, input: source,
-                               output: try view(buffers[index % 2], outShape),
-                               geometry: try ConvolutionGeometry(inputHeight: inShape[0], inputWidth: inShape[1],
-                                                                 kernelHeight: 3, kernelWidth: 3,
-                                                                 stride: block.stride, dilation: block.dilation)))
-            let outPixels = outShape[0] * outShape[1]
-            flopCount += index == 0 ? 2 * outPixels * outShape[2] * 9 * inShape[2]
-                                    : 2 * outPixels * inShape[2] * (9 + outShape[2])
-        }
-        layers = built
-        let headTotal = MobileNetArchitecture.headChannelTotal
-        let c = shapes[shapes.count - 1][2]
-        flopCount += 2 * side * side * c * headTotal
-        flops = flopCount
-        heads = try Tensor(zeros: [side, side, headTotal])
-        let first = architecture.blocks[0]
-        workspace.reserve(
-            for: try ConvolutionGeometry(inputHeight: inputSize, inputWidth: inputSize, kernelHeight: 3, kernelWidth: 3,
-                                         stride: first.stride, dilation: first.dilation),
-            inputChannels: 3, threads: threads)
-        for index in 1..<architecture.blocks.count {  // a band of depthwise output: the block's output width, input channels
-            workspace.reserve(count: Convolution.separableWorkspaceCount(width: shapes[index + 1][1], channels: shapes[index][2],
-                                                                        threads: threads))
-        }
+        input = runner.inputBuffers[0]
+        heads = runner.outputBuffers[0]
+        (outputHeight, outputWidth) = (heads.shape[0], heads.shape[1])
+        flops = 2 * graph.multiplyAdds
     }
 
     /// Runs the network on ``input`` and rewrites ``heads``.
@@ -186,9 +139,10 @@ public final class PoseNetModel: @unchecked Sendable {
     /// bottom for a 640×480 frame, 112 columns at the right for 720×1280). Output rows (columns)
     /// whose 3×3 windows see only the band are equal, so each layer computes one of them and
     /// copies it only where a later layer reads it; the band narrows at every layer and is gone by
-    /// the 17×17 blocks. A 257 forward pass then takes 0.93–0.95× the time at 4:3, 0.85–0.87× at
-    /// 16:9, 0.90–0.93× at 9:16 (one thread; docs/speed.md "0.5.0 skips the letterbox"). The heads are
-    /// bit for bit the same as without the band with PoseKit's GEMM (tuned builds); OpenBLAS's
+    /// the 17×17 blocks (the runner's band chain: `GraphRunner.runInPlace(band:)`). A 257 forward
+    /// pass then takes 0.93–0.95× the time at 4:3, 0.85–0.87× at 16:9, 0.90–0.93× at 9:16 (one
+    /// thread; docs/speed.md "0.5.0 skips the letterbox"). The heads are bit for bit the same as
+    /// without the band with PoseKit's GEMM (tuned builds); OpenBLAS's
     /// (``/Tensor/GEMMKernel/blas``) may round a row's last bit by where it falls in a call.
     ///
     /// nil (the default) computes every row and column. Nothing looks for a band in the input, so
@@ -196,18 +150,16 @@ public final class PoseNetModel: @unchecked Sendable {
     ///
     /// - Throws: ``PoseNetError/invalidConfiguration(_:)`` for a `padding` outside the input.
     public func run(padding: PaddingBand? = nil) throws {
-        var repeated = try band(padding)
-        for layer in layers { try run(layer, &repeated) }
-        repeated.finish(layers[layers.count - 1].output)
-        try runHeads()
+        try runner.runInPlace(band: try band(padding))
     }
 
-    /// The band to follow through the layers; throws for one that does not fit the input.
-    private func band(_ padding: PaddingBand?) throws -> RepeatedBand {
-        if let padding, padding.range.lowerBound < 0 || padding.range.upperBound > inputSize {
+    /// `padding` as the runner's band; throws for one that does not fit the input.
+    private func band(_ padding: PaddingBand?) throws -> InputBand? {
+        guard let padding else { return nil }
+        guard padding.range.lowerBound >= 0, padding.range.upperBound <= inputSize else {
             throw PoseNetError.invalidConfiguration("padding \(padding) lies outside the \(inputSize)x\(inputSize) input")
         }
-        return RepeatedBand(padding: padding)
+        return InputBand(axis: padding.axis == .rows ? .rows : .columns, range: padding.range)
     }
 
     /// One layer's share of a forward pass, from ``PoseNetModel/profile(padding:)``.
@@ -221,62 +173,31 @@ public final class PoseNetModel: @unchecked Sendable {
         public let kernels: String
     }
 
-    /// Runs the network once like ``run(padding:)``, timing every layer (for `posekit bench model --layers`).
+    /// Runs the network once like ``run(padding:)``, timing every layer (for `posekit bench model --layers`):
+    /// block 0, the 13 separable blocks and the heads, one step of the runner's plan each.
     public func profile(padding: PaddingBand? = nil) throws -> [LayerTiming] {
+        let steps = try runner.stepTimes(band: try band(padding))
+        let architecture = try MobileNetArchitecture(blockStrides: weights.blockStrides, outputStride: outputStride)
+        let shapes = architecture.blockShapes(inputSize: inputSize, blockChannels: weights.blockChannels)
+        guard steps.count == shapes.count + 1 else {
+            // A plan other than one step per block (not PoseNet's usual): each step by its kind.
+            return steps.map { LayerTiming(name: $0.kind, seconds: $0.seconds, flops: 0, kernels: $0.kernels) }
+        }
         var timings: [LayerTiming] = []
-        var repeated = try band(padding)
-        for (block, layer) in layers.enumerated() {
-            let start = DispatchTime.now().uptimeNanoseconds
-            try run(layer, &repeated)
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            let (oh, ow, oc) = (layer.output.shape[0], layer.output.shape[1], layer.output.shape[2])
-            let ic = layer.input.shape[2]
-            switch layer.kind {
-            case .full3x3:
-                timings.append(LayerTiming(name: "conv0 3x3 s\(layer.stride) \(ic)->\(oc) \(oh)x\(ow)", seconds: seconds,
-                                           flops: 2 * oh * ow * oc * 9 * ic, kernels: weights.firstConvolution.kernelFamily))
-            case .separable:
-                timings.append(LayerTiming(name: "dw+pw\(block) s\(layer.stride) d\(layer.dilation) \(ic)->\(oc) \(oh)x\(ow)",
-                                           seconds: seconds, flops: 2 * oh * ow * ic * (9 + oc),
-                                           kernels: Convolution.depthwiseKernelFamily + " + " + weights.separableBlocks[block - 1].pointwise.kernelFamily))
+        for (block, (shape, step)) in zip(shapes, steps).enumerated() {
+            let (o, oc, ic) = (shape.outputSide, shape.outputChannels, shape.inputChannels)
+            if block == 0 {
+                timings.append(LayerTiming(name: "conv0 3x3 s\(shape.stride) \(ic)->\(oc) \(o)x\(o)", seconds: step.seconds,
+                                           flops: 2 * o * o * oc * 9 * ic, kernels: step.kernels))
+            } else {
+                timings.append(LayerTiming(name: "dw+pw\(block) s\(shape.stride) d\(shape.dilation) \(ic)->\(oc) \(o)x\(o)",
+                                           seconds: step.seconds, flops: 2 * o * o * ic * (9 + oc), kernels: step.kernels))
             }
         }
-        let start = DispatchTime.now().uptimeNanoseconds
-        repeated.finish(layers[layers.count - 1].output)
-        try runHeads()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let heads = weights.heads
-        timings.append(LayerTiming(name: "heads \(heads.inputChannels)->\(heads.outputChannels) \(outputHeight)x\(outputWidth)",
-                                   seconds: seconds, flops: 2 * outputHeight * outputWidth * heads.inputChannels * heads.outputChannels,
-                                   kernels: heads.kernelFamily))
+        let c = weights.blockChannels.last!, total = MobileNetArchitecture.headChannelTotal
+        let last = steps[steps.count - 1]
+        timings.append(LayerTiming(name: "heads \(c)->\(total) \(outputHeight)x\(outputWidth)", seconds: last.seconds,
+                                   flops: 2 * outputHeight * outputWidth * c * total, kernels: last.kernels))
         return timings
-    }
-
-    /// Runs one layer, skipping the output rows (columns) `repeated` shows equal to a computed one.
-    private func run(_ layer: Layer, _ repeated: inout RepeatedBand) throws {
-        let skipped = repeated.skipped(layer.geometry)
-        let (skippedRows, skippedColumns) = repeated.axis == .rows ? (skipped, 0..<0) : (0..<0, skipped)
-        repeated.prepare(layer.input, for: layer.geometry, skipping: skipped)
-        switch layer.kind {
-        case .full3x3:
-            try Convolution.general(layer.input, packed: weights.firstConvolution, kernelHeight: 3, kernelWidth: 3,
-                                    stride: layer.stride, dilation: layer.dilation, activation: .relu6,
-                                    into: layer.output, workspace: workspace, skippingRows: skippedRows,
-                                    skippingColumns: skippedColumns, threads: threads)
-        case .separable(let block):
-            try Convolution.separable(layer.input, depthwiseWeights: block.depthwiseWeights, depthwiseBias: block.depthwiseBias,
-                                      stride: layer.stride, dilation: layer.dilation, packed: block.pointwise,
-                                      activation: .relu6, into: layer.output, workspace: workspace,
-                                      skippingRows: skippedRows, skippingColumns: skippedColumns,
-                                      skippingZeroChannels: skipsZeroChannels, threads: threads)
-        }
-        repeated.advance(layer.geometry, skipped: skipped)
-    }
-
-    /// The four heads as one GEMM into ``heads``, then the sigmoid on the heatmap channels, in place.
-    private func runHeads() throws {
-        try Convolution.pointwise(layers[layers.count - 1].output, packed: weights.heads, activation: .none,
-                                  into: heads, skippingZeroChannels: skipsZeroChannels, threads: threads)
-        try TensorNonlinearities.sigmoid(channels: PoseNetOutput.heatmapChannels, inPlace: heads)
     }
 }

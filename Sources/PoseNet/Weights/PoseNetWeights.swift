@@ -1,20 +1,21 @@
 import Foundation
+import ModelGraph
 import PoseCore
 import Tensor
 
-/// A PoseNet's weights, checked and packed once for the GEMM, shared by every
-/// ``PoseNetModel`` built from them.
+/// A PoseNet's weights, checked once and shared by every ``PoseNetModel`` built from them: the
+/// PoseNet family mapper, which makes the network a `ModelGraph.Graph` for any input size and
+/// output stride (``graph(inputSize:outputStride:packedHeads:)``).
 ///
 /// The weights do not depend on the input size, the output stride (it changes only strides and
-/// dilations) or the thread count, and no forward pass writes them. So the models of a
-/// multi-scale detector, and the per-thread copies of a detector that keeps several video
-/// frames in flight, all read one set: one copy in memory and in the shared cache instead of
-/// one per model (about 5 MB of float32 for MobileNet 0.75).
+/// dilations) or the thread count, and no forward pass writes them. So every graph made here
+/// holds the same constants and one `GraphWeights` store: the models of a multi-scale detector,
+/// and the per-thread copies of a detector that keeps several video frames in flight, all run on
+/// one packing of the weights (made by the first runner that needs each layer), one copy in
+/// memory and in the shared cache instead of one per model (about 5 MB of float32 for MobileNet 0.75).
 ///
-/// Layouts, as packed here: block 0's HWIO `[3, 3, 3, C]` weights as the im2col matrix
-/// `[27, C]`; each block's depthwise weights `[3, 3, C]`; each pointwise and the four heads
-/// side by side (heatmap 17 | offsets 34 | forward 32 | backward 32 output channels) as
-/// ``/Tensor/PackedPointwiseWeights``.
+/// Layouts, as the graph reads them: block 0's HWIO `[3, 3, 3, C]`; each block's depthwise
+/// weights `[3, 3, C]` and pointwise HWIO `[1, 1, C, Cout]`; each head's HWIO `[1, 1, C, n]`.
 public final class PoseNetWeights: @unchecked Sendable {
     /// The 14 block strides of the architecture the weights were trained for (output stride 32).
     public let blockStrides: [Int]
@@ -28,24 +29,25 @@ public final class PoseNetWeights: @unchecked Sendable {
     /// shows each layer's).
     public let precision: Precision
     /// Which pointwise layers take a reduced ``precision``: Tensor's one rule with PoseNet's threshold, the
-    /// widest input (or the layers ``reducedLayersVariable`` names).
+    /// widest input (or the layers ``reducedLayersVariable`` names); carried by every graph made here.
     public let reducedPrecision: ReducedPrecisionRule
+    /// The packed forms of these weights, shared by every graph (and so every runner) made from them.
+    public let packedWeights = GraphWeights()
 
-    /// One separable block's weights: depthwise `[3, 3, C]` + bias `[C]`, then pointwise `C → Cout`.
-    struct SeparableBlock {
-        let depthwiseWeights: Tensor
-        let depthwiseBias: Tensor
-        let pointwise: PackedPointwiseWeights
+    /// A convolution's weights and bias as the graph holds them.
+    struct Layer {
+        let weights: Tensor
+        let bias: Tensor
     }
 
-    /// Block 0, the full 3×3 convolution, as the im2col GEMM `[27, C]` + bias.
-    let firstConvolution: PackedPointwiseWeights
-    /// Blocks 1...13.
-    let separableBlocks: [SeparableBlock]
-    /// The four heads as one `C → 115` GEMM.
-    let heads: PackedPointwiseWeights
+    /// Block 0, the full 3×3 convolution (HWIO `[3, 3, 3, C]`).
+    let firstConvolution: Layer
+    /// Blocks 1...13: depthwise `[3, 3, C]`, then pointwise HWIO `[1, 1, C, Cout]`.
+    let separableBlocks: [(depthwise: Layer, pointwise: Layer)]
+    /// The four heads in ``MobileNetArchitecture/heads``' order, HWIO `[1, 1, C, n]`.
+    let heads: [Layer]
 
-    /// Checks and packs the weights `lookup` returns by canonical TF name, such as
+    /// Checks the weights `lookup` returns by canonical TF name, such as
     /// `MobilenetV1/Conv2d_3_pointwise/weights` (HWIO layouts, depthwise `[3, 3, C, 1]`).
     ///
     /// - Parameters:
@@ -54,7 +56,7 @@ public final class PoseNetWeights: @unchecked Sendable {
     ///     pointwise layer that doubles the width means the 1.0 architecture).
     ///   - inputScaling: how pixel values become input values (a bundle's manifest records it).
     ///   - precision: the arithmetic of the 13 pointwise layers and the heads (`/Tensor/Precision`);
-    ///     their weights are quantized or rounded here, once.
+    ///     their weights are quantized or rounded once, by the first runner that needs them.
     /// - Throws: ``PoseNetError/badWeights(_:)`` when a tensor is missing or has the wrong shape,
     ///   ``PoseNetError/invalidConfiguration(_:)`` for block strides that are not 14 values of 1 or 2,
     ///   `PrecisionUnavailable` for an explicit `bf16` or `int8` on a CPU without its instructions.
@@ -92,9 +94,6 @@ public final class PoseNetWeights: @unchecked Sendable {
         let reducedLayers = precision == .fp32 ? nil : try Self.reducedLayersOverride()
         let rule = ReducedPrecisionRule(minimumInputChannels: last.shape[3], layers: reducedLayers.map { Set($0.map(Self.layerName)) })
         reducedPrecision = rule
-        func layerPrecision(_ layer: Int, inputChannels: Int) -> Precision {
-            rule.precision(precision, layer: Self.layerName(layer), inputChannels: inputChannels, fusedAfterStore: false)
-        }
 
         let w0 = try named(PoseNetWeightNames.firstConvWeights, rank: 4)
         guard w0.shape[0] == 3, w0.shape[1] == 3, w0.shape[2] == 3 else {
@@ -102,11 +101,10 @@ public final class PoseNetWeights: @unchecked Sendable {
         }
         var c = w0.shape[3]
         let b0 = try vector(PoseNetWeightNames.firstConvBiases, count: c)
-        // HWIO [3, 3, 3, C] is the im2col weight matrix [3·3·3, C].
-        firstConvolution = try PackedPointwiseWeights(weights: w0.reshaped([27, c]), bias: b0)
+        firstConvolution = Layer(weights: w0, bias: b0)
         var channels = [c]
 
-        var blocks: [SeparableBlock] = []
+        var blocks: [(depthwise: Layer, pointwise: Layer)] = []
         for i in 1..<MobileNetArchitecture.blockCount {
             let dw = try named(PoseNetWeightNames.depthwiseWeights(i), rank: 4)
             guard dw.shape == [3, 3, c, 1] else {
@@ -119,42 +117,22 @@ public final class PoseNetWeights: @unchecked Sendable {
             }
             let cout = pw.shape[3]
             let pwb = try vector(PoseNetWeightNames.pointwiseBiases(i), count: cout)
-            let pointwise = try PackedPointwiseWeights(weights: pw.reshaped([c, cout]), bias: pwb)
-                .converted(to: layerPrecision(i, inputChannels: c))
-            blocks.append(SeparableBlock(depthwiseWeights: try dw.reshaped([3, 3, c]), depthwiseBias: dwb, pointwise: pointwise))
+            blocks.append((Layer(weights: try dw.reshaped([3, 3, c]), bias: dwb), Layer(weights: pw, bias: pwb)))
             c = cout
             channels.append(c)
         }
         separableBlocks = blocks
         blockChannels = channels
 
-        // The four heads share their input, so they run as one GEMM with the weights side by side.
-        let headTotal = MobileNetArchitecture.headChannelTotal
-        let headWeights = try Tensor(zeros: [c, headTotal])
-        let headBias = try Tensor(zeros: [headTotal])
-        var column = 0
+        var headLayers: [Layer] = []
         for (name, headChannels) in MobileNetArchitecture.heads {
             let hw = try named(PoseNetWeightNames.headWeights(name), rank: 4)
             guard hw.shape == [1, 1, c, headChannels] else {
                 throw PoseNetError.badWeights("\(PoseNetWeightNames.headWeights(name)) has shape \(hw.shape), expected [1, 1, \(c), \(headChannels)]")
             }
-            let hb = try vector(PoseNetWeightNames.headBiases(name), count: headChannels)
-            hw.withUnsafeBufferPointer { src in
-                headWeights.withUnsafeMutableBufferPointer { dst in
-                    for row in 0..<c {
-                        for j in 0..<headChannels { dst[row * headTotal + column + j] = src[row * headChannels + j] }
-                    }
-                }
-            }
-            hb.withUnsafeBufferPointer { src in
-                headBias.withUnsafeMutableBufferPointer { dst in
-                    for j in 0..<headChannels { dst[column + j] = src[j] }
-                }
-            }
-            column += headChannels
+            headLayers.append(Layer(weights: hw, bias: try vector(PoseNetWeightNames.headBiases(name), count: headChannels)))
         }
-        heads = try PackedPointwiseWeights(weights: headWeights, bias: headBias)
-            .converted(to: layerPrecision(Self.headsLayer, inputChannels: c))
+        heads = headLayers
     }
 
     /// Names the pointwise layers a reduced precision runs on, for the layer studies of docs/speed.md
@@ -165,8 +143,11 @@ public final class PoseNetWeights: @unchecked Sendable {
     /// The heads' number in ``reducedLayersVariable``'s set (after block 13).
     static let headsLayer = MobileNetArchitecture.blockCount
 
-    /// The name the reduced-precision rule knows layer `layer` by: `block 7`, ..., `heads`.
-    static func layerName(_ layer: Int) -> String { layer == headsLayer ? "heads" : "block \(layer)" }
+    /// The name the reduced-precision rule knows layer `layer` by: the value its graph node writes,
+    /// `MobilenetV1/Conv2d_7_pointwise`, ..., `heads` (the four heads' concatenation, one GEMM).
+    static func layerName(_ layer: Int) -> String {
+        layer == headsLayer ? PoseNetGraph.headsName : PoseNetGraph.pointwiseName(layer)
+    }
 
     /// The layers ``reducedLayersVariable`` names, nil when it is unset.
     static func reducedLayersOverride() throws -> Set<Int>? {

@@ -31,6 +31,10 @@ public struct WeightBundleHeader: Equatable, Sendable {
     static let checksumKindFNV1a64Words: UInt32 = 1
     /// Alignment of the data section and of every tensor in it.
     static let alignment = 64
+    /// The largest manifest read or written: 2 MiB, ten times the largest PoseKit writes (MediaPipe's
+    /// pose_landmark_full graph, 203 KB). A manifest is parsed whole before anything else, so without
+    /// a cap a small file could claim seconds and hundreds of MB (an 8 MB one: 11 s and 235 MB).
+    public static let maximumManifestLength = 2 << 20
 
     var formatVersion: UInt32 = currentVersion
     var manifestLength: UInt64
@@ -92,6 +96,9 @@ public struct WeightBundleHeader: Equatable, Sendable {
         }
         guard header.checksumKind == checksumKindFNV1a64Words else {
             throw WeightBundleError.corrupt(file: file, detail: "unknown checksum kind \(header.checksumKind)")
+        }
+        guard header.manifestLength <= UInt64(maximumManifestLength) else {
+            throw WeightBundleError.corrupt(file: file, detail: "manifest of \(header.manifestLength) bytes is larger than the \(maximumManifestLength)-byte limit")
         }
         guard header.manifestLength > 0,
               header.manifestLength <= UInt64(actualLength - size),

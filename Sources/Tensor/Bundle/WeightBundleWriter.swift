@@ -55,6 +55,9 @@ public struct WeightBundleWriter: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let json = [UInt8](try encoder.encode(manifest))
+        guard json.count <= WeightBundleHeader.maximumManifestLength else {
+            throw WeightBundleError.invalidTensor(name: manifest.name, detail: "the manifest would take \(json.count) bytes, more than the \(WeightBundleHeader.maximumManifestLength) a bundle may hold")
+        }
         let dataOffset = WeightBundleHeader.aligned(WeightBundleHeader.size + json.count)
         var file = [UInt8](repeating: 0, count: WeightBundleHeader.size)
         file.append(contentsOf: json)

@@ -1,12 +1,13 @@
-import PoseCore
 import Tensor
 
 /// A band of equal rows (or columns) of an activation, followed through the network so that each
 /// layer computes only one of the output rows (columns) the band gives.
 ///
-/// It starts from the input's `PaddingBand`, which the caller knows (the network-input
+/// It starts from the input's ``InputBand``, which the caller knows (PoseNet's network-input
 /// writer's letterbox: 63 of 257 rows at the bottom for a 640×480 frame, 112 columns at the
-/// right for 720×1280); nothing looks for it in the input. A 3×3 layer's output rows whose
+/// right for 720×1280); nothing looks for it in the input. ``GraphRunner`` follows it along the
+/// plan's band chain (``GraphPlan/bandChainLength``: the steps from the input whose kernels can
+/// skip rows, each reading the one before). A 3×3 layer's output rows whose
 /// windows read only band rows are equal again (``ConvolutionGeometry/outputRows(readingOnly:)``),
 /// so the layer computes the first of them and skips the rest; the band narrows by the window at
 /// every layer and vanishes after a few strided ones. A skipped row is written later, and only if
@@ -14,7 +15,7 @@ import Tensor
 /// a full pass gives (bit for bit with PoseKit's GEMM, which rounds every row alike). Columns work
 /// the same way, row by row.
 struct RepeatedBand {
-    typealias Axis = PaddingBand.Axis
+    typealias Axis = InputBand.Axis
     /// Whether the band is rows (equal rows) or columns (in every row, equal pixels).
     private(set) var axis = Axis.rows
     /// The band in the current activation (at least two rows or columns); nil when none is known.
@@ -22,11 +23,11 @@ struct RepeatedBand {
     /// Rows (columns) of `equal` not written yet; they equal `equal`'s first one.
     private var unwritten: Range<Int> = 0..<0
 
-    /// Starts from the input's padding band; nil, or a band of fewer than two rows (columns),
-    /// leaves nothing to skip.
-    init(padding: PaddingBand?) {
-        guard let padding, padding.range.count >= 2 else { return }
-        (axis, equal) = (padding.axis, padding.range)
+    /// Starts from the input's band; nil, or a band of fewer than two rows (columns), leaves
+    /// nothing to skip.
+    init(band: InputBand?) {
+        guard let band, band.range.count >= 2 else { return }
+        (axis, equal) = (band.axis, band.range)
     }
 
     /// The output rows (columns) a layer with geometry `g` may skip: all but the first of those
