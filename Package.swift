@@ -166,7 +166,8 @@ let package = Package(
         // The Core ML format's one reader (model description, layers and their parameters, weights by one
         // fp16 rule), on the wire reader; PoseNet's importer and ActionNet's Create ML classifiers build on it.
         .target(name: "CoreMLFormat", dependencies: ["Protobuf", "Tensor"], swiftSettings: optimize),
-        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf", "CoreMLFormat"], swiftSettings: optimize),
+        // ModelGraph: Create ML classifiers and ActionNet run as graphs on its runner (#45).
+        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf", "CoreMLFormat", "ModelGraph"], swiftSettings: optimize),
         // The umbrella module: re-exports the runtime modules (`import PoseKit`).
         .target(name: "PoseKit", dependencies: ["ActionNet", "FrameIO", "PoseCore", "PoseNet", "Streaming", "MediaPipe", "ModelGraph", "Tensor"]),
         // Tools: linked by the `posekit` command and the tests, never by a runtime target.
@@ -198,7 +199,7 @@ let package = Package(
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore", "TestSupport"]),
         .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PoseCore", "FrameIO"]),
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport"]),
-        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "CoreMLFormat", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "TestSupport"]),
+        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "CoreMLFormat", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "ModelGraph", "TestSupport"]),
         .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
         // libjpeg for the MediaPipe tests: MediaPipe's goldens were made from libjpeg-decoded JPEGs (ffmpeg
         // decodes them differently), so bit-exact input tensors need the same pixels. Tests only.
