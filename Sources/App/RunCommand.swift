@@ -9,7 +9,7 @@ import PoseKit
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run an imported model (.pkw graph or .tflite) on a .npy tensor and write its outputs as .npy files.",
+        abstract: "Run a model (.pkw graph, .tflite, a Create ML .mlmodel or ActionNet's weights) on a .npy tensor and write its outputs as .npy files.",
         discussion: """
             The input is a NumPy .npy file of float32 (little-endian '<f4', C order) with the \
             model's input shape, batch axis included or left out: [1, 224, 224, 3] or \
@@ -42,9 +42,11 @@ struct RunCommand: ParsableCommand {
               posekit run palm_detection_full.tflite --input x.npy --output out --threads 1
               posekit run pose_landmark_full.pkw --input crop.npy --output out --outputs 0 1 4
               posekit run hand_landmark_full.pkw --input x.npy --output out-int8 --precision int8
+              posekit run ExerciseClassifier.mlmodel --input window.npy --output out   # [1, 64, 3, 18] → probabilities
+              posekit run actionnet --list                 # features [1, 60, 51] → probabilities, logits
             """)
 
-    @Argument(help: "The model: a graph bundle from `posekit import` (.pkw) or a .tflite file.")
+    @Argument(help: "The model: a graph bundle from `posekit import` (.pkw), a .tflite file, a Create ML action classifier (.mlmodel) or ActionNet's weights (actionnet).")
     var model: String
 
     @Option(help: ArgumentHelp("The input tensor (.npy, float32, the model's input shape).", valueName: "X.npy"))
