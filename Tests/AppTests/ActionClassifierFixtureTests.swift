@@ -10,7 +10,9 @@ import Testing
 /// A line is the same as before byte for byte, or differs only in probabilities (and the
 /// confidence) by at most one unit of their last printed digit: the graph sums in another order
 /// than the old executor (NHWC convolutions, batchnorm folded into their weights), so a value
-/// within float32 rounding (about 1e-7) of a printed digit's boundary may round the other way.
+/// within float32 rounding of a printed digit's boundary may round the other way
+/// (`CreateMLRoundingTests` checks the unrounded values: within half a unit plus 2e-5, twice the
+/// parity bound, of those printed before; the one such line is 7e-7 above its boundary).
 /// Every label, frame, time, track, repetition and count must be as before.
 struct ActionClassifierFixtureTests {
     static let fixtures = CLI.repositoryRoot.appendingPathComponent("Tests/Fixtures/ActionClassifiers")
