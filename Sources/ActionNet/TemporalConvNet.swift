@@ -22,7 +22,7 @@ import Tensor
 /// bundle stores and what training updates (training keeps its own forward and backward pass,
 /// `ActionTraining`; its tests check both passes give the same logits). The runner is made from
 /// the parameters at the first inference and again after they change (``parameterValues``, or
-/// ``parametersChanged()`` after an update in place).
+/// `parametersChanged()`, training's, after an update in place).
 ///
 /// One network holds one runner: call ``probabilities(features:)`` from one thread at a time.
 public final class TemporalConvNet: @unchecked Sendable {
