@@ -183,7 +183,8 @@ let package = Package(
         // The Core ML format's one reader (model description, layers and their parameters, weights by one
         // fp16 rule), on the wire reader; PoseNet's importer and ActionNet's Create ML classifiers build on it.
         .target(name: "CoreMLFormat", dependencies: ["Protobuf", "Tensor"], swiftSettings: optimize),
-        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf", "CoreMLFormat"], swiftSettings: optimize),
+        // ModelGraph: Create ML classifiers and ActionNet run as graphs on its runner (#45).
+        .target(name: "ActionNet", dependencies: ["Tensor", "PoseCore", "Protobuf", "CoreMLFormat", "ModelGraph"], swiftSettings: optimize),
         // Every one-call detector in one home (PoseNet's, BlazePose, hands, body and hands together).
         .target(name: "Detectors", dependencies: ["PoseNet", "MediaPipe", "ModelGraph", "Streaming", "FrameIO", "PoseCore", "Tensor"],
                 swiftSettings: optimize),
@@ -233,7 +234,7 @@ let package = Package(
         .testTarget(name: "FrameIOTests", dependencies: ["FrameIO", "PoseCore", "TestSupport"]),
         .testTarget(name: "StreamingTests", dependencies: ["Streaming", "PoseCore", "FrameIO", "TestSupport"]),
         .testTarget(name: "PoseNetTests", dependencies: ["PoseNet", "Detectors", "PoseCore", "Tensor", "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "FrameIO", "TestSupport", "ModelGraph"]),
-        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "CoreMLFormat", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "TestSupport"]),
+        .testTarget(name: "ActionNetTests", dependencies: ["ActionNet", "CoreMLFormat", "PoseCore", "ActionTraining", "PoseNet", "FrameIO", "ModelGraph", "TestSupport"]),
         .testTarget(name: "ActionTrainingTests", dependencies: ["ActionTraining", "ActionNet", "PoseCore", "Tensor"]),
         // libjpeg for the MediaPipe tests: MediaPipe's goldens were made from libjpeg-decoded JPEGs (ffmpeg
         // decodes them differently), so bit-exact input tensors need the same pixels. Tests only.

@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraph
 import Tensor
 
 /// The action classifier: a temporal convolution network (TCN) over a window of poses.
@@ -12,16 +13,18 @@ import Tensor
 /// mean over time            [C2]
 /// dense  C2→5               logits (softmax gives the class probabilities)
 /// ```
-/// Inference runs on Tensor's kernels: each temporal convolution is a 2-D convolution of the NHWC
-/// image `[1, T, C]` with HWIO weights `[1, k, Cin, Cout]` (`TemporalConv`), the dense layer a
-/// 1×1 convolution of the pooled `[1, 1, C2]`, then Tensor's softmax.
+/// Inference runs the network as a `ModelGraph` graph (``graph()``) on the graph runner, as
+/// every network here runs: each temporal convolution a 2-D convolution of the image `[1, T, C]`
+/// with HWIO weights `[1, k, Cin, Cout]`, the mean over time, the dense layer, the softmax.
 ///
 /// Every parameter lives in one flat vector (weights KIO `[k, Cin, Cout]` then biases, layer by
 /// layer; the dense layer's weights are `[C2, 5]`, then its 5 biases), which is what the weight
-/// bundle stores and what training updates; the layers' weight tensors are views of it.
+/// bundle stores and what training updates (training keeps its own forward and backward pass,
+/// `ActionTraining`; its tests check both passes give the same logits). The runner is made from
+/// the parameters at the first inference and again after they change (``parameterValues``, or
+/// `parametersChanged()`, training's, after an update in place).
 ///
-/// One network holds one set of inference buffers: call ``probabilities(features:)`` from one
-/// thread at a time.
+/// One network holds one runner: call ``probabilities(features:)`` from one thread at a time.
 public final class TemporalConvNet: @unchecked Sendable {
     /// Shape hyper-parameters; stored in the weight bundle.
     public struct Architecture: Equatable, Sendable, Codable {
@@ -47,7 +50,8 @@ public final class TemporalConvNet: @unchecked Sendable {
     /// Cores the convolutions may use. A window costs about 2 MFLOP: one core is faster than
     /// handing 30-row bands to two.
     let threads: Int
-    private var buffers: InferenceBuffers?
+    /// The runner on ``graph()`` of the current parameters (nil: made at the next inference).
+    private var runner: GraphRunner?
 
     /// A network with all parameters zero.
     ///
@@ -102,49 +106,13 @@ public final class TemporalConvNet: @unchecked Sendable {
         set {
             precondition(newValue.count == parameterCount)
             parameters.withUnsafeMutableBufferPointer { _ = $0.update(from: newValue) }
+            parametersChanged()
         }
     }
 
-    /// The activations of one window, each a NHWC `[1, steps, channels]` tensor; those a
-    /// convolution reads carry its zero padding on both sides of the time axis.
-    final class InferenceBuffers {
-        let convolution = ConvolutionWorkspace()
-        /// The window's features `[1, T + 2p, 51]`.
-        let paddedWindow: Tensor
-        /// After the first strided conv, `[1, T/2 + 2p, C1]`; the first block's input and skip.
-        let paddedStage1: Tensor
-        /// Inside the first residual block, `ReLU(convA(x))`.
-        let paddedBlock1Hidden: Tensor
-        /// The first block's output, the second strided conv's input.
-        let paddedBlock1Output: Tensor
-        /// After the second strided conv, `[1, T/4 + 2p, C2]`; the second block's input and skip.
-        let paddedStage2: Tensor
-        /// Inside the second residual block.
-        let paddedBlock2Hidden: Tensor
-        /// The second block's output `[1, T/4, C2]` (not padded: only pooled).
-        let block2Output: Tensor
-        /// Mean over time `[1, 1, C2]`.
-        let pooled: Tensor
-        /// `[1, 1, classes]`.
-        let logits: Tensor
-        /// Softmax of the logits `[1, 1, classes]`.
-        let probabilities: Tensor
-
-        init(_ net: TemporalConvNet) throws {
-            let a = net.architecture
-            let t0 = a.windowLength, t1 = net.conv0.outputLength(t0), t2 = net.conv2.outputLength(t1)
-            paddedWindow = try net.conv0.paddedInput(time: t0)
-            paddedStage1 = try net.block1a.paddedInput(time: t1)
-            paddedBlock1Hidden = try net.block1b.paddedInput(time: t1)
-            paddedBlock1Output = try net.conv2.paddedInput(time: t1)
-            paddedStage2 = try net.block2a.paddedInput(time: t2)
-            paddedBlock2Hidden = try net.block2b.paddedInput(time: t2)
-            block2Output = try Tensor(zeros: [1, t2, a.channels2])
-            pooled = try Tensor(zeros: [1, 1, a.channels2])
-            logits = try Tensor(zeros: [1, 1, a.classes])
-            probabilities = try Tensor(zeros: [1, 1, a.classes])
-        }
-    }
+    /// Tells the network its parameters were changed in place (an optimizer's update through
+    /// ``parameters``): the next inference plans its graph from them again.
+    @_spi(Training) public func parametersChanged() { runner = nil }
 
     /// Class probabilities for one window's features (``PoseWindow/features()``, `[T, 51]`).
     public func probabilities(features: [Float]) -> [Double] {
@@ -156,48 +124,11 @@ public final class TemporalConvNet: @unchecked Sendable {
         }
     }
 
-    /// Logits and softmax probabilities for one window (the forward pass).
+    /// Logits and softmax probabilities for one window (the forward pass), on the graph runner.
     @_spi(Training) public func logitsAndProbabilities(features: [Float]) throws -> (logits: [Float], probabilities: [Float]) {
-        let b: InferenceBuffers
-        if let existing = buffers { b = existing } else { b = try InferenceBuffers(self); buffers = b }
-        let a = architecture, p = conv0.padding, ws = b.convolution
-        let t0 = a.windowLength, t1 = conv0.outputLength(t0), t2 = conv2.outputLength(t1)
-        try TemporalConv.interior(of: b.paddedWindow, padding: p, time: t0).withUnsafeMutableBufferPointer { _ = $0.update(from: features) }
-
-        let stage1 = try TemporalConv.interior(of: b.paddedStage1, padding: p, time: t1)
-        try conv0.forward(paddedInput: b.paddedWindow, activation: .relu, into: stage1, workspace: ws, threads: threads)
-        try residualBlock(block1a, block1b, paddedInput: b.paddedStage1, paddedHidden: b.paddedBlock1Hidden,
-                          output: TemporalConv.interior(of: b.paddedBlock1Output, padding: p, time: t1), time: t1, workspace: ws)
-        let stage2 = try TemporalConv.interior(of: b.paddedStage2, padding: p, time: t2)
-        try conv2.forward(paddedInput: b.paddedBlock1Output, activation: .relu, into: stage2, workspace: ws, threads: threads)
-        try residualBlock(block2a, block2b, paddedInput: b.paddedStage2, paddedHidden: b.paddedBlock2Hidden,
-                          output: b.block2Output, time: t2, workspace: ws)
-        // Global average pool over time, then the dense layer as a 1×1 convolution.
-        let c2 = a.channels2, inverseSteps = 1 / Float(t2)
-        b.block2Output.withUnsafeBufferPointer { steps in
-            b.pooled.withUnsafeMutableBufferPointer { pooled in
-                for c in 0..<c2 { pooled[c] = 0 }
-                for t in 0..<t2 { for c in 0..<c2 { pooled[c] += steps[t * c2 + c] } }
-                for c in 0..<c2 { pooled[c] *= inverseSteps }
-            }
-        }
-        try Convolution.pointwise(b.pooled, weights: denseWeights, bias: denseBias, into: b.logits, threads: 1)
-        try TensorNonlinearities.softmax(b.logits, into: b.probabilities)
-        return (b.logits.scalars, b.probabilities.scalars)
-    }
-
-    /// `output = ReLU(x + convB(ReLU(convA(x))))`, `x` the interior of `paddedInput`.
-    private func residualBlock(_ convA: TemporalConv, _ convB: TemporalConv, paddedInput: Tensor, paddedHidden: Tensor,
-                               output: Tensor, time: Int, workspace: ConvolutionWorkspace) throws {
-        let p = convA.padding
-        let hidden = try TemporalConv.interior(of: paddedHidden, padding: p, time: time)
-        try convA.forward(paddedInput: paddedInput, activation: .relu, into: hidden, workspace: workspace, threads: threads)
-        try convB.forward(paddedInput: paddedHidden, activation: .none, into: output, workspace: workspace, threads: threads)
-        let skip = try TemporalConv.interior(of: paddedInput, padding: p, time: time)
-        skip.withUnsafeBufferPointer { x in
-            output.withUnsafeMutableBufferPointer { y in
-                for i in 0..<y.count { y[i] = max(0, y[i] + x[i]) }
-            }
-        }
+        let runner = try self.runner ?? GraphRunner(graph: graph(), threads: threads)
+        self.runner = runner
+        let outputs = try runner.run([Tensor(shape: [architecture.windowLength, architecture.inputChannels], values: features)])
+        return (outputs[1].scalars, outputs[0].scalars)
     }
 }

@@ -1,4 +1,4 @@
-import ActionNet
+@_spi(Training) import ActionNet
 import PoseCore
 import Tensor
 import Foundation
@@ -126,6 +126,7 @@ public enum ActionTrainer {
                 // Cosine learning-rate decay.
                 adam.learningRate = c.learningRate * Float(0.5 * (1 + cos(Double.pi * Double(step) / Double(max(steps, 1)))))
                 adam.update(pass.parameters, pass.gradients.floats, count: net.parameterCount)
+                net.parametersChanged()  // updated in place: inference plans its graph again
                 step += 1
             }
             log(String(format: "epoch %d: loss %.4f, train accuracy %.3f", epoch + 1, lossSum / Float(max(data.count / batch, 1)), Double(correct) / Double(max(seen, 1))))

@@ -3,9 +3,11 @@ import ModelGraph
 import PoseKit
 import TFLite
 
-/// Where `posekit run`, `info` and `bench model` get an imported graph: a `.tflite` file (imported in
-/// memory), a graph bundle (`.pkw` of kind `graph`), or a PoseNet bundle mapped to its graph at load
-/// (`PoseNetWeights.graph(inputSize:outputStride:)`), by path or short name.
+/// Where `posekit run`, `info` and `bench model` get a network as a graph: a `.tflite` file (imported
+/// in memory), a graph bundle (`.pkw` of kind `graph`, by path or short name), a PoseNet bundle mapped
+/// to its graph at load (`PoseNetWeights.graph(inputSize:outputStride:)`), a Create ML action
+/// classifier (`.mlmodel`, mapped by `CreateMLActionClassifier`) or ActionNet's weights (a bundle of
+/// kind `actionnet`, or a `PKACTN01` file: `TemporalConvNet.graph()`).
 enum GraphModelFile {
     /// Whether `model` is read as a TFLite model: a regular file holding one (the `TFL3`
     /// identifier at byte 4), whatever its name, or a name ending in `.tflite` (a file so named
@@ -35,9 +37,26 @@ enum GraphModelFile {
             let bytes = try CLIError.reading(model) { [UInt8](try RegularFile.contents(atPath: model)) }
             return try CLIError.reading(model) { try TFLiteImporter.importModel(bytes: bytes, file: model).graph }
         }
+        if let path = CreateMLActionClassifier.modelPath(model) {
+            return try CLIError.reading(path) { try CreateMLActionClassifier.loading(path).graph }
+        }
         let url = try ModelLocator.resolve(model)
+        let bundle: WeightBundle
+        do {
+            bundle = try WeightBundle(contentsOf: url)
+        } catch let error as WeightBundleError {
+            switch error {
+            case .notABundle, .truncated:
+                // ActionNet's earlier format (PKACTN01) is no bundle; its loader refuses anything else as the bundle reader did.
+                return try CLIError.reading(url.path) { try ActionWeightsFile.load(contentsOf: url).0.graph() }
+            default:
+                throw CLIError(CLIError.describe(error, input: url.path))
+            }
+        }
+        if bundle.manifest.kind == ActionWeightsFile.kind {
+            return try CLIError.reading(url.path) { try ActionWeightsFile.load(bundle: bundle).0.graph() }
+        }
         return try CLIError.reading(url.path) {
-            let bundle = try WeightBundle(contentsOf: url)
             guard bundle.manifest.kind == PoseNetSection.kind else { return try Graph(bundle: bundle) }
             return try PoseNetWeights(bundle: bundle).graph(inputSize: inputSize ?? defaultPoseNetInputSize,
                                                             outputStride: bundle.manifest.outputStride)

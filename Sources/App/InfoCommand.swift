@@ -98,13 +98,14 @@ struct Info: ParsableCommand {
             print("  graph         at input \(GraphModelFile.defaultPoseNetInputSize) (the shapes follow the input size)")
             print(GraphSummary.lines(graph))
         case ActionWeightsFile.kind:
-            let (_, header) = try CLIError.reading(url.path) { try ActionWeightsFile.load(bundle: bundle) }
+            let (net, header) = try CLIError.reading(url.path) { try ActionWeightsFile.load(bundle: bundle) }
             let a = header.architecture
             print("""
                   network       actionnet: temporal convolutions, kernel \(a.kernel), channels \(a.inputChannels) → \(a.channels1) → \(a.channels2) → \(a.classes)
                   window        \(a.windowLength) frames at \(String(format: "%g", header.fps)) frames/s, a window every \(header.windowStride) frames
                   classes       \(header.classes.joined(separator: ", "))
                 """)
+            print(Self.runLines(try CLIError.reading(url.path) { try net.graph() }))
         case Graph.bundleKind:
             let graph = try CLIError.reading(url.path) { try Graph(bundle: bundle) }
             print(GraphSummary.lines(graph))
@@ -170,5 +171,20 @@ struct Info: ParsableCommand {
         for (key, value) in m.userDefined.sorted(by: { $0.key < $1.key }) {
             print("  metadata \(key): \(value.split(separator: "\n").joined(separator: " "))")
         }
+        print(Self.runLines(classifier.graph))
+    }
+
+    /// The graph a Create ML classifier or ActionNet runs as: its operations, and its inputs and
+    /// outputs as `posekit run` names and shapes them (batch axis included, as `run --list`).
+    static func runLines(_ graph: Graph) -> String {
+        var lines = ["  graph         \(graph.nodes.count) operations: " + graph.operationCounts.map { "\($0.name) \($0.count)" }.joined(separator: ", ")
+                     + ", \(GraphSummary.millions(graph.multiplyAdds)) multiply-adds"]
+        for (index, id) in graph.inputs.enumerated() {
+            lines.append("  run input \(index)   \(CLIError.printable(graph.values[id].name)) \(RunCommand.batchShape(graph.values[id].shape))")
+        }
+        for (index, id) in graph.outputs.enumerated() {
+            lines.append("  run output \(index)  \(CLIError.printable(graph.values[id].name)) \(RunCommand.batchShape(graph.values[id].shape))")
+        }
+        return lines.joined(separator: "\n")
     }
 }

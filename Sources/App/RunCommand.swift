@@ -9,7 +9,7 @@ import PoseKit
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run an imported model (.pkw graph or PoseNet bundle, or .tflite) on a .npy tensor and write its outputs as .npy files.",
+        abstract: "Run a model (.pkw graph, PoseNet bundle, .tflite, a Create ML .mlmodel or ActionNet's weights) on a .npy tensor and write its outputs as .npy files.",
         discussion: """
               posekit run hand_landmark_full.pkw --list    # inputs, outputs, shapes
               posekit run hand_landmark_full.pkw --input x.npy --output out
@@ -46,10 +46,14 @@ struct RunCommand: ParsableCommand {
             1; auto is fp32 (docs/speed.md "Reduced precision" has each precision's error on the \
             six MediaPipe models).
 
+            A Create ML action classifier runs from its .mlmodel (ExerciseClassifier.mlmodel: \
+            a window [1, 64, 3, 18] in, probabilities out) and ActionNet from its weights \
+            (posekit run actionnet --list: features [1, 60, 51] in, probabilities and logits out).
+
             Compared with TFLite's own outputs on the same input: docs/graph-runner.md.
             """)
 
-    @Argument(help: "The model: a graph bundle from `posekit import` (.pkw) or a .tflite file.")
+    @Argument(help: "The model: a graph bundle from `posekit import` (.pkw), a .tflite file, a Create ML action classifier (.mlmodel) or ActionNet's weights (actionnet).")
     var model: String
 
     @Option(help: ArgumentHelp("The input tensor (.npy, float32, the model's input shape).", valueName: "X.npy"))

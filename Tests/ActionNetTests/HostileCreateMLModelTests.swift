@@ -221,6 +221,26 @@ struct HostileCreateMLModelTests {
         }
     }
 
+    /// A model whose finite weights overflow float32 on real poses (but not on the window of zeros
+    /// it is checked on at load) is refused on a stream of poses as on a window: the events stop
+    /// with the window's error, where every window used to become `low_confidence` with
+    /// probabilities 0 and the run to succeed.
+    @Test func aModelThatOverflowsOnRealPosesIsRefusedOnPoses() throws {
+        var crafted = CraftedCreateMLModel()
+        crafted.convolutionWeights = crafted.convolutionWeights.map { _ in 3e38 }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("overflow-\(UUID().uuidString).mlmodel")
+        try Data(crafted.bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let recognizer = try ActionRecognizer(createMLModel: url, windowStride: 2)
+        let frames = Array(try CreateMLWindowTests.poses("jumping_jacks_01").prefix(40))
+        do {
+            let events = try recognizer.events(for: frames)
+            Issue.record("\(events.count) events, the last \(events.last.map { "\($0)" } ?? "none")")
+        } catch let error as CoreMLModelError {
+            #expect(error.localizedDescription.contains("not finite"), "\(error.localizedDescription)")
+        }
+    }
+
     /// A "Target Frame Rate" that is not a rate is one clear error, not a silent 30.
     @Test func anInvalidTargetFrameRateIsRefused() {
         for rate in ["fast", "-30", "nan", "0", "1e9"] {

@@ -160,6 +160,32 @@ func expectRunnerMatchesNaive(_ graph: Graph, inputs: [Tensor], threads: [Int] =
         let graph = b.graph(outputs: outputs)
         try expectRunnerMatchesNaive(graph, inputs: b.randomInputs(), "elementwise and data movement")
     }
+
+    /// The operations Create ML's layers map to: N-D transposes and slices, softmax along an axis,
+    /// a batchnorm (scale-shift) and an activation standing alone, average pooling with the padding
+    /// in or out of the divisor, and a convolution striding 2 down and 1 across.
+    @Test func createMLOperations() throws {
+        var b = GraphBuilder(seed: 11)
+        let x = b.input([5, 18, 12]), v = b.input([2, 3, 4, 5])
+        let swapped = b.node(TransposeOp(permutation: [0, 2, 1]), [x], [5, 12, 18])
+        let reversed = b.node(TransposeOp(permutation: [3, 2, 1, 0]), [v], [5, 4, 3, 2])
+        let mixed = b.node(TransposeOp(permutation: [2, 0, 3, 1]), [v], [4, 2, 5, 3])
+        let part = b.node(SliceOp(axis: 1, start: 4), [x], [5, 8, 12])
+        let lastPart = b.node(SliceOp(axis: 3, start: 2), [v], [2, 3, 4, 3])
+        let softLast = b.node(SoftmaxOp(axis: 2), [x], [5, 18, 12])
+        let softFirst = b.node(SoftmaxOp(axis: 0), [v], [2, 3, 4, 5])
+        let normalized = b.node(ScaleShiftOp(axis: 2, activation: .relu), [x, b.constant([12]), b.constant([12])], [5, 18, 12])
+        let normalizedInner = b.node(ScaleShiftOp(axis: 1, activation: .none), [v, b.constant([3]), b.constant([3])], [2, 3, 4, 5])
+        let relu = b.node(ActivationOp(activation: .relu6), [x], [5, 18, 12])
+        let average = b.node(AveragePool2DOp(window: window(3, stride: 2, 1, 1, 1, 1), excludingPadding: true), [x], [3, 9, 12])
+        let averageAll = b.node(AveragePool2DOp(window: window(3, stride: 2, 1, 1, 1, 1), excludingPadding: false), [x], [3, 9, 12])
+        let temporal = b.conv(x, Window2D(kernelHeight: 3, kernelWidth: 1, strideHeight: 2, strideWidth: 1,
+                                          padding: SpatialPadding(top: 1, left: 0, bottom: 1, right: 0)), cout: 20, activation: .relu)
+        let across = b.conv(x, Window2D(kernelHeight: 1, kernelWidth: 1, strideHeight: 2, strideWidth: 1, padding: .zero), cout: 7)
+        let outputs = [swapped, reversed, mixed, part, lastPart, softLast, softFirst, normalized, normalizedInner, relu, average, averageAll,
+                       temporal, across]
+        try expectRunnerMatchesNaive(b.graph(outputs: outputs), inputs: b.randomInputs(), "Create ML operations")
+    }
 }
 
 @Suite struct GraphRunnerPlanTests {

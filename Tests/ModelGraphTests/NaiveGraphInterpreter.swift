@@ -139,6 +139,47 @@ enum NaiveGraphInterpreter {
                     for i in 0..<run { out[position] = part.data[o * run + i]; position += 1 }
                 }
             }
+        case let op as TransposeOp:
+            let inShape = x[0].shape
+            var inStrides = [Int](repeating: 1, count: inShape.count)
+            for axis in stride(from: inShape.count - 2, through: 0, by: -1) { inStrides[axis] = inStrides[axis + 1] * inShape[axis + 1] }
+            for i in 0..<count {
+                var rest = i, from = 0
+                for axis in stride(from: outputShape.count - 1, through: 0, by: -1) {
+                    from += rest % outputShape[axis] * inStrides[op.permutation[axis]]
+                    rest /= outputShape[axis]
+                }
+                out[i] = x[0].data[from]
+            }
+        case let op as SliceOp:
+            let inner = outputShape[(op.axis + 1)...].reduce(1, *), size = outputShape[op.axis], inSize = x[0].shape[op.axis]
+            for i in 0..<count {
+                let (o, a, r) = (i / (size * inner), i / inner % size, i % inner)
+                out[i] = x[0].data[(o * inSize + op.start + a) * inner + r]
+            }
+        case let op as SoftmaxOp:
+            let inner = outputShape[(op.axis + 1)...].reduce(1, *), size = outputShape[op.axis]
+            for i in 0..<count {
+                let base = i / (size * inner) * size * inner + i % inner
+                let line = (0..<size).map { x[0].data[base + $0 * inner] }
+                out[i] = exp(x[0].data[i]) / line.map { exp($0) }.reduce(0, +)
+            }
+        case let op as ScaleShiftOp:
+            let inner = outputShape[(op.axis + 1)...].reduce(1, *), size = outputShape[op.axis]
+            for i in 0..<count { out[i] = activate(x[0].data[i] * x[1].data[i / inner % size] + x[2].data[i / inner % size], op.activation) }
+        case let op as ActivationOp:
+            for i in 0..<count { out[i] = activate(x[0].data[i], op.activation) }
+        case let op as AveragePool2DOp:
+            let window = op.window
+            let (h, w, c) = (x[0].shape[0], x[0].shape[1], x[0].shape[2])
+            for oy in 0..<outputShape[0] { for ox in 0..<outputShape[1] { for ch in 0..<c {
+                var sum = 0.0, inside = 0
+                for ky in 0..<window.kernelHeight { for kx in 0..<window.kernelWidth {
+                    let iy = oy * window.strideHeight - window.padding.top + ky, ix = ox * window.strideWidth - window.padding.left + kx
+                    if iy >= 0, iy < h, ix >= 0, ix < w { sum += x[0].data[(iy * w + ix) * c + ch]; inside += 1 }
+                } }
+                out[(oy * outputShape[1] + ox) * c + ch] = sum / Double(op.excludingPadding ? inside : window.kernelHeight * window.kernelWidth)
+            } } }
         default:
             fatalError("the naive interpreter has no loop for \(operation.name)")
         }

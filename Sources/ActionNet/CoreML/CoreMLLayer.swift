@@ -1,4 +1,5 @@
-/// One layer of a Core ML neural network, decoded into what the runtime executes.
+/// One layer of a Core ML neural network, decoded and checked (``CoreMLLayerReader``): what the
+/// Create ML mapper (``CreateMLGraphMapper``) makes graph nodes of.
 ///
 /// `inputs` and `outputs` are blob names; the network is a list of layers in execution order,
 /// each reading blobs written earlier (or the model input) and writing new ones.
@@ -11,7 +12,7 @@ struct CoreMLLayer: Sendable {
     let kind: String
 }
 
-/// What a layer computes, with its parameters already checked and laid out for running.
+/// What a layer computes, with its parameters already checked.
 ///
 /// Semantics follow coremltools' `NeuralNetwork.proto`, as settled by the reference README
 /// (`reference/createml/README.md`) where the proto text is ambiguous:
@@ -50,7 +51,8 @@ enum CoreMLOperation: Sendable {
     case transpose(axes: [Int])
     /// The input's shape as a rank-1 array.
     case getShape
-    case loadConstant(CoreMLArray)
+    /// A constant of `shape` (row-major `values`).
+    case loadConstant(shape: [Int], values: [Float])
     /// Remove the listed size-1 axes (all size-1 axes when `all`).
     case squeeze(axes: [Int], all: Bool)
     /// Insert size-1 axes at the listed positions of the output.

@@ -1,9 +1,9 @@
 import CoreMLFormat
 import Protobuf
 
-/// Maps one layer read by Core ML's reader (`CoreMLLayerSpec`) to a ``CoreMLLayer`` this runtime
-/// executes, checking every parameter it would otherwise ignore: a layer kind or a setting it does
-/// not run (grouped or dilated convolution, deconvolution, SAME padding, a non-ReLU activation,
+/// Maps one layer read by Core ML's reader (`CoreMLLayerSpec`) to a ``CoreMLLayer`` the Create ML
+/// mapper makes graph nodes of, checking every parameter it would otherwise ignore: a layer kind or
+/// a setting no graph operation runs (grouped or dilated convolution, deconvolution, SAME padding, a non-ReLU activation,
 /// ...) is refused with ``CoreMLModelError/unsupportedLayer(file:layer:detail:)``. Integers and
 /// weights come range-checked and by the one fp16 rule from the reader.
 struct CoreMLLayerReader {
@@ -103,10 +103,10 @@ struct CoreMLLayerReader {
             try inputCount(0...0)
             let shape = try layer.integers(F.constantShape, in: 1...Self.maxAxisSize, "loadConstantND shape size")
             let values = try layer.weights(F.constantData, "constant").values
-            guard shape.count <= Self.maxRank, CoreMLArray.checkedCount(shape) == values.count else {
+            guard shape.count <= Self.maxRank, CreateMLShapes.checkedCount(shape) == values.count else {
                 throw unsupported("loadConstantND shape \(shape) does not hold the \(values.count) values of its data")
             }
-            operation = .loadConstant(CoreMLArray(shape: shape, values: values))
+            operation = .loadConstant(shape: shape, values: values)
         case .squeeze:
             try inputCount(1...1)
             operation = .squeeze(axes: try axes(p, F.ndAxis, "squeeze axes", unsupported), all: try p.bool(F.squeezeAll))
@@ -145,8 +145,9 @@ struct CoreMLLayerReader {
         guard spec.weights.count == cout * cin * kernel.0 * kernel.1 else {
             throw unsupported("convolution weights hold \(spec.weights.count) values, [\(cout), \(cin), \(kernel.0), \(kernel.1)] needs \(cout * cin * kernel.0 * kernel.1)")
         }
-        return try CoreMLConvolution(inputChannels: cin, outputChannels: cout, kernel: kernel, stride: stride,
-                                     padding: (top, bottom, left, right), oihw: spec.weights.values, bias: spec.bias?.values)
+        return CoreMLConvolution(inputChannels: cin, outputChannels: cout, kernelHeight: kernel.0, kernelWidth: kernel.1,
+                                 strideY: stride.0, strideX: stride.1, padTop: top, padBottom: bottom, padLeft: left, padRight: right,
+                                 oihw: spec.weights.values, bias: spec.bias?.values)
     }
 
     private func pooling(_ layer: CoreMLLayerSpec) throws -> CoreMLPooling {
@@ -168,7 +169,7 @@ struct CoreMLLayerReader {
     }
 
     private func batchnorm(_ layer: CoreMLLayerSpec) throws -> CoreMLOperation {
-        // In double: the float32 result as close as one rounding to γ(x − μ)/√(σ² + ε) + β.
+        // In double: scale and shift each one rounding from γ/√(σ² + ε) and β − μ·γ/√(σ² + ε).
         let (scale, shift) = try CoreMLBatchnormSpec(layer).folded(in: .double)
         return .batchnorm(scale: scale, shift: shift)
     }

@@ -4,7 +4,12 @@ import CoreMLFormat
 /// Create ML action classifier carries.
 struct CoreMLModelContents: Sendable {
     let specificationVersion: Int
-    let graph: CoreMLGraph
+    /// The layers in execution order, checked (``CoreMLLayerReader``).
+    let layers: [CoreMLLayer]
+    /// The blob the model input is stored under (the input feature's name).
+    let inputName: String
+    /// The blob holding the result (the classifier's `labelProbabilityLayerName`).
+    let outputName: String
     let labels: [String]
     /// The input feature's multi-array shape, e.g. [64, 3, 18].
     let inputShape: [Int]
@@ -14,7 +19,8 @@ struct CoreMLModelContents: Sendable {
 /// The Create ML family on Core ML's one reader (`CoreMLFormat`'s `CoreMLModelSpec`): a
 /// `neuralNetworkClassifier` with one multi-array input, a Create ML action classifier.
 ///
-/// The layers become ``CoreMLLayer``s through ``CoreMLLayerReader``; the class labels are the
+/// The layers become ``CoreMLLayer``s through ``CoreMLLayerReader`` (and a graph through
+/// ``CreateMLGraphMapper``, in ``CreateMLActionClassifier``); the class labels are the
 /// classifier's `stringClassLabels`, in output order; the result blob is its
 /// `labelProbabilityLayerName`. The input must be EXACT_ARRAY_MAPPING (the model sees the input as
 /// given, rank 3) and a float multi-array `[T, 3, 18]`.
@@ -55,9 +61,9 @@ struct CoreMLModelReader {
         }
         let output = classifier.labelProbabilityLayerName
         guard !output.isEmpty else { throw CoreMLModelError.notAClassifier(file: file, detail: "the classifier names no probability layer") }
-        let graph = CoreMLGraph(layers: layers, inputName: inputName, outputName: output)
         let m = description.metadata
-        return CoreMLModelContents(specificationVersion: model.specificationVersion, graph: graph, labels: labels, inputShape: inputShape,
+        return CoreMLModelContents(specificationVersion: model.specificationVersion, layers: layers, inputName: inputName,
+                                   outputName: output, labels: labels, inputShape: inputShape,
                                    metadata: .init(shortDescription: m.shortDescription, version: m.version, author: m.author,
                                                    license: m.license, userDefined: m.userDefined))
     }

@@ -1,13 +1,16 @@
 import Foundation
+import ModelGraph
 import PoseCore
+import Tensor
 
 /// An action classifier trained in Apple's Create ML, run from its `.mlmodel` file.
 ///
 /// Create ML exports action classifiers as Core ML `neuralNetworkClassifier` models: input
 /// `poses`, a float multi-array `[T, 3, 18]` (T frames, oldest first; x, y, confidence; Vision's
 /// 18 joints, ``VisionJoint``), outputs the class probabilities and the top label. This type
-/// reads such a file into one Core ML layer graph (`CoreMLGraph`, the layer kinds of `CoreMLOperation`) and runs it
-/// in float32:
+/// reads such a file (Core ML's one reader, `CoreMLFormat`), maps its layers to one `ModelGraph`
+/// graph (``graph``: the Create ML family mapper, `CreateMLGraphMapper`) and runs it in float32 on
+/// the graph runner, as every network here runs:
 ///
 ///     let model = try CreateMLActionClassifier(contentsOf: URL(fileURLWithPath: "ExerciseClassifier.mlmodel"))
 ///     let prediction = try model.classify(window)   // window: T·3·18 floats, VisionPoseRow per frame
@@ -18,7 +21,9 @@ import PoseCore
 /// runtime does not run, and an input that is not `[T, 3, 18]`. The graph is run once on a zero
 /// window while loading, so a layer whose shapes do not fit fails then, not on the first window.
 ///
-/// **Thread safety.** Immutable; ``classify(_:)`` may be called from any number of threads.
+/// **Thread safety.** Immutable but for a pool of graph runners (each holds one window's
+/// activations); ``classify(_:)`` may be called from any number of threads, each call taking a
+/// runner of its own.
 public final class CreateMLActionClassifier: Sendable {
     /// The model's metadata (`Model.description.metadata`), as Xcode shows it.
     public struct Metadata: Sendable, Equatable {
@@ -44,8 +49,8 @@ public final class CreateMLActionClassifier: Sendable {
     /// Whether ``frameRate`` comes from the metadata (false: the default).
     public let frameRateIsFromMetadata: Bool
     public let metadata: Metadata
-    /// Number of layers in the network.
-    public var layerCount: Int { graph.layers.count }
+    /// Number of layers in the network (Core ML's, before mapping).
+    public var layerCount: Int { layers.count }
     /// The Core ML specification version the file declares.
     public let specificationVersion: Int
     /// The file the model was read from, as messages name it (its path for ``init(contentsOf:threads:)``).
@@ -54,7 +59,15 @@ public final class CreateMLActionClassifier: Sendable {
     public let threads: Int
     /// Multiply-adds of one window's convolutions (nearly all the arithmetic), for speed reports.
     public let multiplyAddsPerWindow: Int
-    let graph: CoreMLGraph
+    /// The network as a graph: input the window `[T, 3, 18]` (the model's input feature, named as
+    /// it is), output the class probabilities `[labels]` (the classifier's probability layer).
+    /// What ``classify(_:)`` runs, and what `posekit run` and `posekit info` read.
+    public let graph: Graph
+    /// The layers as read, in order (the mapper's input; tests map them again layer by layer).
+    let layers: [CoreMLLayer]
+    let inputName: String, outputName: String
+    /// Runners on ``graph`` (one per concurrent ``classify(_:)``), reused.
+    private let runners: GraphRunnerPool
 
     /// Reads the `.mlmodel` at `url`; its errors and ``fileName`` name it by its path, as
     /// `posekit` does.
@@ -75,7 +88,18 @@ public final class CreateMLActionClassifier: Sendable {
         windowLength = contents.inputShape[0]
         metadata = contents.metadata
         specificationVersion = contents.specificationVersion
-        graph = contents.graph
+        layers = contents.layers
+        (inputName, outputName) = (contents.inputName, contents.outputName)
+        do {
+            graph = try CreateMLGraphMapper.map(contents.layers, input: contents.inputName, inputShape: contents.inputShape,
+                                                output: contents.outputName, file: fileName).graph
+        } catch let error as CoreMLModelError {
+            // Shapes that do not fit a layer: the file's problem, named.
+            guard case .layerFailed = error else { throw error }
+            throw CoreMLModelError.notAClassifier(file: fileName, detail: "\(error)")
+        } catch {
+            throw CoreMLModelError.notAClassifier(file: fileName, detail: "\(error)")
+        }
         if let entry = contents.metadata.userDefined.first(where: { Self.isFrameRateKey($0.key) }) {
             // A rate the model declares but that is no rate is refused, not replaced by the
             // fallback: windows sampled at another rate than the model's give wrong labels.
@@ -87,21 +111,17 @@ public final class CreateMLActionClassifier: Sendable {
         } else {
             (frameRate, frameRateIsFromMetadata) = (PoseStream.fallbackFrameRate, false)
         }
-        // One run on zeros: shape misfits surface now, naming the layer, and the output must be one probability per label.
-        let probe: CoreMLArray
-        var multiplyAdds = 0
-        do {
-            probe = try graph.run(CoreMLArray(zeros: contents.inputShape), threads: 1) { layer, outputs in
-                guard case .convolution(let conv) = layer.operation, let out = outputs.first, out.rank >= 3 else { return }
-                let batch = out.shape[..<(out.rank - 3)].reduce(1, *)
-                multiplyAdds += batch * conv.multiplyAdds(outputHeight: out.shape[out.rank - 2], outputWidth: out.shape[out.rank - 1])
-            }
-        } catch let error as CoreMLModelError {
-            throw CoreMLModelError.notAClassifier(file: fileName, detail: "\(error)")
+        multiplyAddsPerWindow = graph.multiplyAdds
+        let probeShape = graph.values[graph.outputs[0]].shape
+        guard probeShape.reduce(1, *) == labels.count else {
+            throw CoreMLModelError.notAClassifier(file: fileName, detail: "output '\(contents.outputName)' has \(probeShape.reduce(1, *)) values (\(probeShape)) for \(labels.count) labels")
         }
-        multiplyAddsPerWindow = multiplyAdds
-        guard probe.count == labels.count else {
-            throw CoreMLModelError.notAClassifier(file: fileName, detail: "output '\(graph.outputName)' has \(probe.count) values (\(probe.shape)) for \(labels.count) labels")
+        runners = GraphRunnerPool(graph: graph, threads: self.threads)
+        // One run on zeros: a node no kernel runs surfaces now, naming it, not on the first window.
+        do {
+            _ = try runners.run(Tensor(zeros: contents.inputShape))
+        } catch {
+            throw CoreMLModelError.notAClassifier(file: fileName, detail: "\(error)")
         }
     }
 
@@ -129,13 +149,13 @@ public final class CreateMLActionClassifier: Sendable {
             let row = bad / VisionPoseRow.count, within = bad % VisionPoseRow.count
             throw CoreMLModelError.badWindow("value \(window[bad]) at [\(row), \(within / 18), \(within % 18)]")
         }
-        let output = try graph.run(CoreMLArray(shape: inputShape, values: window), threads: threads)
+        let output = try runners.run(Tensor(shape: inputShape, values: window)).scalars
         // Finite inputs and weights can still overflow float32 inside the network (values near
         // 3e38): that is an error, never a label with NaN probabilities.
-        guard output.values.allSatisfy({ $0.isFinite }) else {
+        guard output.allSatisfy({ $0.isFinite }) else {
             throw CoreMLModelError.badWindow("the model's output is not finite for this window (its values overflow float32 inside the network)")
         }
-        return CreateMLPrediction(labels: labels, probabilities: output.values)
+        return CreateMLPrediction(labels: labels, probabilities: output)
     }
 }
 

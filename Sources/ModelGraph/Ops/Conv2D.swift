@@ -58,10 +58,13 @@ public struct Conv2DOp: GraphOperation, Equatable {
             throw binding.invalid("weights \(weights.shape) (HWIO) for input \(binding.shape(x))")
         }
         let (kh, kw, cin, cout) = (weights.shape[0], weights.shape[1], weights.shape[2], weights.shape[3])
-        guard window.strideHeight == window.strideWidth, window.dilationHeight == 1, window.dilationWidth == 1 else {
-            throw binding.unsupported("strides \(window.strideHeight)x\(window.strideWidth), dilation \(window.dilationHeight)x\(window.dilationWidth) (equal strides and no dilation are supported)")
+        guard window.dilationHeight == 1, window.dilationWidth == 1 else {
+            throw binding.unsupported("dilation \(window.dilationHeight)x\(window.dilationWidth) (no dilation is supported)")
         }
-        if !Self.isPointwise(window, kh, kw) && cout <= Self.fewChannelsLimit && window.padding.top < kh && window.padding.left < kw {
+        // Strides may differ along the two axes (a Create ML temporal convolution: 2 along time,
+        // 1 across joints) on the packed general convolution only.
+        let equalStrides = window.strideHeight == window.strideWidth
+        if equalStrides && !Self.isPointwise(window, kh, kw) && cout <= Self.fewChannelsLimit && window.padding.top < kh && window.padding.left < kw {
             let ohwi = try binding.prepared("ohwi", of: [weights]) { try Self.ohwi(weights) }
             binding.addStep(FewChannelsKernel(weightsOHWI: ohwi, bias: bias, stride: window.strideHeight,
                                               padTop: window.padding.top, padLeft: window.padding.left, activation: activation), [x])
@@ -92,14 +95,14 @@ public struct Conv2DOp: GraphOperation, Equatable {
         let (input, padding) = try Self.convolutionInput(x, window: window, binding: &binding)
         let inShape = binding.shape(input)
         let geometry = try ConvolutionGeometry(inputHeight: inShape[0], inputWidth: inShape[1], kernelHeight: kh, kernelWidth: kw,
-                                               stride: window.strideHeight, padding: padding)
+                                               stride: window.strideHeight, strideWidth: window.strideWidth, padding: padding)
         binding.addStep(ConvolutionKernel(weights: packed, kernelHeight: kh, kernelWidth: kw, stride: window.strideHeight,
-                                          padding: padding, epilogue: epilogue, geometry: geometry), [input])
+                                          strideWidth: window.strideWidth, padding: padding, epilogue: epilogue, geometry: geometry), [input])
     }
 
     /// A 1×1, stride-1, unpadded window: a GEMM over the pixels.
     static func isPointwise(_ window: Window2D, _ kh: Int, _ kw: Int) -> Bool {
-        kh == 1 && kw == 1 && window.strideHeight == 1 && window.padding == .zero
+        kh == 1 && kw == 1 && window.strideHeight == 1 && window.strideWidth == 1 && window.padding == .zero
     }
 
     /// Whether `node` is a convolution that runs on the packed GEMM (whose kernels take an
@@ -108,7 +111,7 @@ public struct Conv2DOp: GraphOperation, Equatable {
         guard let conv = node.operation as? Conv2DOp, node.inputs.count == 3,
               let weights = graph.values[node.inputs[1]].constant, weights.rank == 4 else { return false }
         let (kh, kw, cout) = (weights.shape[0], weights.shape[1], weights.shape[3])
-        return isPointwise(conv.window, kh, kw)
+        return isPointwise(conv.window, kh, kw) || conv.window.strideHeight != conv.window.strideWidth
             || !(cout <= fewChannelsLimit && conv.window.padding.top < kh && conv.window.padding.left < kw)
     }
 
@@ -157,15 +160,17 @@ struct PointwiseKernel: GraphKernel {
 }
 
 /// k×k convolution on the packed general convolution; padding is SAME or VALID here (other
-/// amounts got an explicit pad step before it).
+/// amounts got an explicit pad step before it). `stride` down, `strideWidth` across.
 struct ConvolutionKernel: GraphKernel {
     let weights: PackedPointwiseWeights
-    let kernelHeight: Int, kernelWidth: Int, stride: Int
+    let kernelHeight: Int, kernelWidth: Int, stride: Int, strideWidth: Int
     let padding: Padding
     let epilogue: StepEpilogue
     /// The window over the step's input (for a band of equal rows).
     let geometry: ConvolutionGeometry
-    var kind: String { "conv \(kernelHeight)x\(kernelWidth) s\(stride)" + epilogue.kindSuffix }
+    var kind: String {
+        "conv \(kernelHeight)x\(kernelWidth) s\(stride)" + (strideWidth == stride ? "" : "x\(strideWidth)") + epilogue.kindSuffix
+    }
     var kernels: String { weights.kernelFamily }
     // A residual read from the output's rows would not be skipped with them.
     var bandGeometry: ConvolutionGeometry? { epilogue.addsResidual ? nil : geometry }
@@ -174,8 +179,9 @@ struct ConvolutionKernel: GraphKernel {
     }
     func run(_ io: GraphKernelIO) throws {
         try Convolution.general(io.input(0), packed: weights, kernelHeight: kernelHeight, kernelWidth: kernelWidth, stride: stride,
-                                padding: padding, epilogue: epilogue.epilogue(io), into: io.output, workspace: io.workspace,
-                                skippingRows: io.skippingRows, skippingColumns: io.skippingColumns, threads: io.threads)
+                                strideWidth: strideWidth, padding: padding, epilogue: epilogue.epilogue(io), into: io.output,
+                                workspace: io.workspace, skippingRows: io.skippingRows, skippingColumns: io.skippingColumns,
+                                threads: io.threads)
     }
 }
 

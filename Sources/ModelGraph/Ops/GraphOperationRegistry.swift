@@ -24,6 +24,8 @@ public struct GraphOperationRegistry: Sendable {
         Conv2DOp.self, DepthwiseConv2DOp.self, FullyConnectedOp.self, AddOp.self, PReLUOp.self, LogisticOp.self,
         PadOp.self, MaxPool2DOp.self, SpatialMeanOp.self, ResizeBilinearOp.self, DepthToSpaceOp.self, ReshapeOp.self,
         ConcatenationOp.self,
+        // Create ML's layers (and ActionNet's softmax): N-D layout, a batchnorm or activation alone, average pooling.
+        TransposeOp.self, SliceOp.self, SoftmaxOp.self, ScaleShiftOp.self, ActivationOp.self, AveragePool2DOp.self,
     ])
 
     /// The operation a bundle node describes: its `op` looked up, its fields read by that type.
