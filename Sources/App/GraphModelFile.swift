@@ -23,8 +23,12 @@ enum GraphModelFile {
         return bundle.manifest.kind == Graph.bundleKind
     }
 
-    /// The graph `model` holds; errors name the file.
+    /// The graph `model` holds; errors name the file. A catalogue model of several graphs
+    /// (`blazepose`, `hands-full`) names them.
     static func load(_ model: String) throws -> Graph {
+        if let entry = ModelCatalogue.model(named: model), entry.bundles.count > 1 {
+            throw CLIError("\(model) is \(entry.bundles.count) graphs; give one: \(entry.bundles.map(\.name).joined(separator: ", "))")
+        }
         if isTFLite(model) {
             let bytes = try CLIError.reading(model) { [UInt8](try RegularFile.contents(atPath: model)) }
             return try CLIError.reading(model) { try TFLiteImporter.importModel(bytes: bytes, file: model).graph }

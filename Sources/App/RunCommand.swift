@@ -44,7 +44,8 @@ struct RunCommand: ParsableCommand {
               posekit run hand_landmark_full.pkw --input x.npy --output out-int8 --precision int8
             """)
 
-    @Argument(help: "The model: a graph bundle from `posekit import` (.pkw) or a .tflite file.")
+    @Argument(help: "The model: a graph bundle from `posekit import` (.pkw) or a .tflite file.",
+              completion: ModelOptions.completion(for: ModelCatalogue.bundleNames))
     var model: String
 
     @Option(help: ArgumentHelp("The input tensor (.npy, float32, the model's input shape).", valueName: "X.npy"))
