@@ -141,12 +141,15 @@ let package = Package(
         .library(name: "TFLite", targets: ["TFLite"]),
         // MediaPipe's hand and BlazePose pipelines (its calculators) on imported graphs.
         .library(name: "MediaPipe", targets: ["MediaPipe"]),
+        // Every one-call detector (PoseNet's, BlazePose, hands).
+        .library(name: "Detectors", targets: ["Detectors"]),
         // The one import for clients: all of the above.
         .library(name: "PoseKit", targets: ["PoseKit"]),
         .executable(name: "posekit", targets: ["App"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // 1.6: the three-argument custom completion (--model completes the catalogue's names).
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         // Documentation only: `swift package generate-documentation` (make docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // The live view's server (`posekit view`: ViewServer only; a library client never builds them).
@@ -196,7 +199,8 @@ let package = Package(
         .target(name: "PoseNetImport", dependencies: ["PoseNet", "PoseCore", "Tensor", "Protobuf", "CoreMLFormat", "TensorFlowGraphDef"], swiftSettings: optimize),
         // The TFLite schema subset and its family mapper: a .tflite file becomes a ModelGraph.Graph.
         .target(name: "TFLite", dependencies: ["FlatBuffers", "ModelGraph", "Tensor"], swiftSettings: optimize),
-        .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet"], swiftSettings: optimize),
+        // FrameIO: which inputs are one image (media names), for eval and pose --format coco.
+        .target(name: "PoseEvaluation", dependencies: ["PoseCore", "PoseNet", "FrameIO"], swiftSettings: optimize),
         .target(name: "KernelBenchmarks", dependencies: ["Tensor", "ModelGraph", "FrameIO", "PoseCore", "PoseNet", "MediaPipe", "Detectors", "ActionNet", "CPUFeatures", "COpenBLAS"],
                 swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).

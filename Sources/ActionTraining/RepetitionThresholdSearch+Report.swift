@@ -53,13 +53,17 @@ extension RepetitionThresholdSearch {
                 .joined(separator: "; "))
         }
         print("")
-        print("| clip | labeled reps | counted (chosen on all clips) | rejected | counted (RepetitionThresholds.shipped) |")
-        print("|---|---|---|---|---|")
-        for clip in clips {
+        /// A clip's row: labeled reps, counted and rejected with the thresholds chosen on all clips, counted
+        /// (and with `rejectedShipped`, rejected) with the shipped ones.
+        func row(_ clip: LabeledClip, rejectedShipped: Bool) throws -> String {
             let chosen = try run(clip, classifier: net, thresholds: all.thresholds)
             let shipped = try run(clip, classifier: net, thresholds: .shipped)
-            print("| \(clip.name) | \(labeled(clip)) | \(counts(chosen.counts)) | \(counts(chosen.rejected)) | \(counts(shipped.counts)) |")
+            return "| \(clip.name) | \(labeled(clip)) | \(counts(chosen.counts)) | \(counts(chosen.rejected)) | \(counts(shipped.counts)) |"
+                + (rejectedShipped ? " \(counts(shipped.rejected)) |" : "")
         }
+        print("| clip | labeled reps | counted (chosen on all clips) | rejected | counted (RepetitionThresholds.shipped) |")
+        print("|---|---|---|---|---|")
+        for clip in clips { print(try row(clip, rejectedShipped: false)) }
         guard let unseen else { return }
         let unseenClips = try unseen.load()
         print("")
@@ -67,11 +71,6 @@ extension RepetitionThresholdSearch {
         print("")
         print("| clip | labeled reps | counted | rejected | counted (RepetitionThresholds.shipped) | rejected (shipped) |")
         print("|---|---|---|---|---|---|")
-        for clip in unseenClips {
-            let chosen = try run(clip, classifier: net, thresholds: all.thresholds)
-            let shipped = try run(clip, classifier: net, thresholds: .shipped)
-            print("| \(clip.name) | \(labeled(clip)) | \(counts(chosen.counts)) | \(counts(chosen.rejected)) "
-                  + "| \(counts(shipped.counts)) | \(counts(shipped.rejected)) |")
-        }
+        for clip in unseenClips { print(try row(clip, rejectedShipped: true)) }
     }
 }

@@ -55,7 +55,7 @@ struct BatchOptions: ParsableArguments {
                 }
             }
         }
-        all = try InputDirectory.expand(all)
+        all = try MediaDirectory.expand(all)
         if all.isEmpty { throw ValidationError("give at least one input (a file, - for stdin, or --inputs-from FILE)") }
         if all.filter({ $0 == "-" }).count + (inputsFrom == "-" ? 1 : 0) > 1 {
             throw ValidationError("standard input (-) can be read only once")

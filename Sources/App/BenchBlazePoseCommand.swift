@@ -40,6 +40,9 @@ struct BenchBlazePose: ParsableCommand {
     @Option(help: ArgumentHelp("Threads our models run on.", valueName: "n"))
     var threads = 1
 
+    @Option(help: ArgumentHelp("Arithmetic of the graphs' 1x1 convolutions (as for pose).", valueName: "fp32|bf16|int8|auto"))
+    var precision: Precision = .fp32
+
     @Flag(help: "Also compute the person mask (the segmentation branch).")
     var mask = false
 
@@ -56,12 +59,13 @@ struct BenchBlazePose: ParsableCommand {
     }
 
     func run() throws {
+        try precision.require()
         let images = try MediaPipePipelineBenchmark.frames(of: clip, count: frames)
         var configuration = BlazePosePipeline.Configuration()
         configuration.segmentation = mask
         let pipeline = try BlazePosePipeline(detector: try GraphModelFile.load(BlazePoseDetector.detectorModel),
                                              landmarker: try GraphModelFile.load(BlazePoseDetector.landmarkModel),
-                                             configuration: configuration, threads: threads)
+                                             configuration: configuration, threads: threads, precision: precision)
         let peer = try compareMediapipe ? MediaPipePipelineBenchmark.MediaPipePeer(task: "time-pose", clip: clip, frames: frames, python: python) : nil
         print("BlazePose per frame, tracking mode, \(images.count) frames of \(clip), \(threads) thread\(threads == 1 ? "" : "s")\(mask ? ", with the mask" : "")")
         var ratios: [Double] = []

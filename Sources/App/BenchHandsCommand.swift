@@ -43,6 +43,9 @@ struct BenchHands: ParsableCommand {
     @Option(help: "At most this many hands (1...20).")
     var maxHands = HandDetector.Configuration.default.maximumHands
 
+    @Option(help: ArgumentHelp("Arithmetic of the networks' 1x1 convolutions (as for hands).", valueName: "fp32|bf16|int8|auto"))
+    var precision: Precision = .fp32
+
     @Flag(help: "Print one JSON object.")
     var json = false
 
@@ -54,11 +57,12 @@ struct BenchHands: ParsableCommand {
     }
 
     func run() throws {
+        try precision.require()
         let images = try MediaPipePipelineBenchmark.frames(of: input, count: frames)
         func load(_ name: String) throws -> GraphModel {
             let url = try ModelLocator.resolve(name)
             return try CLIError.reading(url.path) {
-                try GraphModel(graph: try Graph(bundle: try WeightBundle(contentsOf: url)), threads: threads)
+                try GraphModel(graph: try Graph(bundle: try WeightBundle(contentsOf: url)), threads: threads, precision: precision)
             }
         }
         var settings = HandLandmarkPipeline.Configuration()

@@ -86,6 +86,7 @@ struct BenchModel: ParsableCommand {
     var json = false
 
     func validate() throws {
+        for model in models { try ModelOptions.checkName(model, "--models", among: ModelCatalogue.bundleNames) }
         try Limits.benchRuns.check(runs, "--runs")
         try Limits.inputSize.check(sizes, "--sizes")
         try Limits.threads.check(threads, "--threads")

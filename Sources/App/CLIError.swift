@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import PoseKit
 #if canImport(Glibc)
@@ -43,6 +44,12 @@ struct CLIError: Error, CustomStringConvertible {
             throw CLIError("cannot create the directory of \(path): \(describe(error))")
         }
     }
+}
+
+/// FrameIO's `SameFileCheck` as a usage error (exit 2): two files of the run are one file, refused
+/// before anything is read or written.
+func refuseSameFiles(inputs: [String], outputs: [(option: String, path: String)]) throws {
+    do { try SameFileCheck.refuse(inputs: inputs, outputs: outputs) } catch let error as SameFileError { throw ValidationError(error.message) }
 }
 
 /// Errors that end the whole run instead of one input: an output that cannot be written, a

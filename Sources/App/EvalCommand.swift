@@ -116,7 +116,8 @@ struct Eval: AsyncParsableCommand {
             }
         } else {
             // Every image is matched before the network runs, so a missing or repeated one costs nothing.
-            let matched = try SameImageInputs.unique(try InputDirectory.expand(images), arguments: images, imageID: imageID) { id, _, _ in
+            let matched = try SameImageInputs.unique(try MediaDirectory.expand(images), arguments: images, imageID: imageID,
+                                                     warn: { printToStandardError("posekit: warning: " + $0) }) { id, _, _ in
                 ("image \(id) of \(groundTruth)", "give only one of them")
             }
             evaluated = Set(matched.map(\.imageID))

@@ -85,7 +85,7 @@ struct FrameRun {
              process: ([String], ByteSink, MediaWriter?, ProgressReporter) async throws -> Void,
              finish: (ByteSink) throws -> Void = { _ in }) async throws {
         let selected = try batch.selectedInputs(arguments: inputs)
-        try SameFileCheck.refuse(inputs: selected + otherInputs + [batch.inputsFrom].compactMap { $0 },
+        try refuseSameFiles(inputs: selected + otherInputs + [batch.inputsFrom].compactMap { $0 },
                                  outputs: batch.outputs(for: selected, json: json, overlay: overlay) + otherOutputs)
         if let overlay { try MediaWriter.check(path: overlay) }   // before any work
         SignalHandling.install()
@@ -134,7 +134,7 @@ struct StreamInput {
     let images: ImagesAsVideo?
 
     init(_ stream: [String], video: VideoInputOptions, overlay: MediaWriter?, _ reporter: ProgressReporter) throws {
-        for input in stream { try InputDirectory.requireFound(input) }
+        for input in stream { try MediaDirectory.requireFound(input) }
         input = stream[0]
         let probe = stream.count == 1 ? InputAnnouncement.begin(input, reporter) : nil
         // An encoded overlay of a video with sound keeps the sound.

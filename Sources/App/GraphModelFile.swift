@@ -31,8 +31,12 @@ enum GraphModelFile {
 
     /// The graph `model` holds; errors name the file. A PoseNet bundle is mapped to its graph for
     /// a square input of `inputSize` (default ``defaultPoseNetInputSize``) at its manifest's output
-    /// stride; the other graphs have their own input shapes and ignore it.
+    /// stride; the other graphs have their own input shapes and ignore it. A catalogue model of
+    /// several graphs (`blazepose`, `hands-full`) names them.
     static func load(_ model: String, inputSize: Int? = nil) throws -> Graph {
+        if let entry = ModelCatalogue.model(named: model), entry.bundles.count > 1 {
+            throw CLIError("\(model) is \(entry.bundles.count) graphs; give one: \(entry.bundles.map(\.name).joined(separator: ", "))")
+        }
         if isTFLite(model) {
             let bytes = try CLIError.reading(model) { [UInt8](try RegularFile.contents(atPath: model)) }
             return try CLIError.reading(model) { try TFLiteImporter.importModel(bytes: bytes, file: model).graph }

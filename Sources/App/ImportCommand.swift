@@ -58,7 +58,7 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let start = MonotonicClock.now()
-        try SameFileCheck.refuse(inputs: [source], outputs: [("-o", output)])
+        try refuseSameFiles(inputs: [source], outputs: [("-o", output)])
         // Read whole once, and only if it is a regular file: a FIFO would wait for a writer.
         let contents = try CLIError.reading(source) { try RegularFile.contents(atPath: source) }
         if ActionWeightsFile.isLegacy(contents) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MediaPipe
+import PoseEvaluation
 import PoseKit
 
 /// `posekit pose`: JSON Lines of every person's pose in each image or frame.
@@ -114,7 +115,7 @@ struct PoseCommand: AsyncParsableCommand {
                            otherOutputs: mask.map { [("--mask", $0)] } ?? []).run(prepare: { selected in
             if let mask { try MaskWriter.check(path: mask) }   // before any work
             coco = format == .coco ? try CLIError.reading(groundTruth ?? "") { try CocoExport(groundTruth: groundTruth) } : nil
-            let inputs = try coco?.uniqueInputs(selected, arguments: output.inputs) ?? selected
+            let inputs = try coco?.uniqueInputs(selected, arguments: output.inputs, warn: { printToStandardError("posekit: warning: " + $0) }) ?? selected
             blazePose = model.isBlazePose ? try model.makeBlazePose(decode, mask: mask != nil) : nil
             finder = try blazePose ?? accuracy.makeDetector(model, decode)
             // The body model seeding hands is the finder itself (run once per frame: BodyAndHandsModel).

@@ -53,7 +53,8 @@ struct RunCommand: ParsableCommand {
             Compared with TFLite's own outputs on the same input: docs/graph-runner.md.
             """)
 
-    @Argument(help: "The model: a graph bundle from `posekit import` (.pkw), a .tflite file, a Create ML action classifier (.mlmodel) or ActionNet's weights (actionnet).")
+    @Argument(help: "The model: a graph bundle from `posekit import` (.pkw), a PoseNet bundle, a .tflite file, a Create ML action classifier (.mlmodel) or ActionNet's weights (actionnet).",
+              completion: ModelOptions.completion(for: ModelCatalogue.bundleNames))
     var model: String
 
     @Option(help: ArgumentHelp("The input tensor (.npy, float32, the model's input shape).", valueName: "X.npy"))

@@ -87,3 +87,11 @@ final class HandStreamWorker: FrameWorker, @unchecked Sendable {
         try detector.hands(in: frame, tracking: &tracking)
     }
 }
+
+extension PinchGestures {
+    /// One frame of a hand stream's updates (`update(hands:time:)` at the frame's
+    /// time, or for a stream without a rate its index at `PoseStream.fallbackFrameRate`).
+    public mutating func update(_ detected: DetectedHands) -> [(Int, HandGestureProcessor.Update)] {
+        update(hands: detected.hands, time: PoseStream.trackingTime(frameIndex: detected.index, time: detected.time))
+    }
+}

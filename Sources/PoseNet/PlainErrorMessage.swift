@@ -11,8 +11,9 @@ public enum PlainErrorMessage {
             text = plain(decoding)
         } else if let foundation = plainFoundationError(error) {
             text = foundation
-        } else if !(error is CustomStringConvertible), let localized = (error as? LocalizedError)?.errorDescription {
-            // An error that only says itself as a LocalizedError (`PrecisionUnavailable`), never its dump.
+        } else if let localized = (error as? LocalizedError)?.errorDescription {
+            // Every public error of PoseKit's says its line as a LocalizedError (most also as their
+            // `description`); one that says it only so (`PrecisionUnavailable`) is never dumped.
             text = localized
         } else {
             text = String(describing: error)

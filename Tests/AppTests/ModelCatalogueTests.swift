@@ -56,6 +56,8 @@ import Testing
         (["actions", "--model", "blazpose", "clip.y4m"], "did you mean 'blazepose'?"),
         (["eval", "--model", "moblenet050", "--ground-truth", "gt.json", image], "did you mean 'mobilenet050'?"),
         (["actions", "--weights", "actionet", "--poses", "-"], "--weights actionet: no model 'actionet' (did you mean 'actionnet'? models: actionnet)"),
+        (["bench", "model", "--models", "mobilenet75"], "did you mean 'mobilenet075'?"),
+        (["bench", "model", "--models", "palm_detecton_full"], "did you mean 'palm_detection_full'?"),
     ])
     func aMisspeltNameListsTheNamesAndSuggestsTheNearest(_ arguments: [String], _ expected: String) throws {
         let result = try CLI.run(arguments)
@@ -71,6 +73,13 @@ import Testing
         #expect(result.status == 2 && result.stderr.contains("no model 'resnet' (models: mobilenet075, mobilenet050, blazepose)"), "\(result.stderr)")
         let path = try CLI.run(["pose", "--model", "/nonexistent/model.pkw", Self.image])
         #expect(path.status == 1 && path.stderr.hasPrefix("posekit: error: /nonexistent/model.pkw"), "\(path.stderr)")
+    }
+
+    /// `run` on a model of several graphs names them (one line, before any input is read).
+    @Test func runOnAModelOfSeveralGraphsNamesThem() throws {
+        let result = try CLI.run(["run", "blazepose", "--list"])
+        #expect(result.status == 1 && result.stderr == "posekit: error: blazepose is 2 graphs; give one: pose_detection, pose_landmark_full\n",
+                "\(result.stderr)")
     }
 
     /// `info NAME` of a model of several bundles describes each (where found, source, SHA-256, licence).

@@ -54,6 +54,12 @@ public struct MediaFormat: Sendable, Equatable {
     /// Extensions posekit reads itself (PNM images, Y4M video).
     public static let directExtensions: Set<String> = ["ppm", "pgm", "pnm", "pbm", "pam", "y4m"]
 
+    /// Whether `path` names a PNM image (read directly, a single image) by its extension; standard
+    /// input and other names are only known once their first bytes are read.
+    public static func isPNMName(_ path: String) -> Bool {
+        ["ppm", "pgm", "pnm", "pbm", "pam"].contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+
     /// Extensions read through ffmpeg.
     public static let byExtension: [String: MediaFormat] = [
         "jpg": .jpeg, "jpeg": .jpeg, "png": .png, "bmp": .bmp, "gif": .gif, "webp": .webp, "tif": .tiff, "tiff": .tiff,

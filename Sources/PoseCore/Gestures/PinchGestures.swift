@@ -1,28 +1,29 @@
-import PoseKit
 
-/// One stream's pinch gestures for `posekit hands --gestures`: a `HandGestureProcessor` and a
+/// One stream's pinch gestures (`posekit hands --gestures`): a `HandGestureProcessor` and a
 /// `PinchPath` per hand (its id on video, its 1-based place in the frame on images). A hand
 /// missing from a frame is told so (the sample's lost hand); a hand lost long enough to reset is
 /// forgotten, and at most `maximumHands` paths are kept, so memory stays bounded on endless streams.
-struct PinchGestures {
-    let configuration: HandGestureProcessor.Configuration
+public struct PinchGestures {
+    public let configuration: HandGestureProcessor.Configuration
     private var processors: [Int: HandGestureProcessor] = [:]
-    private(set) var paths: [Int: PinchPath] = [:]
+    /// Each hand's path so far, by hand key.
+    public private(set) var paths: [Int: PinchPath] = [:]
     /// This frame's tips and state per hand, for the overlay.
-    private(set) var current: [(tips: (thumb: Point, index: Point)?, state: HandGestureProcessor.State)] = []
+    public private(set) var current: [(tips: (thumb: Point, index: Point)?, state: HandGestureProcessor.State)] = []
     /// Hands whose paths are kept, oldest first.
-    private(set) var order: [Int] = []
-    static let maximumHands = 20
+    public private(set) var order: [Int] = []
+    /// The most hands whose paths are kept.
+    public static let maximumHands = 20
 
-    init(configuration: HandGestureProcessor.Configuration) { self.configuration = configuration }
+    public init(configuration: HandGestureProcessor.Configuration) { self.configuration = configuration }
 
-    /// One frame's updates, by hand key in the frame's order, then the missing hands'.
-    mutating func update(_ detected: DetectedHands) -> [(Int, HandGestureProcessor.Update)] {
-        let time = detected.time ?? Double(detected.index) / PoseStream.fallbackFrameRate
+    /// One frame's updates (its `hands` at `time` seconds), by hand key in the frame's order,
+    /// then the missing hands'.
+    public mutating func update(hands: [Hand], time: Double) -> [(Int, HandGestureProcessor.Update)] {
         var updates: [(Int, HandGestureProcessor.Update)] = []
         var seen = Set<Int>()
         current = []
-        for (place, hand) in detected.hands.enumerated() {
+        for (place, hand) in hands.enumerated() {
             let key = hand.id ?? place + 1
             seen.insert(key)
             var processor = processors[key] ?? HandGestureProcessor(configuration: configuration)
@@ -51,12 +52,5 @@ struct PinchGestures {
         order.removeAll { $0 == key }
         order.append(key)
         while order.count > Self.maximumHands { paths[order.removeFirst()] = nil }
-    }
-
-    /// Draws every kept path and this frame's tips (colored by state) on `image`.
-    func draw(on image: inout RGBImage) {
-        let overlay = PinchPathOverlay()
-        for key in order { if let path = paths[key] { overlay.draw(path, tips: nil, state: .unknown, on: &image) } }
-        for hand in current { overlay.draw(PinchPath(), tips: hand.tips, state: hand.state, on: &image) }
     }
 }

@@ -1,5 +1,5 @@
-import ArgumentParser
-import PoseKit
+import Foundation
+import PoseCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,9 +15,9 @@ import Glibc
 /// themselves; an output may share with nothing.
 ///
 ///     try SameFileCheck.refuse(inputs: ["clip.y4m"], outputs: [("--json", "clip.y4m")])   // exit 2
-enum SameFileCheck {
+public enum SameFileCheck {
     /// What a name leads to.
-    enum Identity: Hashable {
+    public enum Identity: Hashable {
         case standardOutput
         case existing(device: UInt64, inode: UInt64)
         case new(path: String)
@@ -25,12 +25,12 @@ enum SameFileCheck {
 
     /// Throws a usage error (exit 2) naming both when any output is the same file as an input or
     /// another output. `outputs` pairs each path with the option that gave it.
-    static func refuse(inputs: [String], outputs: [(option: String, path: String)]) throws {
+    public static func refuse(inputs: [String], outputs: [(option: String, path: String)]) throws {
         var claimed: [Identity: (what: String, isOutput: Bool)] = [:]
         func claim(_ identity: Identity?, _ what: String, isOutput: Bool) throws {
             guard let identity else { return }
             if let earlier = claimed[identity], earlier.isOutput || isOutput {
-                throw ValidationError("\(earlier.what) and \(what) are the same file; nothing was read or written, as writing one would destroy the other")
+                throw SameFileError(message: "\(earlier.what) and \(what) are the same file; nothing was read or written, as writing one would destroy the other")
             }
             if claimed[identity] == nil { claimed[identity] = (what, isOutput) }
         }
@@ -40,7 +40,7 @@ enum SameFileCheck {
 
     /// An existing regular file's identity; nil for standard input, what is not there (reading
     /// it fails anyway) and what may be shared.
-    static func identity(ofInput path: String) -> Identity? {
+    public static func identity(ofInput path: String) -> Identity? {
         guard path != "-" else { return nil }
         var info = stat()
         guard FileName.status(path, &info), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -49,7 +49,7 @@ enum SameFileCheck {
 
     /// Where an output goes: standard output, an existing regular file, or the absolute path
     /// a new one will have; nil for what may be shared (standard error, devices, FIFOs).
-    static func identity(ofOutput path: String) -> Identity? {
+    public static func identity(ofOutput path: String) -> Identity? {
         if let stream = OutputFile.standardStream(named: path) { return stream == 1 ? .standardOutput : nil }
         var info = stat()
         if FileName.status(path, &info) {
@@ -63,4 +63,12 @@ enum SameFileCheck {
         let absolute = String(cString: resolved)
         return .new(path: (absolute.hasSuffix("/") ? absolute : absolute + "/") + name)
     }
+}
+
+/// Two files of one run are one file (``SameFileCheck/refuse(inputs:outputs:)``): a usage error,
+/// one line.
+public struct SameFileError: LocalizedError, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+    public var errorDescription: String? { message }
 }

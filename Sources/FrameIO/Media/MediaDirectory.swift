@@ -1,12 +1,12 @@
 import Foundation
-import PoseKit
+import PoseCore
 
 /// A directory given as an input means every image or video directly in it: PNM, Y4M and the
 /// formats read through ffmpeg (`MediaFormat`), by extension, in name order; hidden files and
 /// anything that is not a regular file (subdirectories, FIFOs, devices, sockets) are skipped.
-enum InputDirectory {
+public enum MediaDirectory {
     /// `inputs` with each directory replaced by its media files; a directory without any is an error.
-    static func expand(_ inputs: [String]) throws -> [String] {
+    public static func expand(_ inputs: [String]) throws -> [String] {
         try inputs.flatMap { input -> [String] in
             var info = stat()
             guard input != "-", FileName.status(input, &info), (info.st_mode & S_IFMT) == S_IFDIR else { return [input] }
@@ -18,7 +18,7 @@ enum InputDirectory {
     /// cannot even be found, before the frame pipeline is built for it: that pipeline's workers
     /// (one network's activations per frame in flight) cost milliseconds and megabytes per input,
     /// which a long list of missing paths would otherwise pay for each.
-    static func requireFound(_ input: String) throws {
+    public static func requireFound(_ input: String) throws {
         var info = stat()
         guard input == "-" || FileName.status(input, &info) else {
             throw FrameIOError.naming(input, FrameIOError.system(operation: "open \(input)", errno: errno))
@@ -27,9 +27,9 @@ enum InputDirectory {
 
     /// The media files directly in `directory`, sorted by name (byte order); names that are not
     /// UTF-8 are kept byte for byte (`FileName`).
-    static func files(in directory: String) throws -> [String] {
+    public static func files(in directory: String) throws -> [String] {
         guard let names = FileName.contentsOfDirectory(directory) else {
-            throw CLIError("\(directory): cannot list the directory: \(String(cString: strerror(errno)))")
+            throw FrameIOError.invalidArgument("\(directory): cannot list the directory: \(String(cString: strerror(errno)))")
         }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         let files = names
@@ -38,7 +38,7 @@ enum InputDirectory {
             .map { prefix + $0 }
             .filter(RegularFile.exists)   // a FIFO named x.y4m would wait for a writer forever
         if files.isEmpty {
-            throw CLIError("\(directory): no images or videos in this directory (PNM, Y4M, or through ffmpeg: \(MediaFormat.byExtension.keys.sorted().joined(separator: ", ")))")
+            throw FrameIOError.invalidArgument("\(directory): no images or videos in this directory (PNM, Y4M, or through ffmpeg: \(MediaFormat.byExtension.keys.sorted().joined(separator: ", ")))")
         }
         return files
     }

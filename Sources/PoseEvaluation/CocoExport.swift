@@ -1,17 +1,17 @@
 import Foundation
-import PoseEvaluation
-import PoseKit
+import FrameIO
+import PoseCore
 
 /// Collects the poses of `posekit pose --format coco` and writes them as one COCO results list
 /// (``CocoResults``), with each image's `image_id` from the ground truth or its file name.
-struct CocoExport {
+public struct CocoExport {
     private let truth: CocoKeypointDataset?
     private let truthPath: String?
     private var results: [(imageID: Int, pose: Pose)] = []
     /// Each input's image id, decided before any input is read (``uniqueInputs(_:arguments:)``).
     private var imageIDOfInput: [String: Int] = [:]
 
-    init(groundTruth: String?) throws {
+    public init(groundTruth: String?) throws {
         truthPath = groundTruth
         truth = try groundTruth.map { try CocoKeypointDataset(contentsOf: URL(fileURLWithPath: $0)) }
     }
@@ -19,8 +19,8 @@ struct CocoExport {
     /// `inputs` (directories expanded from `arguments`) with each image once (``SameImageInputs``):
     /// every input's image id is found here, so a missing or repeated one is refused before the
     /// network runs.
-    mutating func uniqueInputs(_ inputs: [String], arguments: [String]) throws -> [String] {
-        let matched = try SameImageInputs.unique(inputs, arguments: arguments, imageID: imageID(of:)) { [truthPath] id, first, second in
+    public mutating func uniqueInputs(_ inputs: [String], arguments: [String], warn: (String) -> Void) throws -> [String] {
+        let matched = try SameImageInputs.unique(inputs, arguments: arguments, imageID: imageID(of:), warn: warn) { [truthPath] id, first, second in
             if let truthPath { return ("image \(id) of \(truthPath)", "give only one of them") }
             let stem = { (path: String) in URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent }
             // Copies of one picture stay one image whatever the ids come from; different pictures
@@ -34,26 +34,26 @@ struct CocoExport {
 
     /// Adds one image's poses, clamped into its `width × height` pixels (COCO's labels lie on the
     /// image; `eval` scores what it detects the same way).
-    mutating func add(_ poses: [Pose], input: String, width: Int, height: Int) throws {
+    public mutating func add(_ poses: [Pose], input: String, width: Int, height: Int) throws {
         let id = try imageIDOfInput[input] ?? imageID(of: input)
         results += poses.map { (id, $0.clamped(width: width, height: height)) }
     }
 
-    func encoded() -> String { CocoResults.encode(results) }
+    public func encoded() -> String { CocoResults.encode(results) }
 
     private func imageID(of input: String) throws -> Int {
         if input == "-" {
-            throw CLIError("--format coco takes each image_id from a file name, and standard input (-) has none; give the image as a file")
+            throw EvaluationInputError("--format coco takes each image_id from a file name, and standard input (-) has none; give the image as a file")
         }
         if MediaFormat.forExtension(of: input)?.media == .video || URL(fileURLWithPath: input).pathExtension.lowercased() == "y4m" {
-            throw CLIError("\(input): --format coco is for images; use JSON Lines for video")
+            throw EvaluationInputError("\(input): --format coco is for images; use JSON Lines for video")
         }
         if let truth, let truthPath {
-            guard let image = truth.image(named: input) else { throw CLIError("\(input): no image of that name in \(truthPath)") }
+            guard let image = truth.image(named: input) else { throw EvaluationInputError("\(input): no image of that name in \(truthPath)") }
             return image.id
         }
         guard let id = CocoResults.imageID(fromFileName: input) else {
-            throw CLIError("\(input): no digits in the file name to take an image_id from; give --ground-truth")
+            throw EvaluationInputError("\(input): no digits in the file name to take an image_id from; give --ground-truth")
         }
         return id
     }
