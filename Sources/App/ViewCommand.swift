@@ -124,7 +124,7 @@ struct ViewCommand: AsyncParsableCommand {
 
     func run() async throws {
         let address = try listenAddress()
-        try InputDirectory.requireFound(source)
+        try MediaDirectory.requireFound(source)
         // Everything that can fail on bad settings or files fails here, before the server starts.
         let classifierPath = classifier.map { CreateMLActionClassifier.modelPath($0) ?? $0 }
         let weightsPath = actions && classifier == nil ? try ModelLocator.resolve(weights).path : nil
