@@ -35,6 +35,9 @@ public struct HandTracks: Sendable {
         var frames: Int
         var lastSeen: Double
         var regionKey: Int
+        /// The hand's wrist and palm size where it was last seen.
+        var wrist: Point
+        var palm: Double
     }
 
     private var tracks: [Track] = []
@@ -63,8 +66,15 @@ public struct HandTracks: Sendable {
         let order = found.indices.sorted { (owners[$0] == nil ? 1 : 0, $0) < (owners[$1] == nil ? 1 : 0, $1) }
         for h in order {
             let owner = owners[h]
+            // MediaPipe's tracking: the region the hand was read in came from this track's last hand; or, when the
+            // palm detector's region replaced it (a hand moving fast), the hand lies where a track of its side was
+            // on the previous frame and no hand of this frame continued it (its wrist within half a palm).
             let continued = tracks.indices.first {
                 !used.contains($0) && tracks[$0].regionKey == found[h].regionKey && tracks[$0].lastSeen == previousTime
+            } ?? tracks.indices.first { t in
+                !used.contains(t) && tracks[t].lastSeen == previousTime && tracks[t].side == hands[h].handedness
+                    && !found.contains { $0.regionKey == tracks[t].regionKey }
+                    && hands[h].wrist.position.squaredDistance(to: tracks[t].wrist).squareRoot() < 0.5 * tracks[t].palm
             }
             var chosen: Int?
             if let owner {
@@ -93,13 +103,15 @@ public struct HandTracks: Sendable {
             } else {
                 let side = owner?.side ?? hands[h].handedness
                 tracks.append(Track(id: nextID, owner: owner, side: side, evidence: Self.probability(of: side, in: hands[h]),
-                                    frames: 1, lastSeen: time, regionKey: found[h].regionKey))
+                                    frames: 1, lastSeen: time, regionKey: found[h].regionKey, wrist: hands[h].wrist.position, palm: 0))
                 nextID += 1
                 t = tracks.count - 1
             }
             used.insert(t)
             tracks[t].lastSeen = time
             tracks[t].regionKey = found[h].regionKey
+            tracks[t].wrist = hands[h].wrist.position
+            tracks[t].palm = HandGestureProcessor.handSize(of: hands[h].pose) ?? 0
             hands[h].id = tracks[t].id
             hands[h].handedness = tracks[t].side
             hands[h].handednessScore = tracks[t].evidence / Double(tracks[t].frames)

@@ -158,12 +158,14 @@ import Testing
         var tracks = HandTracks(), ids: [[Int]] = []
         let left = try Self.hand(at: Point(x: 100, y: 100), direction: Point(x: 0, y: -1), size: 40, side: .left)
         let right = try Self.hand(at: Point(x: 300, y: 100), direction: Point(x: 0, y: -1), size: 40, side: .right)
+        let elsewhere = try Self.hand(at: Point(x: 500, y: 100), direction: Point(x: 0, y: -1), size: 40, side: .right)
         for i in 0..<10 {
-            let found = [FoundHand(hand: left, regionKey: 5), FoundHand(hand: right, regionKey: i < 5 ? 6 : 9)]
+            let found = [FoundHand(hand: left, regionKey: 5), FoundHand(hand: i < 8 ? right : elsewhere, regionKey: i < 5 ? 6 : i < 8 ? 9 : 11)]
             ids.append(Self.frame(found, poses: [], tracks: &tracks, time: Double(i) / 30).map { $0.id! })
         }
-        // The right hand found anew (region key 9) on frame 5 is a new hand: no person says otherwise.
-        #expect(ids == Array(repeating: [1, 2], count: 5) + Array(repeating: [1, 3], count: 5))
+        // The right hand found anew (region key 9) on frame 5 where it was on frame 4 (the palm detector's region
+        // replaced the tracked one) is the same hand; found anew 200 px away (key 11) on frame 8 it is a new hand.
+        #expect(ids == Array(repeating: [1, 2], count: 8) + Array(repeating: [1, 3], count: 2))
     }
 
     @Test func degenerateHandsAndBodiesAreNoHands() throws {
