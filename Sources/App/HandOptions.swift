@@ -25,6 +25,9 @@ struct HandOptions: ParsableArguments {
         valueName: "palms|body|palms+body"))
     var handSources: HandSources = defaults.sources
 
+    @Flag(help: "Keep the hands the false-hand rule leaves out (a hand on a person's clothing, a hand of the wrong size for the arm holding it: docs/hands.md), as MediaPipe keeps every hand.")
+    var keepFalseHands = false
+
     func validate() throws {
         try Limits.maxHands.check(maxHands, "--max-hands")
     }
@@ -35,8 +38,9 @@ struct HandOptions: ParsableArguments {
     /// `loadsBodyModel` false: the body's poses come with each frame (`pose --hands`).
     func makeDetector(threads: Int?, precision: Precision, loadsBodyModel: Bool = true) throws -> HandDetector {
         try precision.require()
-        let configuration = HandDetector.Configuration(model: handModel, maximumHands: maxHands, mirrored: mirrored, threads: threads,
+        var configuration = HandDetector.Configuration(model: handModel, maximumHands: maxHands, mirrored: mirrored, threads: threads,
                                                        sources: handSources, precision: precision)
+        configuration.falseHands.isEnabled = !keepFalseHands
         return try HandDetector(configuration: configuration, loadsBodyModel: loadsBodyModel)
     }
 }

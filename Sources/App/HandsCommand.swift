@@ -104,9 +104,7 @@ struct HandsCommand: AsyncParsableCommand {
                                       coordinates: output.coordinates, width: detected.width, height: detected.height, to: &text)
             }
         }, draw: { detected, image in
-            let poses = detected.hands.map(\.pose)
-            PoseOverlay().draw(poses, on: &image)
-            if output.overlayIds { PoseOverlay().drawIDs(poses, on: &image) }
+            PoseOverlay().drawHands(detected.hands, on: &image, ids: output.overlayIds)
             if gestures { pinches.draw(on: &image) }
         })
         }

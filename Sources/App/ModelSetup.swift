@@ -36,9 +36,11 @@ extension ModelOptions {
     /// only with `mask`.
     func makeBlazePose(_ decode: DecodeOptions, mask: Bool = false) throws -> BlazePoseDetector {
         try requirePrecision()
-        return try BlazePoseDetector(configuration: BlazePoseDetector.Configuration(
+        var configuration = BlazePoseDetector.Configuration(
             threads: threads, maximumPoses: decode.maxPoses ?? BlazePoseDetector.Configuration.default.maximumPoses,
-            segmentation: mask, precision: precision))
+            segmentation: mask, precision: precision)
+        configuration.variant = blazeposeVariant
+        return try BlazePoseDetector(configuration: configuration)
     }
 
     /// The PoseNet options given with `--model blazepose`, which it has no use for (compared with

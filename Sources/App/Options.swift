@@ -39,8 +39,14 @@ struct ModelOptions: ParsableArguments {
         valueName: "fp32|bf16|int8|auto"))
     var precision: Precision = Defaults.configuration.precision
 
+    @Option(name: .long, help: ArgumentHelp(
+        "With --model blazepose: which MediaPipe the landmarks follow: graph (MediaPipe's pose_landmark_cpu graph and its Tasks API; default) or python-solution (its legacy Python API mp.solutions.pose, which refines landmarks in a 9x9 heatmap window where the graph has 7: docs/blazepose.md).",
+        valueName: "graph|python-solution"))
+    var blazeposeVariant: BlazePoseVariant = .graph
+
     func validate() throws {
         try Self.checkName(model, "--model", among: Self.modelNames)
+        if blazeposeVariant != .graph && !isBlazePose { throw ValidationError("--blazepose-variant is for --model \(Self.blazePose)") }
         if let inputSize { try Limits.inputSize.check(inputSize, "--input-size") }
         try Limits.checkOutputStride(outputStride)
         if let threads { try Limits.threads.check(threads, "--threads") }
@@ -112,3 +118,5 @@ struct DecodeOptions: ParsableArguments {
 enum DecodeMode: String, EnumerableFlag {
     case single, multi
 }
+
+extension BlazePoseVariant: ExpressibleByArgument {}

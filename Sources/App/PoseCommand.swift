@@ -150,7 +150,8 @@ struct PoseCommand: AsyncParsableCommand {
     /// into `json`, one record per frame, and annotated frames into `overlay` when given
     /// (``FrameLoop``). With `coco`, the poses of images are collected there instead. With
     /// `handDetector`, the finder and it run as one model (`BodyAndHandsModel`: the finder's poses
-    /// seed the hands) and each frame's hands are given to the people by `HandAssignment`.
+    /// seed the hands, each hand is held by the person whose wrist and forearm lead to it:
+    /// `PosesWithHands.holders`).
     private func findPoses(in stream: [String], _ finder: any PoseFrameModel, _ handDetector: HandDetector?, json: ByteSink, overlay: MediaWriter?,
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) async throws {
         let opened = try StreamInput(stream, video: videoInput, overlay: overlay, progressReporter)
@@ -161,11 +162,11 @@ struct PoseCommand: AsyncParsableCommand {
             let both = BodyAndHandsModel(body: finder, hands: handDetector)
             if let images {
                 try await run(loop, both.frames(from: images, smoothing: smooth, tracking: tracking, dropsLateFrames: realtime).makeAsyncIterator(),
-                              source: source, coco: &coco) { ($0.poses, $0.hands) }
+                              source: source, coco: &coco) { ($0.poses, $0) }
             } else {
                 try await run(loop, both.frames(from: MediaFrames(path: input), smoothing: smooth, tracking: tracking,
                                                 dropsLateFrames: realtime).makeAsyncIterator(),
-                              source: source, coco: &coco) { ($0.poses, $0.hands) }
+                              source: source, coco: &coco) { ($0.poses, $0) }
             }
         } else if let images {
             try await run(loop, finder.poses(from: images, smoothing: smooth, tracking: tracking, dropsLateFrames: realtime).makeAsyncIterator(),
@@ -180,7 +181,7 @@ struct PoseCommand: AsyncParsableCommand {
     /// hands (`found`): a JSON line per frame (or its poses into `coco`) naming the frame's
     /// `source`, the people and hands drawn on the overlay.
     private func run<Frames: FrameIterator, Output>(_ loop: FrameLoop, _ frames: Frames, source: @escaping (Int) -> String,
-                                                    coco: inout CocoExport?, found: @escaping (Output) -> ([Pose], [Hand]?)) async throws
+                                                    coco: inout CocoExport?, found: @escaping (Output) -> ([Pose], PosesWithHands?)) async throws
     where Frames.Element == ProcessedFrame<Output> {
         var collected = coco
         defer { coco = collected }
@@ -193,13 +194,14 @@ struct PoseCommand: AsyncParsableCommand {
                 try collected!.add(poses, input: input, width: frame.width, height: frame.height)
                 return
             }
-            let assigned = hands.map { HandAssignment.assign($0, to: poses) }
+            let assigned = hands?.handsByPerson
             PoseJSONLinesEncoder.append(source: input, frame: frame.index, width: frame.width, height: frame.height,
                                         time: frame.time, poses: poses, hands: assigned?.perPose,
-                                        unassignedHands: assigned?.unassigned ?? [], coordinates: output.coordinates, to: &text)
+                                        unassignedHands: assigned?.others ?? [], coordinates: output.coordinates, to: &text)
         }, draw: { frame, image in
             let (poses, hands) = found(frame.output)
-            PoseOverlay().draw(poses + (hands ?? []).map(\.pose), on: &image)
+            PoseOverlay().draw(poses, on: &image)
+            PoseOverlay().drawHands(hands?.hands ?? [], on: &image, ids: output.overlayIds)
             if output.overlayIds { PoseOverlay().drawIDs(poses, on: &image) }
         })
     }

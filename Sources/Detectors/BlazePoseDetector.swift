@@ -49,6 +49,9 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         /// The arithmetic of both graphs' 1×1 convolutions (`.fp32`, the default); an explicit
         /// reduced precision this CPU lacks fails the detector's construction (`PrecisionUnavailable`).
         public var precision: Precision = .fp32
+        /// Which MediaPipe the landmarks follow: its graph (the default) or its legacy Python API
+        /// (``BlazePoseVariant``, docs/blazepose.md "Which MediaPipe").
+        public var variant = BlazePoseVariant.graph
 
         public init(minimumDetectionScore: Float = 0.5, minimumPoseScore: Float = 0.5, threads: Int? = nil,
                     maximumPoses: Int = 1, segmentation: Bool = false, precision: Precision = .fp32) {
@@ -123,6 +126,7 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         pipeline.smoothLandmarks = smoothing
         pipeline.maximumPoses = max(1, configuration.maximumPoses)
         pipeline.segmentation = configuration.segmentation
+        pipeline.variant = configuration.variant
         return pipeline
     }
 

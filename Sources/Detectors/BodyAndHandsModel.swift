@@ -3,22 +3,58 @@ import PoseCore
 import Streaming
 
 /// A frame's people and hands as ``BodyAndHandsModel`` finds them: the poses (tracked and
-/// smoothed by the stream on video, as `poses(from:)` gives them) and the hands.
+/// smoothed by the stream on video, as `poses(from:)` gives them) and the hands, each with the person
+/// holding it (``holders``).
 public struct PosesWithHands: PoseCarrying {
     /// The people, best first, in the frame's pixels.
     public var poses: [Pose]
-    /// The hands, in MediaPipe's order; on video each has its `Hand/id`.
+    /// The hands, in MediaPipe's order. A hand a person holds has that person's side; on video each has
+    /// its `Hand/id` and, held, `Hand/person` (the pose's `id`), decided over its track (``HandTracks``).
     public var hands: [Hand]
+    /// For each hand, the index in ``poses`` of the person holding it (``HandOwnership``), nil for none.
+    public var holders: [Int?]
+    /// The hands as found and their owners among the poses as found, for the stream to track.
+    var found: FrameHands?
 
-    public init(poses: [Pose], hands: [Hand]) {
+    public init(poses: [Pose], hands: [Hand], holders: [Int?]? = nil) {
         self.poses = poses
         self.hands = hands
+        self.holders = holders ?? hands.map { _ in nil }
+    }
+
+    /// The frame's people and the hands found with them (`found`'s owners indices into `poses`).
+    init(poses: [Pose], found: FrameHands) {
+        self.init(poses: poses, hands: HandTracks.sided(found.hands, owners: found.owners), holders: found.owners.map { $0?.person })
+        self.found = found
+    }
+
+    /// Each person's hands (in ``poses``' order) and the hands no person holds.
+    public var handsByPerson: (perPose: [[Hand]], others: [Hand]) {
+        var perPose = [[Hand]](repeating: [], count: poses.count), others: [Hand] = []
+        for (hand, holder) in zip(hands, holders) {
+            if let holder, holder >= 0, holder < poses.count { perPose[holder].append(hand) } else { others.append(hand) }
+        }
+        return (perPose, others)
+    }
+
+    /// The hands' tracks of one stream.
+    public static func makeTrackingState() -> HandTracks { HandTracks() }
+
+    /// On video, once the stream has given the people their ids: the hands' ids, people and sides over
+    /// their tracks, and each hand's holder among the tracked poses.
+    public mutating func posesTracked(from sources: [Int], time: Double, state tracks: inout HandTracks) {
+        guard let found else { return }
+        var idOfSource: [Int: Int] = [:]
+        for (pose, source) in zip(poses, sources) { if let id = pose.id { idOfSource[source] = id } }
+        let owners = found.owners.map { owner in owner.flatMap { o in idOfSource[o.person].map { HandOwner(person: $0, side: o.side) } } }
+        hands = tracks.update(found.hands, owners: owners, people: Set(poses.compactMap(\.id)), time: time)
+        holders = hands.map { hand in hand.person.flatMap { id in poses.firstIndex { $0.id == id } } }
     }
 }
 
 /// A body model and a hand detector as one stream model (`posekit pose --hands`): each frame's
 /// body model runs once and its poses (as found, before tracking) seed the hand regions
-/// (``HandDetector/hands(in:tracking:bodyPoses:)``), instead of the hand detector running a body
+/// (``HandDetector/findHands(in:tracking:bodyPoses:)``), instead of the hand detector running a body
 /// model of its own. The hands are tracked from frame to frame, so the frames run in order on one
 /// worker (the body model on all its threads), the reader one frame ahead.
 ///
@@ -73,7 +109,7 @@ public final class BodyAndHandsModel: FrameModel {
 
         func process(_ frame: VideoFrame) throws -> PosesWithHands {
             let poses = try body.process(frame)
-            return PosesWithHands(poses: poses, hands: try hands.hands(in: frame, tracking: &tracking, bodyPoses: poses))
+            return PosesWithHands(poses: poses, found: try hands.findHands(in: frame, tracking: &tracking, bodyPoses: poses))
         }
     }
 }

@@ -9,14 +9,21 @@ extension BodyHandSeed {
     /// region); BlazePose's visibility stands in for the score where the model gives it.
     /// Points that are not finite give no seed; a pose without wrists (a hand) gives none.
     public static func seeds(from pose: Pose) -> [BodyHandSeed] {
-        ["left", "right"].compactMap { side in
+        sidedSeeds(from: pose).map(\.seed)
+    }
+
+    /// ``seeds(from:)`` with the side of each (the body model's label).
+    public static func sidedSeeds(from pose: Pose) -> [(seed: BodyHandSeed, side: HandChirality)] {
+        HandChirality.allCases.compactMap { chirality in
+            let side = chirality.rawValue
             guard let wrist = pose.keypoint(named: side + "Wrist"), let elbow = pose.keypoint(named: side + "Elbow"),
                   let wristPoint = point(wrist), let elbowPoint = point(elbow) else { return nil }
             let score = min(wrist.visibility ?? wrist.score, elbow.visibility ?? elbow.score)
-            return BodyHandSeed(wrist: wristPoint, elbow: elbowPoint,
-                                index: pose.keypoint(named: side + "Index").flatMap(point),
-                                pinky: pose.keypoint(named: side + "Pinky").flatMap(point),
-                                score: Float(score.isFinite ? score : 0))
+            let seed = BodyHandSeed(wrist: wristPoint, elbow: elbowPoint,
+                                    index: pose.keypoint(named: side + "Index").flatMap(point),
+                                    pinky: pose.keypoint(named: side + "Pinky").flatMap(point),
+                                    score: Float(score.isFinite ? score : 0))
+            return (seed, chirality)
         }
     }
 

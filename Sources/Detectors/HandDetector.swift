@@ -70,8 +70,12 @@ public final class HandDetector: @unchecked Sendable {
         public var sources: HandSources = .palmsAndBody
         /// How hands found through the body are read and accepted (chosen on `media/images`).
         public var bodySeeding = BodySeeding()
+        /// Which person holds each hand (their wrist and forearm).
+        public var ownership = HandOwnership()
+        /// Hands on clothing and other false hands, left out (`isEnabled` false: every hand kept).
+        public var falseHands = FalseHandRule()
         /// The body model that seeds hands (PoseNet, `posekit pose`'s defaults); used unless
-        /// `sources` is `.palms`. On video it runs only while fewer than `maximumHands` are tracked.
+        /// `sources` is `.palms`. It runs on every frame: its people hold the hands.
         public var bodyModel: PoseModel = .default
 
         /// The defaults (`posekit hands`'): full models, 2 hands, unmirrored, MediaPipe's thresholds.
@@ -136,7 +140,8 @@ public final class HandDetector: @unchecked Sendable {
     /// palm detection score).
     public func hands(in image: RGBImage) throws -> [Hand] {
         var tracking = HandTracking()
-        return try hands(in: image, tracking: &tracking, tracked: false)
+        let found = try findHands(in: image, tracking: &tracking, tracked: false)
+        return HandTracks.sided(found.hands, owners: found.owners)
     }
 
     /// The hands in one frame on its own (no tracking; for a stream use ``hands(from:dropsLateFrames:)``).
@@ -152,64 +157,100 @@ public final class HandDetector: @unchecked Sendable {
 
     /// One frame of a stream you read yourself: the hands looked for in the regions `tracking`
     /// holds from the previous frame and, while fewer than the maximum are tracked, by the palm
-    /// detector; each gets its `Hand/id` and `tracking` the regions for the next frame. A still
-    /// image (`VideoFrame/isStillImage`) is looked at on its own: no ids, `tracking` unchanged.
+    /// detector (and the body model's wrists); each gets its `Hand/id`, `Hand/person` and side from its
+    /// track (``HandTracks``) and `tracking` the regions for the next frame. A still image
+    /// (`VideoFrame/isStillImage`) is looked at on its own: no ids, `tracking` unchanged.
     ///
     ///     var tracking = HandTracking()
     ///     for try await frame in MediaFrames(path: "clip.mp4") {
     ///         let hands = try detector.hands(in: frame, tracking: &tracking)
     ///     }
     public func hands(in frame: VideoFrame, tracking: inout HandTracking) throws -> [Hand] {
-        try hands(in: frame.rgb(), tracking: &tracking, tracked: !frame.isStillImage)
+        let found = try findHands(in: frame.rgb(), tracking: &tracking, tracked: !frame.isStillImage)
+        guard !frame.isStillImage else { return HandTracks.sided(found.hands, owners: found.owners) }
+        // The people this detector's own body model found, with identities, own the hands.
+        let time = PoseStream.trackingTime(frameIndex: frame.index, time: frame.time)
+        let people = tracking.people.update(poses: found.poses, time: time)
+        var idOfPose: [Int: Int] = [:]
+        for person in people { if let index = person.sourceIndex { idOfPose[index] = person.trackID } }
+        let owners = found.owners.map { owner in owner.flatMap { o in idOfPose[o.person].map { HandOwner(person: $0, side: o.side) } } }
+        return tracking.tracks.update(found.hands, owners: owners, people: Set(people.map(\.trackID)), time: time)
     }
 
     /// ``hands(in:tracking:)`` with the frame's people as a body model found them (before
     /// tracking: a stream's raw poses) seeding hands through the body, instead of this detector's
-    /// own body model (none is run). Used by ``BodyAndHandsModel``.
-    public func hands(in frame: VideoFrame, tracking: inout HandTracking, bodyPoses: [Pose]) throws -> [Hand] {
-        try hands(in: frame.rgb(), tracking: &tracking, tracked: !frame.isStillImage, bodyPoses: bodyPoses)
+    /// own body model (none is run). The hands as found, each with its owner among `bodyPoses` (an index);
+    /// ids and sides over time are the caller's (``BodyAndHandsModel``: ``HandTracks`` once the people
+    /// have their ids).
+    public func findHands(in frame: VideoFrame, tracking: inout HandTracking, bodyPoses: [Pose]) throws -> FrameHands {
+        try findHands(in: frame.rgb(), tracking: &tracking, tracked: !frame.isStillImage, bodyPoses: bodyPoses)
     }
 
     /// The hands in `image`, looked for in `tracking`'s regions from the previous frame and, while
-    /// fewer than the maximum are tracked, by the palm detector. `tracked`: the hands get their
-    /// ids and `tracking` the regions for the next frame; otherwise (a still image) neither.
-    /// `bodyPoses`: the frame's people as a body model found them (before tracking), seeding hands
-    /// instead of this detector's own body model.
-    func hands(in image: RGBImage, tracking: inout HandTracking, tracked: Bool, bodyPoses: [Pose]? = nil) throws -> [Hand] {
-        let result: HandsResult
+    /// fewer than the maximum are tracked, by the palm detector and the body's wrists; each with its owner
+    /// among the frame's people (``HandOwnership``), false hands (``FalseHandRule``) and the same hand found
+    /// twice left out. `tracked`: `tracking` gets the regions for the next frame (a still image: unchanged).
+    /// `bodyPoses`: the frame's people as a body model found them (before tracking), instead of this
+    /// detector's own body model.
+    func findHands(in image: RGBImage, tracking: inout HandTracking, tracked: Bool, bodyPoses: [Pose]? = nil) throws -> FrameHands {
+        let result: HandsResult, poses: [Pose], seeds: [BodyHandSeed], seedOwners: [HandOwner]
         do {
             lock.lock(); defer { lock.unlock() }
             let previous = tracked ? tracking.regions : []
-            // Body seeds, like the palm detector, only while fewer than the maximum are tracked.
-            var seeds: [BodyHandSeed] = []
+            // The people every frame (their hands belong to them); their wrists seed hands, like the palm
+            // detector, only while fewer than the maximum are tracked.
+            if configuration.sources != .palms {
+                poses = try bodyPoses ?? bodyDetector?.poses(in: image) ?? []
+            } else {
+                poses = bodyPoses ?? []
+            }
+            var bodySeeds: [BodyHandSeed] = [], owners: [HandOwner] = []
             if configuration.sources != .palms, previous.count < configuration.maximumHands {
-                if let bodyPoses {
-                    seeds = bodyPoses.flatMap(BodyHandSeed.seeds(from:))
-                } else if let bodyDetector {
-                    seeds = try bodyDetector.poses(in: image).flatMap(BodyHandSeed.seeds(from:))
+                for (p, pose) in poses.enumerated() {
+                    for (seed, side) in BodyHandSeed.sidedSeeds(from: pose) {
+                        bodySeeds.append(seed)
+                        owners.append(HandOwner(person: p, side: side))
+                    }
                 }
             }
+            seeds = bodySeeds
+            seedOwners = owners
             result = try pipeline.track(image, previous: previous, sources: configuration.sources, bodySeeds: seeds,
                                         seeding: configuration.bodySeeding)
         }
-        var hands: [Hand] = [], next = HandTracking(nextID: tracking.nextID)
+        var candidates: [FoundHand] = [], regions: [NormalizedRect?] = []
+        var nextKey = tracking.nextRegionKey
         for found in result.hands {
-            guard var hand = Self.hand(found, imageSize: result.imageSize, mirrored: configuration.mirrored) else { continue }
-            guard tracked else { hands.append(hand); continue }
-            if let slot = tracking.regions.firstIndex(of: found.region) {
-                hand.id = tracking.ids[slot]
+            guard let hand = Self.hand(found, imageSize: result.imageSize, mirrored: configuration.mirrored) else { continue }
+            let key: Int
+            if tracked, let slot = tracking.regions.firstIndex(of: found.region) {
+                key = tracking.regionKeys[slot]
             } else {
-                hand.id = next.nextID
-                next.nextID += 1
+                key = nextKey
+                nextKey += 1
             }
-            hands.append(hand)
-            if found.nextRegion.isFinite {
-                next.regions.append(found.nextRegion)
-                next.ids.append(hand.id!)
-            }
+            let seed = found.bodySeed.flatMap { seeds.firstIndex(of: $0) }.map { seedOwners[$0] }
+            let mirroredSeed = seed.map { HandOwner(person: $0.person, side: configuration.mirrored ? $0.side.opposite : $0.side) }
+            candidates.append(FoundHand(hand: hand, seed: mirroredSeed, regionKey: key))
+            regions.append(found.nextRegion.isFinite ? found.nextRegion : nil)
         }
-        if tracked { tracking = next }
-        return hands
+        var owners = configuration.ownership.owners(of: candidates, in: poses, mirrored: configuration.mirrored)
+        var kept = HandOwnership.withoutDuplicates(candidates, owners: owners)
+        kept.removeAll { configuration.falseHands.isFalse(candidates[$0].hand, owner: owners[$0], poses: poses,
+                                                          ownership: configuration.ownership, mirrored: configuration.mirrored) }
+        let hands = kept.map { candidates[$0] }
+        owners = kept.map { owners[$0] }
+        if tracked {
+            var next = HandTracking(keeping: tracking)
+            next.nextRegionKey = nextKey
+            for k in kept {
+                guard let region = regions[k] else { continue }
+                next.regions.append(region)
+                next.regionKeys.append(candidates[k].regionKey)
+            }
+            tracking = next
+        }
+        return FrameHands(hands: hands, owners: owners, poses: poses)
     }
 
     /// MediaPipe's hand as a `Hand` in pixels of `imageSize`, with the person's own handedness;
@@ -241,20 +282,39 @@ public final class HandDetector: @unchecked Sendable {
 }
 
 /// A stream's hands between frames (``HandDetector/hands(in:tracking:)``): the regions to look in
-/// next (MediaPipe's `hand_rects_from_landmarks`) and the id of the hand each came from. A new
-/// stream starts from `HandTracking()`.
+/// next (MediaPipe's `hand_rects_from_landmarks`) and the key of the hand each came from, and for a
+/// detector with its own body model the people (``PoseTracker``) and the hands' tracks (``HandTracks``).
+/// A new stream starts from `HandTracking()`.
 public struct HandTracking: Sendable {
     var regions: [NormalizedRect] = []
-    var ids: [Int] = []
-    /// The id the next new hand gets.
-    var nextID = 1
+    var regionKeys: [Int] = []
+    /// The key the next hand found anew gets.
+    var nextRegionKey = 1
+    /// The people of the detector's own body model, with identities (the default configuration is valid).
+    var people = try! PoseTracker()
+    /// Ids, people and sides of the hands over time.
+    var tracks = HandTracks()
 
     public init() {}
 
-    init(nextID: Int) { self.nextID = nextID }
+    /// The next frame's state: `previous`'s people and tracks, regions to come.
+    init(keeping previous: HandTracking) {
+        nextRegionKey = previous.nextRegionKey
+        people = previous.people
+        tracks = previous.tracks
+    }
 
     /// How many hands are tracked into the next frame.
     public var trackedHands: Int { regions.count }
+}
+
+/// One frame's hands as ``HandDetector/findHands(in:tracking:bodyPoses:)`` finds them: the hands (false
+/// hands and the same hand twice left out), the person and side holding each (an index into `poses`), and
+/// the frame's people as the body model found them (before tracking).
+public struct FrameHands: Sendable {
+    public var hands: [FoundHand]
+    public var owners: [HandOwner?]
+    public var poses: [Pose]
 }
 
 /// Why a hand detector cannot be made.

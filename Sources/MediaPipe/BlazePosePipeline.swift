@@ -65,6 +65,8 @@ public final class BlazePosePipeline {
         public var duplicateOverlap: Float = 0.5
         /// Cores the crops (`ImageToTensor`) use; the models have their own (the detector's).
         public var threads = Parallelism.defaultThreads
+        /// Which MediaPipe's numbers the landmarks follow (``BlazePoseVariant``: the graph's, the default).
+        public var variant = BlazePoseVariant.graph
         public init() {}
     }
 
@@ -177,7 +179,7 @@ public final class BlazePosePipeline {
             try outputs[3].withUnsafeBufferPointer { heatmap in
                 try outputs[4].withUnsafeBufferPointer { world in
                     try PoseLandmarks(landmarkTensor: landmarks, poseFlag: flag, heatmap: heatmap, worldTensor: world,
-                                      roi: region, padding: padding)
+                                      roi: region, padding: padding, refinement: configuration.variant.refinement)
                 }
             }
         }

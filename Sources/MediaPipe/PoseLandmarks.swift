@@ -29,9 +29,10 @@ public struct PoseLandmarks: Sendable, Equatable {
     ///   - heatmap: `Identity_3`, `[64, 64, 39]` HWC logits.
     ///   - worldTensor: `Identity_4`, 117 values (39 × x, y, z metres).
     public init(landmarkTensor: UnsafeBufferPointer<Float>, poseFlag: Float, heatmap: UnsafeBufferPointer<Float>,
-                worldTensor: UnsafeBufferPointer<Float>, roi: NormalizedRect, padding: LetterboxPadding = .none) throws {
+                worldTensor: UnsafeBufferPointer<Float>, roi: NormalizedRect, padding: LetterboxPadding = .none,
+                refinement: RefineLandmarksFromHeatmap = RefineLandmarksFromHeatmap()) throws {
         var crop = try TensorsToLandmarks.pose.landmarks(landmarkTensor)
-        try RefineLandmarksFromHeatmap().refine(&crop, heatmap: heatmap, height: 64, width: 64, channels: 39)
+        try refinement.refine(&crop, heatmap: heatmap, height: 64, width: 64, channels: 39)
         let projected = LandmarkProjection.project(crop, padding: padding, roi: roi)
         var world = LandmarkProjection.rotateWorld(Array(try TensorsToLandmarks.pose.worldLandmarks(worldTensor).prefix(Self.count)), roi: roi)
         for i in world.indices {

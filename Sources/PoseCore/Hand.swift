@@ -25,14 +25,20 @@ public struct Hand: Equatable, Sendable {
     /// The person's own hand in the image as given (not MediaPipe's label, which assumes a
     /// mirrored selfie image).
     public var handedness: HandChirality
-    /// How sure the model is of ``handedness``, in 0.5...1.
+    /// The hand model's probability that the hand is ``handedness``, in 0...1: on an image the model's
+    /// own score of its label (0.5...1), or of the person's side where a person holds the hand (under 0.5
+    /// when the body and the hand model disagree); on video its mean over the hand's track.
     public var handednessScore: Double
+    /// On video, the ``Pose/id`` of the person holding the hand (their wrist and forearm lead to it); nil
+    /// for a hand no person holds, and on still images.
+    public var person: Int?
 
-    public init(pose: Pose, handedness: HandChirality, handednessScore: Double) {
+    public init(pose: Pose, handedness: HandChirality, handednessScore: Double, person: Int? = nil) {
         precondition(pose.keypointSet == KeypointSet.hand21, "a hand is a hand21 pose, got \(pose.keypointSet.identifier)")
         self.pose = pose
         self.handedness = handedness
         self.handednessScore = handednessScore
+        self.person = person
     }
 
     /// The hand's identity on video (1, 2, 3, ... in order of first appearance, kept while the

@@ -22,3 +22,5 @@
 @_exported import Streaming
 @_exported import Tensor
 @_exported import struct MediaPipe.BlazePoseResult
+// Which MediaPipe BlazePose's landmarks follow, a setting a client sets on `BlazePoseDetector.Configuration`.
+@_exported import enum MediaPipe.BlazePoseVariant

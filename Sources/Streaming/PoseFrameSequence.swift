@@ -112,6 +112,21 @@ public struct PoseFrameSequence<Frames: AsyncSequence & Sendable>: AsyncSequence
 public protocol PoseCarrying: Sendable {
     /// The people in the frame, best first, in its pixels.
     var poses: [Pose] { get set }
+
+    /// What the result carries from frame to frame of one stream once its people have their ids (a body's
+    /// hands: their tracks); nothing by default.
+    associatedtype TrackingState = Void
+    /// A stream's state before its first frame.
+    static func makeTrackingState() -> TrackingState
+    /// On video, after the stream gave ``poses`` their identities (and smoothing): `sources[i]` is pose i's
+    /// place among the poses the model found (the others were no person), `time` the frame's tracking time
+    /// in seconds. Does nothing by default.
+    mutating func posesTracked(from sources: [Int], time: Double, state: inout TrackingState)
+}
+
+extension PoseCarrying where TrackingState == Void {
+    public static func makeTrackingState() {}
+    public mutating func posesTracked(from sources: [Int], time: Double, state: inout Void) {}
 }
 
 extension Array: PoseCarrying where Element == Pose {
@@ -152,6 +167,7 @@ where Frames.Element == VideoFrame {
         private let sequence: TrackedFrameSequence
         private var frames: FrameSequence<Frames, Output>.Iterator
         private var stream: PoseStream?
+        private var outputState: Output.TrackingState?
 
         /// Runs on the consumer's task whenever the next frame is not ready yet (see
         /// ``FrameSequence/Iterator/whenWaiting``).
@@ -175,6 +191,10 @@ where Frames.Element == VideoFrame {
             if !processed.frame.isStillImage {
                 let tracked = stream!.process(processed.output.poses, frameIndex: processed.index, time: processed.time)
                 processed.output.poses = tracked.map { $0.pose }
+                var state = outputState ?? Output.makeTrackingState()
+                processed.output.posesTracked(from: tracked.map { $0.sourceIndex ?? -1 },
+                                              time: PoseStream.trackingTime(frameIndex: processed.index, time: processed.time), state: &state)
+                outputState = state
             }
             return processed
         }

@@ -34,8 +34,10 @@ public enum HandJSONLinesEncoder {
         var pose = hand.pose
         json.raw("{")
         if let id = pose.id { json.raw("\"id\": "); json.integer(id); json.raw(", ") }
+        if let person = hand.person { json.raw("\"person\": "); json.integer(person); json.raw(", ") }
         pose.id = nil
         json.raw("\"handedness\": "); json.string(hand.handedness.rawValue); json.raw(", ")
+        json.raw("\"handedness_score\": "); json.number(hand.handednessScore, decimals: JSONText.Decimals.scores); json.raw(", ")
         PoseJSONLinesEncoder.appendFields(of: pose, coordinates: coordinates, width: width, height: height, to: &json)
         json.raw("}")
     }

@@ -8,6 +8,8 @@ public struct TrackedPose: Sendable, Equatable {
     public var pose: Pose
     /// Box around the pose's confident keypoints (image pixels).
     public var box: BoundingBox
+    /// The pose's place in the poses given to ``PoseTracker/update(poses:time:)``.
+    public var sourceIndex: Int?
 
     public init(trackID: Int, pose: Pose, box: BoundingBox) {
         self.trackID = trackID; self.pose = pose; self.box = box
@@ -168,7 +170,11 @@ public struct PoseTracker: Sendable {
             if !isFragment { idOfPose[p] = startTrack(poses[p], box: fullBoxes[p]!, time: time) }
         }
         return poses.indices.compactMap { p in
-            idOfPose[p].map { TrackedPose(trackID: $0, pose: poses[p], box: boxes[p]!) }
+            idOfPose[p].map {
+                var tracked = TrackedPose(trackID: $0, pose: poses[p], box: boxes[p]!)
+                tracked.sourceIndex = p
+                return tracked
+            }
         }
     }
 
