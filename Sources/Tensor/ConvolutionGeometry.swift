@@ -10,7 +10,7 @@ public enum Padding: Sendable, Equatable {
 
 /// Output size and padding of a 2-D convolution along both spatial axes.
 ///
-/// Built once per layer (``init(inputHeight:inputWidth:kernelHeight:kernelWidth:stride:dilation:padding:)``)
+/// Built once per layer (``init(inputHeight:inputWidth:kernelHeight:kernelWidth:stride:strideWidth:dilation:padding:)``)
 /// and shared by the kernels and their naive references, so both agree on the TF padding rule.
 public struct ConvolutionGeometry: Sendable, Equatable {
     public let inputHeight: Int, inputWidth: Int

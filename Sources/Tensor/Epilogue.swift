@@ -14,7 +14,7 @@ import CKernels
 /// ``Elementwise/prelu(_:slope:into:threads:)`` run after the convolution, so the values are theirs.
 ///
 /// The packed-weight convolutions take it: ``Convolution/pointwise(_:packed:epilogue:into:skippingZeroChannels:threads:)``
-/// and ``Convolution/general(_:packed:kernelHeight:kernelWidth:stride:dilation:padding:epilogue:into:workspace:skippingRows:skippingColumns:threads:)``.
+/// and ``Convolution/general(_:packed:kernelHeight:kernelWidth:stride:strideWidth:dilation:padding:epilogue:into:workspace:skippingRows:skippingColumns:threads:)``.
 public struct Epilogue: @unchecked Sendable {
     /// The clamp after the bias and the residual.
     public var activation: Activation

@@ -211,7 +211,7 @@ extension Convolution {
         }
     }
 
-    /// The body of ``general(_:packed:kernelHeight:kernelWidth:stride:dilation:padding:epilogue:into:workspace:skippingRows:skippingColumns:threads:)``
+    /// The body of ``general(_:packed:kernelHeight:kernelWidth:stride:strideWidth:dilation:padding:epilogue:into:workspace:skippingRows:skippingColumns:threads:)``
     /// once the shapes are checked.
     private static func packedGeneral(
         _ input: Tensor, _ g: ConvolutionGeometry, packed: PackedPointwiseWeights, epilogue: KernelEpilogue,

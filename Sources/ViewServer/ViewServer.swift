@@ -27,6 +27,8 @@ public final class ViewServer: @unchecked Sendable {
     public let maximumViewers: Int
     /// Seconds a connection may stay silent before it is closed (a viewer answers pings every 10 s).
     public let silenceLimit: Double
+    /// Seconds between the server's pings; a viewer that has not answered one by the next is closed.
+    public let pingPeriod: Double
 
     private let lock = NSLock()
     private var serving: Task<Void, Error>?
@@ -36,9 +38,10 @@ public final class ViewServer: @unchecked Sendable {
     private var viewerChannels: [ObjectIdentifier: any Channel] = [:]
 
     public init(feed: LiveFeed, address: ListenAddress = .default, page: String = ViewPage.html, maximumViewers: Int = 32,
-                silenceLimit: Double = 30) {
+                silenceLimit: Double = 30, pingPeriod: Double = 10) {
         self.feed = feed
         self.silenceLimit = silenceLimit
+        self.pingPeriod = pingPeriod
         self.address = address
         self.page = page
         self.maximumViewers = maximumViewers
@@ -55,7 +58,7 @@ public final class ViewServer: @unchecked Sendable {
                 GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(
                     http1: .init(idleTimeout: .seconds(10),
                                  httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 << 10, maxHeaderListSize: 16 << 10, maxHeaderFieldCount: 100)),
-                    ws: .init(maxFrameSize: 1 << 14, autoPing: .enabled(timePeriod: .seconds(10)), closeTimeout: .milliseconds(250))
+                    ws: .init(maxFrameSize: 1 << 14, autoPing: .enabled(timePeriod: .milliseconds(Int64(pingPeriod * 1000))), closeTimeout: .milliseconds(250))
                 )) { [self] request, channel, _ in
                     upgrade(request, channel)
                 }, readTimeout: .nanoseconds(Int64(silenceLimit * 1e9)))

@@ -20,7 +20,7 @@ struct ActionClassifierRunCommandTests {
         let result = try CLI.run(["run", url.path, "--input", Self.references.appendingPathComponent("\(model)/\(window)").path,
                                   "--output", dir.path, "--threads", "1"])
         #expect(result.status == 0, "\(result.stderr)")
-        let got = try RunCommandTests.npy(dir.appendingPathComponent("output_0.npy"))
+        let got = try RunCommandTests.npy(dir.appendingPathComponent("labelProbabilities.npy"))
         let (probabilities, _) = try CreateMLCommandTests.expected(model, window)
         let labels = model == "ExerciseClassifier" ? ["Other Action", "Jumping Jacks", "Burpees", "Lunges"] : ["none", "overhand", "underhand", "underleg"]
         #expect(got.shape == [1, 4])
@@ -50,8 +50,8 @@ struct ActionClassifierRunCommandTests {
         try bytes.write(to: input)
         let result = try CLI.run(["run", "actionnet", "--input", input.path, "--output", dir.appendingPathComponent("out").path])
         #expect(result.status == 0, "\(result.stderr)")
-        let probabilities = try RunCommandTests.npy(dir.appendingPathComponent("out/output_0.npy"))
-        let logits = try RunCommandTests.npy(dir.appendingPathComponent("out/output_1.npy"))
+        let probabilities = try RunCommandTests.npy(dir.appendingPathComponent("out/probabilities.npy"))
+        let logits = try RunCommandTests.npy(dir.appendingPathComponent("out/logits.npy"))
         #expect(probabilities.shape == [1, 5] && logits.shape == [1, 5])
         let peak = logits.values.max()!
         let sum = logits.values.reduce(0.0) { $0 + exp(Double($1 - peak)) }

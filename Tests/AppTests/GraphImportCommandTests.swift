@@ -20,8 +20,8 @@ import Testing
             let info = try CLI.run(["info", source])
             #expect(info.status == 0, "\(info.stderr)")
             let text = info.stdoutText
-            #expect(text.contains("input         input_1 [224, 224, 3]"), "\(text)")
-            for (i, (name, shape)) in [("Identity", "[63]"), ("Identity_1", "[1]"), ("Identity_2", "[1]"), ("Identity_3", "[63]")].enumerated() {
+            #expect(text.contains("input         input_1 [1, 224, 224, 3]"), "\(text)")
+            for (i, (name, shape)) in [("Identity", "[1, 63]"), ("Identity_1", "[1, 1]"), ("Identity_2", "[1, 1]"), ("Identity_3", "[1, 63]")].enumerated() {
                 #expect(text.contains("output \(i)      \(name) \(shape)"), "\(text)")
             }
             #expect(text.contains("conv2D 31, depthwiseConv2D 16, add 10"))

@@ -252,7 +252,7 @@ struct RunCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         for (i, (file, shape)) in [("heatmap.f32", [1, 17, 17, 17]), ("offsets.f32", [1, 17, 17, 34]),
                                    ("displacement_fwd.f32", [1, 17, 17, 32]), ("displacement_bwd.f32", [1, 17, 17, 32])].enumerated() {
-            let got = try Self.npy(out.appendingPathComponent("output_\(i).npy"))
+            let got = try Self.npy(out.appendingPathComponent(file.replacingOccurrences(of: ".f32", with: ".npy")))   // named by tensor
             let want = try Data(contentsOf: folder.appendingPathComponent(file)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
             let largest = Double(want.map(abs).max() ?? 0)
             let worst = zip(got.values, want).map { Double(abs($0 - $1)) }.max() ?? .infinity

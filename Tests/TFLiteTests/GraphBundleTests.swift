@@ -78,7 +78,7 @@ import Testing
             Self.expectCorrupt(url, in: dir, containing: "which the bundle does not hold") { $0.values[weights].constant = "nothing" }
             Self.expectCorrupt(url, in: dir, containing: "but tensor") { $0.values[weights].shape = [1, 1, 3, 4] }
             Self.expectCorrupt(url, in: dir, containing: "reads value \(weights) 'w' before any node computes it") { $0.values[weights].constant = nil }
-            Self.expectCorrupt(url, in: dir, containing: "unknown operation \"softmax\"") { $0.nodes[0].op = "softmax" }
+            Self.expectCorrupt(url, in: dir, containing: "unknown operation \"hardSwishPlus\"") { $0.nodes[0].op = "hardSwishPlus" }
             Self.expectCorrupt(url, in: dir, containing: "conv2D needs \"stride\"") { $0.nodes[0].attributes["stride"] = nil }
             Self.expectCorrupt(url, in: dir, containing: "output shape is [2, 2, 3], but the inputs give [1, 1, 3]") { $0.nodes[0].attributes["stride"] = .ints([2, 2]) }
             Self.expectCorrupt(url, in: dir, containing: "has shape [2, -2, 4]") { $0.values[$0.inputs[0]].shape = [2, -2, 4] }

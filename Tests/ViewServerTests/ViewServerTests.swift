@@ -15,7 +15,10 @@ struct TestServer {
 
     static func start(maximumViewers: Int = 32) async throws -> TestServer {
         let feed = LiveFeed(hello: "{\"type\": \"hello\", \"test\": true}")
-        let server = ViewServer(feed: feed, address: ListenAddress(host: "127.0.0.1", port: 0), maximumViewers: maximumViewers)
+        // Timeouts far beyond any test's wait: on a loaded host a test thread may not read (and so not
+        // answer a ping) for many seconds, and a test never decides by a wall clock.
+        let server = ViewServer(feed: feed, address: ListenAddress(host: "127.0.0.1", port: 0), maximumViewers: maximumViewers,
+                                silenceLimit: 600, pingPeriod: 600)
         return TestServer(feed: feed, server: server, address: try await server.start())
     }
 
