@@ -3,8 +3,8 @@ import PoseCore
 extension PoseOverlay {
     /// Draws hands (their 21 points in the image's pixels) in the color of their side, the person's left
     /// hand in ``BodySidePalette/left`` and the right in ``BodySidePalette/right`` (the colors of a body's
-    /// sides), and with `ids` each hand's label above its box: `#3 L` (``Hand/id``, side), `#3 L P1` when
-    /// person 1 holds it (``Hand/person``), just the side on still images (`posekit hands --overlay`,
+    /// sides), and with `ids` each hand's label above its box: `#3 L` (`Hand.id`, side), `#3 L P1` when
+    /// person 1 holds it (`Hand.person`), just the side on still images (`posekit hands --overlay`,
     /// `pose --hands --overlay`).
     public func drawHands(_ hands: [Hand], on image: inout RGBImage, ids: Bool = false) {
         let thickness = image.suggestedLineThickness

@@ -103,9 +103,21 @@ public final class ViewServer: @unchecked Sendable {
             return (serving, Array(viewerChannels.values))
         }
         for channel in channels { channel.close(promise: nil) }
-        task?.cancel()
-        _ = await task?.result
+        guard let task else { return }
+        task.cancel()
+        // Graceful shutdown waits for every HTTP connection to go idle (a browser keeps one alive,
+        // and a page reconnects): allowed half a second, then stop returns and the process may exit
+        // (Ctrl-C ends `posekit view` within a second whatever the browsers do).
+        let finished = NSLock(), flag = FinishedFlag()
+        Task { _ = await task.result; finished.withLock { flag.done = true } }
+        let shutdownDeadline = MonotonicClock.now() + 0.5
+        while !finished.withLock({ flag.done }) && MonotonicClock.now() < shutdownDeadline {
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
     }
+
+    /// Whether the serving task has ended (read under its lock).
+    private final class FinishedFlag: @unchecked Sendable { var done = false }
 
     // MARK: Routes
 
