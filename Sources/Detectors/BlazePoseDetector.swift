@@ -50,7 +50,7 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         /// reduced precision this CPU lacks fails the detector's construction (`PrecisionUnavailable`).
         public var precision: Precision = .fp32
         /// Which MediaPipe the landmarks follow: its graph (the default) or its legacy Python API
-        /// (``BlazePoseVariant``, docs/blazepose.md "Which MediaPipe").
+        /// (`BlazePoseVariant`, docs/blazepose.md "Which MediaPipe").
         public var variant = BlazePoseVariant.graph
 
         public init(minimumDetectionScore: Float = 0.5, minimumPoseScore: Float = 0.5, threads: Int? = nil,

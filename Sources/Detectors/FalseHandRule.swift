@@ -5,7 +5,7 @@ import PoseCore
 /// (`scripts/false-hand-choose.py`).
 ///
 /// - A hand a person holds (``HandOwnership``) must have a hand's size for that person: the longest side of
-///   its palm (``HandGestureProcessor/handSize(of:)``) between ``ownedSize`` forearm lengths (the hands held on
+///   its palm (``/PoseCore/HandGestureProcessor/handSize(of:)``) between ``ownedSize`` forearm lengths (the hands held on
 ///   `media/images` measure 0.18–0.43).
 /// - A hand no person holds that lies on a person (its wrist inside the box of the keypoints scoring at least
 ///   ``keypointScore`` of a pose scoring at least ``minimumPoseScore``, widened by ``personMargin`` of the box's

@@ -3,7 +3,7 @@ import PoseCore
 /// Which person each hand belongs to, for hands and poses you have in hand (`BodyAndHandsModel` gives its
 /// hands' holders itself: ``PosesWithHands/holders``).
 ///
-/// A hand that names its person (``Hand/person``, on video) goes to the pose with that `id`. Any other hand
+/// A hand that names its person (``/PoseCore/Hand/person``, on video) goes to the pose with that `id`. Any other hand
 /// goes to the person whose wrist and forearm it continues (``HandOwnership``: its wrist within half a
 /// forearm of a body wrist scoring at least `minimumWristScore`, its palm pointing on from the forearm;
 /// nearest first, each wrist once, so a person has at most one hand per side). Hands no person takes are

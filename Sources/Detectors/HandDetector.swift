@@ -283,7 +283,7 @@ public final class HandDetector: @unchecked Sendable {
 
 /// A stream's hands between frames (``HandDetector/hands(in:tracking:)``): the regions to look in
 /// next (MediaPipe's `hand_rects_from_landmarks`) and the key of the hand each came from, and for a
-/// detector with its own body model the people (``PoseTracker``) and the hands' tracks (``HandTracks``).
+/// detector with its own body model the people (``/PoseCore/PoseTracker``) and the hands' tracks (``HandTracks``).
 /// A new stream starts from `HandTracking()`.
 public struct HandTracking: Sendable {
     var regions: [NormalizedRect] = []

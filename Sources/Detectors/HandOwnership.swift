@@ -1,7 +1,7 @@
 import PoseCore
 
 /// Whose hand a hand is in one frame: a person (by their place in the frame's poses, or on video their
-/// ``Pose/id``) and which of their hands, their own side.
+/// ``/PoseCore/Pose/id``) and which of their hands, their own side.
 public struct HandOwner: Sendable, Hashable {
     /// The person: an index into the frame's poses, or a pose id (``HandTracks``).
     public var person: Int
@@ -18,7 +18,7 @@ public struct HandOwner: Sendable, Hashable {
 /// (``HandTracks``): the hand (pixels, the hand model's side and score for this frame), the body seed it
 /// was found through, and which hand of the previous frame it continues.
 public struct FoundHand: Sendable, Equatable {
-    /// The hand: its ``Hand/handedness`` is the hand model's for this frame (``Hand/handednessScore`` its
+    /// The hand: its ``/PoseCore/Hand/handedness`` is the hand model's for this frame (``/PoseCore/Hand/handednessScore`` its
     /// probability), not yet the person's side.
     public var hand: Hand
     /// The wrist it was found through (`--hand-sources body`): the pose (index in the frame's poses as the

@@ -6,7 +6,7 @@ import PoseCore
 /// - **A hand belongs to a person.** A hand a person holds this frame (``HandOwnership``: found through their
 ///   wrist, or continuing their wrist and forearm) takes that person's track for that side: its id is the one
 ///   that (person, side) had, so a hand lost for a few frames comes back with its id; its side is the
-///   person's side; its ``Hand/person`` the person's id.
+///   person's side; its ``/PoseCore/Hand/person`` the person's id.
 /// - **Otherwise MediaPipe's tracking.** A hand read in the region the previous frame's hand gave
 ///   (``FoundHand/regionKey``) is that hand again: same id, and the person it had while that person is still
 ///   in the frame. A hand found anew starts a new id.
@@ -14,7 +14,7 @@ import PoseCore
 ///   the side of the hand model's label accumulated over its track (the mean probability of each side); when
 ///   that mean turns against the side the track was given (under ``sideReversal`` after at least
 ///   ``sideEvidenceFrames`` frames), or a person of the other side takes the hand, a new track (a new id)
-///   starts. ``Hand/handednessScore`` is the track's mean probability of its side.
+///   starts. ``/PoseCore/Hand/handednessScore`` is the track's mean probability of its side.
 /// - An id is never given to two hands of one frame, and never reused in the stream. A track not seen for
 ///   ``memory`` seconds is forgotten.
 public struct HandTracks: Sendable {
@@ -51,8 +51,8 @@ public struct HandTracks: Sendable {
 
     /// One frame's hands at `time` (seconds; a time earlier than the last frame's starts over): `found` in
     /// the pipeline's order, `owners[i]` the person (their pose id) and side holding hand i or nil, `people`
-    /// the ids of the people in the frame. Returns the hands with ``Hand/id``, ``Hand/person``,
-    /// ``Hand/handedness`` and ``Hand/handednessScore`` decided over their tracks, in the order of `found`.
+    /// the ids of the people in the frame. Returns the hands with ``/PoseCore/Hand/id``, ``/PoseCore/Hand/person``,
+    /// ``/PoseCore/Hand/handedness`` and ``/PoseCore/Hand/handednessScore`` decided over their tracks, in the order of `found`.
     public mutating func update(_ found: [FoundHand], owners: [HandOwner?], people: Set<Int>, time: Double) -> [Hand] {
         precondition(owners.count == found.count, "one owner (or nil) per hand")
         guard time.isFinite else { return found.map(\.hand) }
@@ -124,8 +124,8 @@ public struct HandTracks: Sendable {
     }
 
     /// One frame's hands on their own (a still image): a hand a person holds has that person's side, and
-    /// ``Hand/handednessScore`` the hand model's probability of it (under 0.5 where the body and the hand model
-    /// disagree); the others keep the hand model's side. No ids, no ``Hand/person``.
+    /// ``/PoseCore/Hand/handednessScore`` the hand model's probability of it (under 0.5 where the body and the hand model
+    /// disagree); the others keep the hand model's side. No ids, no ``/PoseCore/Hand/person``.
     public static func sided(_ found: [FoundHand], owners: [HandOwner?]) -> [Hand] {
         zip(found, owners).map { found, owner in
             var hand = found.hand
@@ -137,8 +137,8 @@ public struct HandTracks: Sendable {
         }
     }
 
-    /// The hand model's probability that `hand` is the person's `side` hand (its ``Hand/handednessScore`` is
-    /// that of its own ``Hand/handedness``).
+    /// The hand model's probability that `hand` is the person's `side` hand (its ``/PoseCore/Hand/handednessScore`` is
+    /// that of its own ``/PoseCore/Hand/handedness``).
     static func probability(of side: HandChirality, in hand: Hand) -> Double {
         let score = hand.handednessScore.isFinite ? min(max(hand.handednessScore, 0), 1) : 0.5
         return hand.handedness == side ? score : 1 - score

@@ -2,7 +2,7 @@ import FrameIO
 import PoseCore
 
 /// A recorded clip played as a live source: each frame is handed on when the playback reaches
-/// its time (``VideoFrame/time``, seconds from the first frame; a stream without a frame rate at
+/// its time (``/FrameIO/VideoFrame/time``, seconds from the first frame; a stream without a frame rate at
 /// `PoseStream.fallbackFrameRate`), never earlier, so a model that keeps up sees the clip at its
 /// own frame rate and one that cannot has late frames dropped (`dropsLateFrames`), as with a
 /// camera. Frames that are decoded late are handed on at once (the playback does not wait to

@@ -3,7 +3,7 @@ import PoseCore
 /// A detector's ``PoseDecoding`` with its multi-person parameters validated: checked when the
 /// detector is built and then only after the decoding changes, never per frame.
 ///
-/// ``PoseDetector`` and ``MultiScalePoseDetector`` keep one behind their public `decoding`
+/// `PoseDetector` and ``MultiScalePoseDetector`` keep one behind their public `decoding`
 /// property; each `detect` call asks ``validatedParameters()``, which costs a comparison once the
 /// parameters were found valid. Invalid parameters set after building are thrown by the next
 /// `detect`, as ``MultiPoseParameters/validate()`` words them.
