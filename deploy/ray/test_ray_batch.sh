@@ -169,7 +169,7 @@ expect_failure posekit-option "posekit rejected the command on $(hostname): Erro
 check "posekit-option: not retried (a usage error fails the same way again)" grep -q "0 retried" "$work/posekit-option.log"
 
 printf '%s\n' clips/tiny_a.y4m clips/broken.y4m clips/tiny_b.y4m > "$work/broken.txt"
-expect_failure failing-input "failed: clips/broken.y4m: input (expected PNM or Y4M)" \
+expect_failure failing-input "failed: clips/broken.y4m: not an image or video PoseKit reads" \
   --inputs-from broken.txt --output-dir broken --shards 3 --max-retries 2
 check "failing-input: the others finish: 2 done, 1 failed after 3 attempts" \
   grep -q "2 shard(s) done, 1 failed, 1 retried (5 attempt(s)" "$work/failing-input.log"
