@@ -37,6 +37,9 @@ public final class ViewServer: @unchecked Sendable {
     /// The viewers' channels, closed on ``stop()``.
     private var viewerChannels: [ObjectIdentifier: any Channel] = [:]
 
+    /// The viewers' WebSocket channels open now (a closed viewer's channel leaves at once).
+    public var openViewerChannels: Int { lock.withLock { viewerChannels.count } }
+
     public init(feed: LiveFeed, address: ListenAddress = .default, page: String = ViewPage.html, maximumViewers: Int = 32,
                 silenceLimit: Double = 30, pingPeriod: Double = 10) {
         self.feed = feed
