@@ -66,6 +66,23 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// A name the typed one begins, up to a typo, is suggested before a name fewer edits away
+    /// as a whole: `palm_detection` (no bundle: there are a full and a lite one) is
+    /// `palm_detection_full`, though `pose_detection` is 3 edits from it and the palm detectors 5.
+    @Test func aNameTheTypedOneBeginsComesBeforeFewerEdits() {
+        let names = ModelCatalogue.bundleNames
+        #expect(ModelCatalogue.suggestion(for: "palm_detection", among: names) == "palm_detection_full")
+        #expect(ModelCatalogue.suggestion(for: "palm_detecton", among: names) == "palm_detection_full")
+        #expect(ModelCatalogue.suggestion(for: "Palm_Detection_Lit", among: names) == "palm_detection_lite")
+        #expect(ModelCatalogue.suggestion(for: "pose_detecton", among: names) == "pose_detection")
+        #expect(ModelCatalogue.suggestion(for: "hand_landmark", among: names) == "hand_landmark_full")
+        // The whole-name rule as before, and no guess for what is near nothing.
+        #expect(ModelCatalogue.suggestion(for: "blazpose", among: ModelCatalogue.names(of: [.poseNet, .blazePose])) == "blazepose")
+        #expect(ModelCatalogue.suggestion(for: "mobilenet999", among: names) == "mobilenet075")
+        #expect(ModelCatalogue.suggestion(for: "x", among: names) == nil)
+        #expect(ModelCatalogue.suggestion(for: "resnet", among: names) == nil)
+    }
+
     /// A far-off name gets the list without a guess; a bundle named by path is the loader's
     /// business (its error says where it looked).
     @Test func aFarOffNameGetsTheListOnly() throws {

@@ -168,20 +168,44 @@ public enum ModelCatalogue {
     /// Every name ``ModelLocator`` finds a bundle by: the bundles' names.
     public static var bundleNames: [String] { bundles.map(\.name) }
 
-    /// The name in `names` nearest to a misspelt `name` (fewest single-character edits, case
-    /// ignored), when it is near enough to be what was meant: at most a third of its length
-    /// (and at least 2) edits, or `name` is the start of it. Nil when none is.
+    /// The name in `names` nearest to a misspelt `name`, when one is near enough to be what was
+    /// meant (case ignored). A name that `name` begins, up to a few edits (at most a third of its
+    /// length), comes first, the fewest such edits first (`palm_detecton` is `palm_detection_full`,
+    /// never `pose_detection`, which is fewer edits from it as a whole); else the name fewest
+    /// single-character edits from it as a whole, at most a third of its length (and at least 2).
+    /// Nil when none is.
     public static func suggestion(for name: String, among names: [String]) -> String? {
         let typed = Array(name.lowercased())
         guard !typed.isEmpty else { return nil }
         var best: (name: String, distance: Int)?
+        var bestStart: (name: String, distance: Int, whole: Int)?
         for candidate in names {
-            let distance = editDistance(typed, Array(candidate.lowercased()))
+            let lowered = Array(candidate.lowercased())
+            let distance = editDistance(typed, lowered)
             if best == nil || distance < best!.distance { best = (candidate, distance) }
+            let start = startEditDistance(typed, lowered)
+            if start <= typed.count / 3,
+               bestStart == nil || (start, distance) < (bestStart!.distance, bestStart!.whole) { bestStart = (candidate, start, distance) }
         }
+        if let bestStart { return bestStart.name }
         guard let best else { return nil }
         if best.distance <= max(2, typed.count / 3) { return best.name }
-        return names.first { $0.lowercased().hasPrefix(name.lowercased()) }
+        return nil
+    }
+
+    /// The fewest edits that make `a` a start of `b` (`b` itself included): the Levenshtein
+    /// distance from `a` to the nearest of `b`'s prefixes.
+    static func startEditDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return 0 }
+        var previous = Array(0...b.count), current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous.min()!
     }
 
     /// Levenshtein distance (insertions, deletions, substitutions).
