@@ -15,7 +15,8 @@
 //   MediaPipe   MediaPipe's pre/post-processing calculators (OpenCV-exact crop, SSD anchors, detection
 //               decoding, weighted NMS, regions, landmark projection, filters) and its pipelines
 //   Streaming   the model-agnostic stream: reading ahead, frames in flight (or one stateful worker),
-//               identities and smoothing, for any model that finds poses in a frame; images as video
+//               identities and smoothing, for any model that finds poses in a frame; images as video;
+//               the frame commands' one per-frame write loop, progress, stop signals
 //   PoseNet     MobileNetV1 facts and the PoseNet network, pose decoders, the finder protocol
 //               (PoseFinding, a Streaming model)
 //   Protobuf    the protocol-buffers wire-format reader (no schema; Core ML and TensorFlow files)
@@ -25,7 +26,8 @@
 //   Detectors   every one-call detector, one home: PoseDetector (PoseNet), BlazePoseDetector,
 //               HandDetector, BodyAndHandsModel (pose --hands), HandAssignment
 //   PoseKit     the umbrella: re-exports ActionNet, Detectors, FrameIO, PoseCore, PoseNet, Streaming and
-//               Tensor, and MediaPipe's BlazePoseResult (one import)
+//               Tensor, and MediaPipe's BlazePoseResult (one import); what needs two of them (actions on a
+//               detector's stream, batches into an output directory)
 //   ActionNet   sliding windows, temporal-convolution action classifier, Create ML action classifiers
 //               (Core ML layer graphs), repetition counting (not PoseNet)
 // Tools (linked by the command and the tests only):
@@ -35,9 +37,13 @@
 //   PoseEvaluation    COCO keypoint evaluation and results
 //   KernelBenchmarks  naive reference kernels, timing helpers, synthetic heads, benchmarks
 //   ActionTraining    the action classifier's training: synthetic motion, real clips, backward pass, Adam
+//   ModelFiles        every model file as a graph (TFLite, graph and PoseNet bundles, Create ML, ActionNet) for
+//                     `run`, `info` and `bench model`: loading by name or path, descriptions, a run's outputs
 // The live view (`posekit view`; linked by the command only, never by a library product):
 //   CJPEG       libjpeg's encoder (and decoder) on memory buffers (C; Debian `libjpeg-dev`)
 //   ViewServer  the HTTP + WebSocket server (Hummingbird), the page, newest-frame-wins fan-out to viewers
+//   LiveView    `posekit view`'s pipeline on the server: each frame's scene for the page, the per-frame
+//               loop that publishes it, and `bench view`'s measurement (PoseKit + ViewServer)
 // Command:
 //   App         the `posekit` command
 import Foundation
@@ -205,6 +211,8 @@ let package = Package(
                 swiftSettings: optimize),
         // Training the action classifier (synthetic motion, real clips, backward pass, Adam).
         .target(name: "ActionTraining", dependencies: ["ActionNet", "PoseCore", "Tensor", "COpenBLAS"], swiftSettings: optimize),
+        // Every model file as a graph for `run`, `info` and `bench model` (loading, descriptions, a run's outputs).
+        .target(name: "ModelFiles", dependencies: ["PoseKit", "ModelGraph", "TFLite", "PoseNetImport", "CPUFeatures"], swiftSettings: optimize),
         // The live view: libjpeg on memory buffers, and the server with its page (Hummingbird + WebSocket).
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(
@@ -219,12 +227,14 @@ let package = Package(
             ],
             swiftSettings: optimize
         ),
+        // `posekit view`'s pipeline on the server (not in a product: a library client never builds it).
+        .target(name: "LiveView", dependencies: ["PoseKit", "ViewServer"], swiftSettings: optimize),
         .executableTarget(
             name: "App",
             dependencies: [
                 "PoseKit", "CPUFeatures",
                 "PoseNetImport", "PoseEvaluation", "KernelBenchmarks", "ActionTraining", "ModelGraph", "TFLite", "MediaPipe",
-                "ViewServer",
+                "ViewServer", "LiveView", "ModelFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimize

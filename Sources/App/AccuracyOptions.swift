@@ -37,19 +37,11 @@ struct AccuracyOptions: ParsableArguments {
         }
     }
 
-    /// What the network runs on each image: these sizes (largest first), at this stride, with or
-    /// without flip averaging, enlarging no image past the upscale limit.
-    struct Scales: Equatable {
-        var sizes: [Int]
-        var outputStride: Int
-        var flip: Bool
-        var maximumUpscale: Double?
-    }
 
     /// The preset's scales, or those the other options set.
-    func scales(_ model: ModelOptions, _ decode: DecodeOptions) -> Scales {
+    func scales(_ model: ModelOptions, _ decode: DecodeOptions) -> InputScales {
         if accurate { return AccuracyPreset.scales(largest: model.inputSize) }
-        return Scales(sizes: inputSizes?.sizes ?? [model.inputSize ?? ModelOptions.defaultInputSize], outputStride: model.outputStride,
+        return InputScales(sizes: inputSizes?.sizes ?? [model.inputSize ?? ModelOptions.defaultInputSize], outputStride: model.outputStride,
                       flip: decode.flip, maximumUpscale: maxUpscale)
     }
 
@@ -81,4 +73,9 @@ struct InputSizeList: ExpressibleByArgument, Equatable {
         guard !sizes.isEmpty, sizes.allSatisfy({ $0 != nil }) else { return nil }
         self.sizes = sizes.compactMap { $0 }
     }
+}
+
+extension Double {
+    /// `1.5`, `2` (no trailing `.0`), as help texts show a factor.
+    var shortText: String { self == rounded() ? String(Int(self)) : String(self) }
 }

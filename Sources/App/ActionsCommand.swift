@@ -118,7 +118,7 @@ struct ActionsCommand: AsyncParsableCommand {
         if let poses {
             try refuseSameFiles(inputs: [poses, classifierPath], outputs: batch.outputs(for: [], json: json, overlay: nil))
             let output = try OutputFile(path: json ?? "-")
-            try OutputFile.committing([output]) { try recognize(posesFrom: poses, makeEngine(recognizer, classifierPath), into: output.sink) }
+            try OutputFile.committing([output]) { try makeEngine(recognizer, classifierPath).recognize(posesFrom: poses, defaultFPS: videoInput.fps, needsSize: classifier != nil, into: output.sink) }
             return
         }
         var detector: (any PoseFrameModel)?
@@ -133,7 +133,10 @@ struct ActionsCommand: AsyncParsableCommand {
             detector = model.isBlazePose ? try model.makeBlazePose(decode) : try model.makeDetector(decode, defaults: .default)
             return inputs
         }, process: { stream, json, overlay, reporter in
-            try await recognize(framesFrom: stream[0], detector!, makeEngine(recognizer, classifierPath), into: json, overlay: overlay, reporter)
+            let engine = try makeEngine(recognizer, classifierPath)
+            let opened = try StreamInput([stream[0]], asVideo: videoInput.video, frameRate: videoInput.frameRate, overlay: overlay, reporter)
+            try await engine.recognize(framesFrom: opened, detector!, fps: videoInput.fps, smoothing: smooth, tracking: tracking.configuration,
+                                       into: json, overlay: overlay, reporter)
         })
     }
 
@@ -187,88 +190,11 @@ struct ActionsCommand: AsyncParsableCommand {
 
     /// `--classifier MODEL --window FILE`: one prediction line, or one error line and nothing written.
     private func classifyWindow(_ windowPath: String, _ modelPath: String) throws {
-        let model = try CreateMLActionClassifier.loading(modelPath)
-        let (shape, values) = try CLIError.reading(windowPath) { try PoseWindowFile.read(contentsOf: URL(fileURLWithPath: windowPath)) }
-        guard shape == model.inputShape else {
-            throw CLIError("\(windowPath): window is \(shape), \(model.fileName) takes \(model.inputShape)")
-        }
-        let prediction = try model.classify(values)
+        let prediction = try CreateMLActionClassifier.loading(modelPath).classify(windowAt: windowPath)
         let output = try OutputFile(path: json ?? "-")
         var line = JSONText(capacity: 256)
         prediction.append(to: &line)
         line.newline()
         try OutputFile.committing([output]) { try output.sink.write(line.bytes) }
-    }
-
-    /// Events for `posekit pose` JSON Lines: a file is sorted by time first, a stream must
-    /// already be in order (see `PoseFrameOrder`).
-    private func recognize(posesFrom path: String, _ engine: ActionEngine, into sink: ByteSink) throws {
-        var decoder = PoseJSONLinesDecoder(defaultFPS: videoInput.fps)
-        let lines = try CLIError.reading(path) { try LineReader(path: path) }
-        lines.source.beforeWaiting = { try? sink.flush() }  // a failure resurfaces on the next write
-        do {
-            if path != "-" && RegularFile.exists(atPath: path) {
-                var frames: [PoseFrame] = []
-                try lines.forEachLine { line in
-                    if let frame = try decoder.decode(line: line) { frames.append(frame) }
-                }
-                for frame in try PoseFrameOrder.sorted(frames) { try emit(engine.process(sized(frame)), to: sink) }
-            } else {
-                var order = PoseFrameOrder()
-                try lines.forEachLine { line in
-                    if let frame = try decoder.decode(line: line) { try emit(engine.process(sized(order.admit(frame))), to: sink) }
-                }
-            }
-        } catch where path != "-" && !endsTheRun(error) {
-            throw CLIError(CLIError.describe(error, input: path))   // `poses.jsonl: poses line 3: ...`
-        }
-        try emit(engine.finish(), to: sink)
-    }
-
-    /// `frame`, checked to carry its image size when a Create ML classifier needs it.
-    private func sized(_ frame: PoseFrame) throws -> PoseFrame {
-        guard classifier == nil || (frame.width > 0 && frame.height > 0) else {
-            throw CLIError("frame \(frame.frame) has no width and height; a Create ML classifier's coordinates need them (posekit pose writes them)")
-        }
-        return frame
-    }
-
-    /// Events for every frame of a video (the library's pipeline with `posekit pose`'s defaults,
-    /// smoothing included), the summary last, and annotated frames into `overlay` when given
-    /// (``FrameLoop``; each frame's events one record).
-    private func recognize(framesFrom input: String, _ detector: any PoseFrameModel, _ engine: ActionEngine, into sink: ByteSink,
-                           overlay: MediaWriter?, _ reporter: ProgressReporter) async throws {
-        let opened = try StreamInput([input], video: videoInput, overlay: overlay, reporter)
-        let fps = videoInput.fps
-        let loop = FrameLoop(json: sink, overlay: overlay, flushed: [sink, overlay?.output.sink].compactMap { $0 }, progress: reporter)
-        func run<Frames: FrameIterator>(_ frames: Frames) async throws where Frames.Element == DetectedFrame {
-            try await loop.run(frames, lines: { detected, text in
-                // A header's frame rate can make times as late as a pose file's; the same cap holds.
-                let time = PoseStream.trackingTime(frameIndex: detected.index, time: detected.time, frameRate: fps)
-                guard time <= PoseJSONLinesDecoder.maximumTime else {
-                    throw CLIError("frame \(detected.index) is at \(time) s, later than the 1e9 s (about 31 years) accepted")
-                }
-                for event in try engine.process(detected, frameRate: fps) { event.append(to: &text); text.newline() }
-            }, draw: { detected, image in
-                ActionOverlay().draw(engine.status, poses: detected.poses, on: &image)
-            })
-        }
-        if let images = opened.images {
-            try await run(detector.poses(from: images, smoothing: smooth, tracking: tracking.configuration).makeAsyncIterator())
-        } else {
-            try await run(detector.poses(inMediaAt: input, smoothing: smooth, tracking: tracking.configuration).makeAsyncIterator())
-        }
-        try emit(engine.finish(), to: sink)
-    }
-
-    /// One JSON line per event, written as bytes; the frame's record ends here (streams see it
-    /// at once, and a reader that has gone stops the input).
-    private func emit(_ events: [ActionEvent], to sink: ByteSink) throws {
-        if !events.isEmpty {
-            var lines = JSONText(capacity: 512 * events.count)
-            for event in events { event.append(to: &lines); lines.newline() }
-            try sink.write(lines.bytes)
-        }
-        try sink.endRecord()
     }
 }

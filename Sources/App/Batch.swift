@@ -21,10 +21,10 @@ struct BatchOptions: ParsableArguments {
     var shard: String?
 
     /// `--shard` parsed.
-    var selectedShard: Shard? { shard.flatMap(Shard.init) }
+    var selectedShard: Shard? { shard.flatMap { Shard($0, counts: Limits.shardCount.range) } }
 
     func validate() throws {
-        if let shard, Shard(shard) == nil {
+        if let shard, Shard(shard, counts: Limits.shardCount.range) == nil {
             throw ValidationError("--shard must be I/N with 0 <= I < N and N within \(Limits.shardCount.text), got '\(shard)'")
         }
     }
@@ -82,83 +82,5 @@ extension BatchOptions {
     func outputs(for inputs: [String], json: String?, overlay: String?) -> [(option: String, path: String)] {
         if let outputDir { return inputs.map { ("--output-dir", outputDir + "/" + BatchRun.outputName(for: $0)) } }
         return [(json == nil ? "standard output" : "--json", json ?? "-")] + (overlay.map { [("--overlay", $0)] } ?? [])
-    }
-}
-
-/// Share `index` of `count` of a list: positions `index`, `index + count`, ... (0-based).
-/// Round-robin keeps shares within one input of each other and needs no hashing: every process
-/// given the same list and count picks a disjoint share, and together they cover the list.
-struct Shard: Equatable {
-    let index: Int
-    let count: Int
-
-    /// Parses `I/N`.
-    init?(_ text: String) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]),
-              Limits.shardCount.range.contains(n), i >= 0, i < n else { return nil }
-        index = i
-        count = n
-    }
-
-    func contains(position: Int) -> Bool { position % count == index }
-}
-
-/// Runs a batch into `--output-dir`: each input's JSON Lines go to `DIR/NAME.jsonl` through an
-/// `OutputFile`, so a file there is always complete.
-///
-/// - An input whose output file exists is skipped (resume after a crash, a stop or a failure).
-/// - An input that fails keeps its finished lines in `DIR/NAME.jsonl.partial` (never mistaken for
-///   complete; replaced by the next attempt) and is reported at the end, one line each; the
-///   other inputs are still processed, and the run exits 1.
-/// - A stop signal keeps the current input's finished lines in `.partial` too, then ends the run.
-struct BatchRun {
-    let directory: String
-    let realtime: Bool
-
-    /// `DIR`-relative output name: the input's file name without its extension, plus `.jsonl`.
-    static func outputName(for input: String) -> String {
-        let file = URL(fileURLWithPath: input).lastPathComponent
-        let stem = file.contains(".") && !file.hasPrefix(".") ? String(file[..<file.lastIndex(of: ".")!]) : file
-        return stem + ".jsonl"
-    }
-
-    /// Processes `inputs` in order with `process(input, sink)`; throws `ExitCode(1)` after the
-    /// summary if any input failed, and errors that end the run (`endsTheRun`) at once.
-    func run(_ inputs: [String], _ process: (String, ByteSink) async throws -> Void) async throws {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError("cannot create --output-dir \(directory): \(CLIError.describe(error))")
-        }
-        var failures: [String] = []
-        var skipped = 0
-        for input in inputs {
-            let path = directory + "/" + Self.outputName(for: input)
-            let partial = path + ".partial"
-            if FileManager.default.fileExists(atPath: path) {
-                skipped += 1
-                continue
-            }
-            let output = try OutputFile(path: path, realtime: realtime)
-            do {
-                try await process(input, output.sink)
-                try output.commit()
-                _ = unlink(partial)
-            } catch {
-                if case FrameIOError.writeFailed = error { throw error }
-                if output.sink.bytesWritten > 0 { try output.commit(renamingTo: partial) } else { output.discard() }
-                if endsTheRun(error) { throw error }
-                failures.append("posekit: error: \(CLIError.describe(error, input: input))")
-            }
-        }
-        if skipped > 0 {
-            printToStandardError("posekit: skipped \(skipped) input(s) whose output is already in \(directory)")
-        }
-        for line in failures { printToStandardError(line) }
-        if !failures.isEmpty {
-            printToStandardError("posekit: \(failures.count) of \(inputs.count) input(s) failed; the others are in \(directory)")
-            throw ExitCode(1)
-        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ModelFiles
 import KernelBenchmarks
 import MediaPipe
 import ModelGraph
@@ -68,19 +69,6 @@ struct BenchBlazePose: ParsableCommand {
                                              configuration: configuration, threads: threads, precision: precision)
         let peer = try compareMediapipe ? MediaPipePipelineBenchmark.MediaPipePeer(task: "time-pose", clip: clip, frames: frames, python: python) : nil
         print("BlazePose per frame, tracking mode, \(images.count) frames of \(clip), \(threads) thread\(threads == 1 ? "" : "s")\(mask ? ", with the mask" : "")")
-        var ratios: [Double] = []
-        for round in 1...rounds {
-            let (ours, found) = try MediaPipePipelineBenchmark.round(pipeline, images)
-            var line = String(format: "round %d: ours %.2f ms (pose in %d frames)", round, ours, found)
-            if let peer {
-                let theirs = try peer.run()
-                ratios.append(ours / theirs.median)
-                line += String(format: "; MediaPipe %.2f ms (pose in %d frames); ratio %.2f", theirs.median, theirs.found, ours / theirs.median)
-            }
-            print(line)
-        }
-        if !ratios.isEmpty {
-            print(String(format: "ours / MediaPipe per frame: median of %d rounds %.2f", ratios.count, Median.of(ratios)))
-        }
+        try MediaPipePipelineBenchmark.rounds(pipeline, images, count: rounds, against: peer, print: { print($0) })
     }
 }

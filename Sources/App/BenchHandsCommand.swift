@@ -70,19 +70,13 @@ struct BenchHands: ParsableCommand {
         settings.threads = threads
         let pipeline = HandLandmarkPipeline(palmDetector: try load(handModel.palmDetectorBundle),
                                             landmarker: try load(handModel.landmarkBundle), configuration: settings)
-        var medians: [Double] = [], found = 0
-        for _ in 0..<rounds {
-            let round = try MediaPipePipelineBenchmark.round(pipeline, images)
-            medians.append(round.median)
-            found = round.found
-        }
+        let (medians, found) = try MediaPipePipelineBenchmark.rounds(pipeline, images, count: rounds)
         let median = Median.of(medians)
         if json {
             let report: [String: Any] = ["input": input, "frames": images.count, "rounds": rounds, "threads": threads,
                                          "hand_model": handModel.rawValue, "median_ms": median, "round_medians_ms": medians,
                                          "frames_with_hands": found]
-            let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            print(try BenchmarkReport.json(report))
         } else {
             let name = (input as NSString).lastPathComponent
             print("hands \(name): \(images.count - MediaPipePipelineBenchmark.warmUpFrames) frames, median \(String(format: "%.2f", median)) ms, found in \(found) frames")

@@ -37,8 +37,7 @@ struct BenchKernels: ParsableCommand {
         let report = try KernelBenchmark(threadCounts: threads.map { [$0] } ?? [1, 2], runs: runs, naive: !skipNaive)
             .run(log: json ? { _ in } : { StandardOutput.printLine($0) })
         if json {
-            let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            print(try BenchmarkReport.json(report))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ModelFiles
 import KernelBenchmarks
 import PoseKit
 
@@ -118,8 +119,7 @@ struct BenchModel: ParsableCommand {
                 benchmark.compareFusion = compareFusion
                 let report = try benchmark.run(log: json ? { _ in } : { StandardOutput.printLine($0) })
                 if json {
-                    let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
-                    print(String(decoding: data, as: UTF8.self))
+                    print(try BenchmarkReport.json(report))
                 }
             }
             return
@@ -138,8 +138,7 @@ struct BenchModel: ParsableCommand {
                                        precisions: precision)
         let report = try benchmark.run(log: json ? { _ in } : { StandardOutput.printLine($0) })
         if json {
-            let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            print(try BenchmarkReport.json(report))
         }
     }
 }

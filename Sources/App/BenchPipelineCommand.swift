@@ -53,8 +53,7 @@ struct BenchPipeline: AsyncParsableCommand {
                                           compareOrt: compareOrt)
         let report = try await benchmark.run(log: json ? { _ in } : { StandardOutput.printLine($0) })
         if json {
-            let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            print(try BenchmarkReport.json(report))
         }
     }
 }

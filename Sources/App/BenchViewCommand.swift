@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import KernelBenchmarks
 import PoseKit
-import ViewServer
+import LiveView
 
 /// `posekit bench view`: what watching costs. `posekit view`'s loop over a clip held in memory,
 /// with 0, 1 and 4 viewers (in-process WebSocket clients that decode each JPEG, as a browser
@@ -91,155 +91,11 @@ struct BenchView: AsyncParsableCommand {
         log("bench view: \(decoded.count) frames of \(path) (\(decoded[0].width)x\(decoded[0].height)), \(threads) threads, "
             + (live ? "played live at the clip's rate" : "every frame, as fast as the pipeline goes") + ", \(rounds) rounds")
 
-        // What a frame costs the viewers once, whatever their number: RGB conversion and JPEG encoding (one core).
-        var encodeTimes: [Double] = []
-        var jpegBytes = 0
-        for frame in decoded.prefix(30) {
-            let start = MonotonicClock.now()
-            jpegBytes = try JPEG.encode(frame.rgb()).count
-            encodeTimes.append(MonotonicClock.now() - start)
-        }
-        let encodeMedian = Median.of(encodeTimes)
-        report["jpeg_ms"] = encodeMedian * 1000
-        report["jpeg_bytes"] = jpegBytes
-        log(String(format: "JPEG (quality %d, RGB conversion included): %.2f ms per frame (median of %d), %d bytes",
-                   JPEG.defaultQuality, encodeMedian * 1000, encodeTimes.count, jpegBytes))
-
-        var results: [String: [Int: [Run]]] = [:]
-        for round in 0..<rounds {
-            for pipeline in pipelines {
-                for count in viewers {
-                    let run = try await measure(pipeline: pipeline, viewers: count, frames: decoded, detector: detector,
-                                                hands: pipeline == "hands" ? handDetector : nil,
-                                                engine: pipeline == "actions" ? try recognizer.makeEngine() : nil)
-                    results[pipeline, default: [:]][count, default: []].append(run)
-                    log("  round \(round + 1) \(pipeline), \(count) viewer(s): \(String(format: "%.2f", run.pipelineRate)) frames/s"
-                        + (count > 0 ? String(format: ", shown %.2f/s per viewer", run.shownRate) : ""))
-                }
-            }
-        }
-        var table: [[String: Any]] = []
-        log("\npipeline  viewers  frames/s  vs none  shown/s/viewer  delay median  delay p95")
-        for pipeline in pipelines {
-            let baseline = results[pipeline]?[0]
-            for count in viewers {
-                guard let runs = results[pipeline]?[count] else { continue }
-                let rate = Median.of(runs.map(\.pipelineRate))
-                let ratio = baseline.map { base in Median.of(zip(runs, base).map { $0.pipelineRate / $1.pipelineRate }) }
-                let delays = runs.flatMap(\.delays)
-                let median = Median.of(delays), p95 = ViewerStatistics.Snapshot.percentile(delays, 0.95)
-                let shown = Median.of(runs.map(\.shownRate))
-                log(String(format: "%-9@ %7d  %8.2f  %7@  %14@  %12@  %9@", pipeline as NSString, count, rate,
-                           (ratio.map { String(format: "%.3f", $0) } ?? "-") as NSString,
-                           (count > 0 ? String(format: "%.2f", shown) : "-") as NSString,
-                           (delays.isEmpty ? "-" : String(format: "%.0f ms", median * 1000)) as NSString,
-                           (delays.isEmpty ? "-" : String(format: "%.0f ms", p95 * 1000)) as NSString))
-                var row: [String: Any] = ["pipeline": pipeline, "viewers": count, "frames_per_second": rate,
-                                          "rounds": runs.map(\.pipelineRate)]
-                if let ratio { row["ratio_to_no_viewer"] = ratio }
-                if count > 0 {
-                    row["shown_per_second_per_viewer"] = shown
-                    row["delay_median_ms"] = median * 1000
-                    row["delay_p95_ms"] = p95 * 1000
-                }
-                table.append(row)
-            }
-        }
-        report["results"] = table
+        let benchmark = ViewBenchmark(frames: decoded, detector: detector, handDetector: handDetector, recognizer: recognizer,
+                                      pipelines: pipelines, viewers: viewers, rounds: rounds, live: live)
+        try await benchmark.run(into: &report, log: log)
         if json {
-            print(String(decoding: try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]), as: UTF8.self))
-        }
-    }
-
-    /// One run's figures.
-    struct Run {
-        var pipelineRate: Double
-        var shownRate: Double
-        var delays: [Double]
-    }
-
-    /// `posekit view`'s loop over `frames` with `viewers` clients connected.
-    private func measure(pipeline: String, viewers count: Int, frames: [VideoFrame], detector: PoseDetector,
-                         hands: HandDetector?, engine: ActionEngine?) async throws -> Run {
-        let feed = LiveFeed(hello: ViewScene.hello(source: "bench", hands: hands != nil, gestures: false, actions: engine != nil))
-        let server = ViewServer(feed: feed, address: ListenAddress(host: "127.0.0.1", port: 0))
-        let address = try await server.start()
-        let clients = try (0..<count).map { _ in try BenchViewer(address: address) }
-        while feed.snapshot().viewers < count { try await Task.sleep(nanoseconds: 1_000_000) }   // all connected
-        let sink = try ByteSink(path: "/dev/null")
-        var loop = ViewLoop(source: "bench", coordinates: .pixels, feed: feed, engine: engine, gestures: nil, json: sink,
-                            reporter: nil)
-        let source = MemoryFrames(frames: frames)
-        let start = MonotonicClock.now()
-        if live {
-            try await loop.run(frames: PacedFrames(source), finder: detector, handDetector: hands, smoothing: true,
-                               tracking: PoseTracker.Configuration(), dropsLateFrames: true)
-        } else {
-            try await loop.run(frames: source, finder: detector, handDetector: hands, smoothing: true,
-                               tracking: PoseTracker.Configuration(), dropsLateFrames: false)
-        }
-        let elapsed = MonotonicClock.now() - start
-        let processed = loop.framesProcessed
-        try loop.finish(failure: nil)
-        let figures = feed.snapshot()
-        await server.stop()
-        for client in clients { client.join() }
-        return Run(pipelineRate: Double(processed) / elapsed,
-                   shownRate: count > 0 ? Double(figures.framesShown) / Double(count) / elapsed : 0,
-                   delays: figures.recentDelays)
-    }
-}
-
-/// A viewer of the benchmark: on its own thread, it decodes every JPEG it gets (a browser's work)
-/// and acknowledges the frame, until the server closes.
-final class BenchViewer: @unchecked Sendable {
-    private let client: ViewerClient
-    private let done = DispatchSemaphore(value: 0)
-
-    init(address: ListenAddress) throws {
-        client = try ViewerClient(address: address, timeout: 120)
-        Thread { [self] in
-            defer { done.signal() }
-            var pending: Int?
-            while true {
-                guard let message = try? client.receive() else { return }
-                switch message {
-                case .text(let text):
-                    pending = Self.frameIndex(in: text)
-                case .binary(let jpeg):
-                    guard let index = pending, (try? JPEG.decode(jpeg)) != nil else { continue }
-                    pending = nil
-                    try? client.acknowledge(index)
-                case .closed:
-                    return
-                }
-            }
-        }.start()
-    }
-
-    func join() { done.wait() }
-
-    /// N of a frame message's `"frame": N` (the message starts with its type and index).
-    static func frameIndex(in text: String) -> Int? {
-        guard text.hasPrefix("{\"type\": \"frame\", \"frame\": ") else { return nil }
-        return Int(text.dropFirst("{\"type\": \"frame\", \"frame\": ".count).prefix { $0.isNumber })
-    }
-}
-
-/// Frames held in memory, as a source.
-struct MemoryFrames: AsyncSequence, Sendable {
-    typealias Element = VideoFrame
-    let frames: [VideoFrame]
-
-    func makeAsyncIterator() -> Iterator { Iterator(frames: frames) }
-
-    struct Iterator: AsyncIteratorProtocol {
-        let frames: [VideoFrame]
-        var next = 0
-        mutating func next() async throws -> VideoFrame? {
-            guard next < frames.count else { return nil }
-            defer { next += 1 }
-            return frames[next]
+            print(try BenchmarkReport.json(report))
         }
     }
 }

@@ -90,7 +90,7 @@ struct Eval: AsyncParsableCommand {
             return image.id
         }
         let posesReader = try poses.map { path in try CLIError.reading(path) { try LineReader(path: path) } }
-        if let poses, let posesReader, let results = try CLIError.reading(poses, { try Self.readCocoResults(posesReader) }) {
+        if let poses, let posesReader, let results = try CLIError.reading(poses, { try CocoResults.decode(ifListIn: posesReader) }) {
             // A COCO results list names no images without detections: score every image, as pycocotools does.
             for detection in results where truth.images.contains(where: { $0.id == detection.imageID }) == false {
                 throw CLIError("\(poses): image_id \(detection.imageID) is not in \(groundTruth)")
@@ -98,22 +98,7 @@ struct Eval: AsyncParsableCommand {
             evaluated = Set(truth.images.map(\.id))
             detections = results
         } else if let poses, let posesReader {
-            var decoder = PoseJSONLinesDecoder()
-            var lineOfImage: [Int: (line: Int, source: String)] = [:]
-            var lineNumber = 0
-            try posesReader.forEachLine { line in
-                lineNumber += 1
-                guard let frame = try decoder.decode(line: line) else { return }
-                guard let name = frame.source else { throw CLIError("\(poses): a line has no \"source\" to match with the ground truth") }
-                let id = try imageID(name)
-                // One line per image: a second one (a video's next frame, a copy under another name) would count it twice.
-                if let first = lineOfImage[id] {
-                    throw CLIError("\(poses): line \(lineNumber) (\(name)) is image \(id) of \(groundTruth), which line \(first.line) (\(first.source)) already gave; give each image once")
-                }
-                lineOfImage[id] = (lineNumber, name)
-                evaluated.insert(id)
-                detections += frame.poses.compactMap { KeypointDetection(imageID: id, pose: $0, imageWidth: frame.width, imageHeight: frame.height) }
-            }
+            (evaluated, detections) = try KeypointDetection.fromPoseLines(posesReader, name: poses, groundTruthName: groundTruth, imageID: imageID)
         } else {
             // Every image is matched before the network runs, so a missing or repeated one costs nothing.
             let matched = try SameImageInputs.unique(try MediaDirectory.expand(images), arguments: images, imageID: imageID,
@@ -149,17 +134,5 @@ struct Eval: AsyncParsableCommand {
             print("\(evaluated.count) images, \(detections.count) poses" + (oksAreaScale == 1 ? "" : ", OKS area x\(oksAreaScale)"))
             print(result.summary)
         }
-    }
-
-    /// The detections of a COCO results list (`posekit pose --format coco`), or nil when `reader`
-    /// holds JSON Lines instead (the first non-blank byte is not `[`); then `reader` goes on at
-    /// that byte, so standard input is read only once.
-    static func readCocoResults(_ reader: LineReader) throws -> [KeypointDetection]? {
-        let source = reader.source
-        while let byte = try source.peekByte(), [0x20, 0x09, 0x0A, 0x0D].contains(byte) { _ = try source.readByte() }
-        guard try source.peekByte() == UInt8(ascii: "[") else { return nil }
-        var bytes: [UInt8] = []
-        while let byte = try source.readByte() { bytes.append(byte) }
-        return try CocoResults.decode(Data(bytes))
     }
 }

@@ -93,9 +93,10 @@ struct FrameRun {
         let progressReporter = ProgressReporter(forced: progress)
         defer { progressReporter.finish() }
         if let directory = batch.outputDir {
-            try await BatchRun(directory: directory, realtime: realtime).run(inputs) { input, sink in
+            let failures = try await BatchRun(directory: directory, realtime: realtime).run(inputs) { input, sink in
                 try await process([input], sink, nil, progressReporter)
             }
+            if failures > 0 { throw ExitCode(1) }
             return
         }
         let jsonFile = try OutputFile(path: json ?? "-", realtime: realtime)
@@ -103,7 +104,7 @@ struct FrameRun {
         let others = try openOutputs()
         var failures = 0
         try await OutputFile.committing([jsonFile] + (overlayWriter.map { [$0.output] } ?? []) + others) {
-            for stream in video.streams(of: inputs) {
+            for stream in ImagesAsVideo.streams(of: inputs, asVideo: video.video) {
                 do {
                     try await process(stream, jsonFile.sink, overlayWriter, progressReporter)
                 } catch let usage as ValidationError {
@@ -122,26 +123,4 @@ struct FrameRun {
             if failures > 0 { throw ExitCode(1) }
         }
     }
-}
-
-/// One stream of a frame command's run (an input, or with `--video` consecutive images), opened:
-/// the input checked to exist and announced (its frame count for the progress line), an encoded
-/// overlay given its sound, images made one video.
-struct StreamInput {
-    /// The stream's first input (named in errors and in the JSON's "source").
-    let input: String
-    /// The images as one video (`--video`), else nil.
-    let images: ImagesAsVideo?
-
-    init(_ stream: [String], video: VideoInputOptions, overlay: MediaWriter?, _ reporter: ProgressReporter) throws {
-        for input in stream { try MediaDirectory.requireFound(input) }
-        input = stream[0]
-        let probe = stream.count == 1 ? InputAnnouncement.begin(input, reporter) : nil
-        // An encoded overlay of a video with sound keeps the sound.
-        if let overlay, probe?.hasAudio == true, overlay.audioSource == nil { overlay.audioSource = input }
-        images = video.video ? ImagesAsVideo(paths: stream, frameRate: video.frameRate) : nil
-    }
-
-    /// The input frame `index` comes from.
-    func source(ofFrame index: Int) -> String { images?.inputs.input(ofFrame: index) ?? input }
 }

@@ -90,7 +90,7 @@ struct HandsCommand: AsyncParsableCommand {
     /// annotated frames into `overlay` when given (``FrameLoop``).
     private func findHands(in stream: [String], _ detector: HandDetector, json: ByteSink, overlay: MediaWriter?,
                            _ progressReporter: ProgressReporter) async throws {
-        let opened = try StreamInput(stream, video: videoInput, overlay: overlay, progressReporter)
+        let opened = try StreamInput(stream, asVideo: videoInput.video, frameRate: videoInput.frameRate, overlay: overlay, progressReporter)
         let source = opened.source(ofFrame:)
         var pinches = PinchGestures(configuration: HandGestureProcessor.Configuration(pinchMaxDistance: pinchDistance))
         let loop = FrameLoop(json: json, overlay: overlay, flushed: [json, overlay?.output.sink].compactMap { $0 }, progress: progressReporter)

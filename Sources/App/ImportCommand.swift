@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ModelGraph
+import ModelFiles
 import PoseKit
 import PoseNetImport
 import TFLite
@@ -61,57 +61,12 @@ struct Import: ParsableCommand {
         try refuseSameFiles(inputs: [source], outputs: [("-o", output)])
         // Read whole once, and only if it is a regular file: a FIFO would wait for a writer.
         let contents = try CLIError.reading(source) { try RegularFile.contents(atPath: source) }
-        if ActionWeightsFile.isLegacy(contents) {
-            try convertActionWeights(start: start)
-            return
-        }
-        if TFLiteImporter.isTFLite([UInt8](contents.prefix(8))) {
-            try importGraph([UInt8](contents), start: start)
-            return
-        }
-        let imported = try CLIError.reading(source) { try WeightImporter.importModel(at: URL(fileURLWithPath: source)) }
-        let writer = try imported.bundleWriter(storage: ImportedWeights.StoragePolicy(rawValue: dtype)!)
-        let bytes = try writer.encoded()
-        try CLIError.creatingParent(of: output)
-        let file = try OutputFile(path: output)
-        try OutputFile.committing([file]) { try file.sink.write(bytes) }
-        let milliseconds = (MonotonicClock.now() - start) * 1e3
-        let m = writer.manifest
-        let size = bytes.count
-        print("imported \(m.source.fileName) (\(m.source.format)) → \(output): width \(m.widthMultiplier), "
-            + "\(m.tensors.count) tensors, \(m.parameterCount) parameters, \(m.dtypes.map(\.rawValue).joined(separator: "+")), "
-            + "\(size) bytes in \(String(format: "%.0f", milliseconds)) ms")
-    }
-
-    /// Imports a TFLite model as a graph bundle.
-    private func importGraph(_ bytes: [UInt8], start: Double) throws {
-        guard dtype == ImportedWeights.StoragePolicy.automatic.rawValue else {
+        if !ActionWeightsFile.isLegacy(contents) && TFLiteImporter.isTFLite([UInt8](contents.prefix(8)))
+            && dtype != ImportedWeights.StoragePolicy.automatic.rawValue {
             throw CLIError("--dtype applies to PoseNet imports; a TFLite graph stores its weights fp16 where that is exact, else fp32")
         }
-        let given = license.map { WeightManifest.License(spdx: $0, attribution: attribution ?? "") }
-        let imported = try TFLiteImporter.importModel(bytes: bytes, file: source, license: given)
-        let encoded = try imported.bundleWriter().encoded()
-        try CLIError.creatingParent(of: output)
-        let file = try OutputFile(path: output)
-        try OutputFile.committing([file]) { try file.sink.write(encoded) }
-        let milliseconds = (MonotonicClock.now() - start) * 1e3
-        let graph = imported.graph
-        print("imported \(imported.source.fileName) (tflite, \(imported.model.operators.count) operators) → \(output): "
-            + "\(graph.nodes.count) operations, \(graph.parameterCount) parameters, \(GraphSummary.millions(graph.multiplyAdds)) multiply-adds, "
-            + "\(encoded.count) bytes in \(String(format: "%.0f", milliseconds)) ms")
-    }
-
-    /// Rewrites a `PKACTN01` ActionNet file as a bundle (same parameters, same settings).
-    private func convertActionWeights(start: Double) throws {
-        let (net, header) = try CLIError.reading(source) {
-            try ActionWeightsFile.decodeLegacy(RegularFile.contents(atPath: source))
-        }
-        let bytes = [UInt8](try ActionWeightsFile.encode(net, fps: header.fps, windowStride: header.windowStride, training: header.training))
-        try CLIError.creatingParent(of: output)
-        let file = try OutputFile(path: output)
-        try OutputFile.committing([file]) { try file.sink.write(bytes) }
-        let milliseconds = (MonotonicClock.now() - start) * 1e3
-        print("converted \(URL(fileURLWithPath: source).lastPathComponent) (ActionNet PKACTN01) → \(output): "
-            + "\(net.parameterCount) parameters, fp32, \(bytes.count) bytes in \(String(format: "%.0f", milliseconds)) ms")
+        try ModelImport.importModel(source, contents: contents, output: output, storage: ImportedWeights.StoragePolicy(rawValue: dtype)!,
+                                    license: license.map { WeightManifest.License(spdx: $0, attribution: attribution ?? "") },
+                                    start: start, print: { print($0) })
     }
 }

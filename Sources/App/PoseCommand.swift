@@ -80,7 +80,7 @@ struct PoseCommand: AsyncParsableCommand {
 
     func validate() throws {
         try output.check(batch: batch)
-        if smooth == true, !videoInput.video, let image = output.inputs.first(where: { PoseOutputFormat.looksLikeImage($0) }) {
+        if smooth == true, !videoInput.video, let image = output.inputs.first(where: { MediaFormat.isPNMName($0) }) {
             throw Self.smoothingNeedsVideo(image)
         }
         if groundTruth != nil && format != .coco { throw ValidationError("--ground-truth is for --format coco (image ids)") }
@@ -154,7 +154,7 @@ struct PoseCommand: AsyncParsableCommand {
     /// `PosesWithHands.holders`).
     private func findPoses(in stream: [String], _ finder: any PoseFrameModel, _ handDetector: HandDetector?, json: ByteSink, overlay: MediaWriter?,
                            coco: inout CocoExport?, _ progressReporter: ProgressReporter) async throws {
-        let opened = try StreamInput(stream, video: videoInput, overlay: overlay, progressReporter)
+        let opened = try StreamInput(stream, asVideo: videoInput.video, frameRate: videoInput.frameRate, overlay: overlay, progressReporter)
         let (input, images, source) = (opened.input, opened.images, opened.source(ofFrame:))
         let loop = FrameLoop(json: json, overlay: overlay, flushed: [json, overlay?.output.sink].compactMap { $0 }, progress: progressReporter)
         let (smooth, tracking, realtime) = (smooth ?? true, tracking.configuration, output.realtime)

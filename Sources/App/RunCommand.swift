@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ModelFiles
 import ModelGraph
 import PoseKit
 
@@ -95,12 +96,7 @@ struct RunCommand: ParsableCommand {
         let tensor = try input.map { try RunOutputs.readInput($0) }
         let graph = try GraphModelFile.load(model, inputSize: tensor.flatMap { GraphModelFile.squareSide($0.shape) })
         if list {
-            for (title, ids) in [("inputs", graph.inputs), ("outputs", graph.outputs)] {
-                print(title)
-                for (index, id) in ids.enumerated() {
-                    print("  \(index)  \(CLIError.printable(graph.values[id].name))  \(Self.batchShape(graph.values[id].shape))")
-                }
-            }
+            print(GraphSummary.inputsAndOutputs(graph))
             return
         }
         guard let input, let output, let tensor else { return }
@@ -111,8 +107,8 @@ struct RunCommand: ParsableCommand {
         }
         let expected = graph.values[graph.inputs[0]].shape
         let earlier = try RunOutputs.earlierOutputs(in: output, input: input)   // refused before the model runs
-        guard tensor.shape == expected || tensor.shape == Self.batchShape(expected) else {
-            throw CLIError("\(input): shape \(tensor.shape) does not fit input '\(CLIError.printable(graph.values[graph.inputs[0]].name))' of \(model), which is \(Self.batchShape(expected))")
+        guard tensor.shape == expected || tensor.shape == GraphModelFile.batchShape(expected) else {
+            throw CLIError("\(input): shape \(tensor.shape) does not fit input '\(CLIError.printable(graph.values[graph.inputs[0]].name))' of \(model), which is \(GraphModelFile.batchShape(expected))")
         }
         let runner = try CLIError.reading(model) {
             try GraphRunner(graph: graph, outputs: selected.map { graph.outputs[$0] }, threads: threads ?? Parallelism.defaultThreads,
@@ -120,7 +116,7 @@ struct RunCommand: ParsableCommand {
         }
         let results = try CLIError.reading(model) { try runner.run([tensor]) }
         let written = zip(selected, results).map { index, result in
-            RunOutputs.Output(index: index, name: graph.values[graph.outputs[index]].name, tensor: result, shape: Self.batchShape(result.shape))
+            RunOutputs.Output(index: index, name: graph.values[graph.outputs[index]].name, tensor: result, shape: GraphModelFile.batchShape(result.shape))
         }
         try RunOutputs.write(written, to: output, npz: npz, model: model, input: input, earlier: earlier)
     }
@@ -141,7 +137,4 @@ struct RunCommand: ParsableCommand {
         }
         return chosen.sorted()
     }
-
-    /// A graph value's shape as the model file has it: the batch axis of 1 the graph dropped, restored.
-    static func batchShape(_ shape: [Int]) -> [Int] { [1] + shape }
 }

@@ -1,3 +1,4 @@
+import PoseKit
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif

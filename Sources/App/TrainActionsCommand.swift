@@ -1,6 +1,7 @@
 import ActionTraining
 import ArgumentParser
 import Foundation
+import ModelFiles
 import PoseKit
 
 /// `posekit train-actions`: trains the action classifier and writes its weight file.
@@ -101,7 +102,7 @@ struct TrainActionsCommand: ParsableCommand {
         log("real clips: \(clips.isEmpty ? "none (synthetic only)" : clips.map(\.name).joined(separator: ", "))")
         if let evaluate {
             let (net, _) = try CLIError.reading(evaluate) { try ActionWeightsFile.load(contentsOf: URL(fileURLWithPath: evaluate)) }
-            report(net, clips: clips)
+            ActionTrainer.report(net, clips: clips, seed: seed, log: log)
             return
         }
         if chooseThresholds {
@@ -111,20 +112,9 @@ struct TrainActionsCommand: ParsableCommand {
         }
         if leaveOneOut {
             guard !clips.isEmpty else { throw ValidationError("--leave-one-out needs real clips in \(posesDir)") }
-            var rows: [String] = []
-            for fold in try LeaveOneClipOut.folds(clips, name: \.name) where holdOut.isEmpty || holdOut.contains(fold.heldOut.name) {
-                let held = fold.heldOut
-                let start = MonotonicClock.now()
-                let net = try heldOutModel(held, training: fold.training, config: config)
-                let (r, events) = try ActionTrainer.evaluate(net, clip: held)
-                if verbose { for e in events { print(e.jsonLine) } }
-                let row = String(format: "%@ | %@ | %@ | %d | %@ | %.2f (%d windows) | %.0f s", r.clip, r.expected.name, r.summaryLabel,
-                                 r.countedReps, r.expectedReps.map(String.init) ?? "-", r.windowAccuracy, r.windows, MonotonicClock.now() - start)
-                log(row)
-                rows.append(row)
-            }
-            print("clip | label | summary label | reps counted | reps labeled | window accuracy | train time")
-            for r in rows { print(r) }
+            try LeaveOneClipOut.report(clips, holdingOut: holdOut, verbose: verbose,
+                                       heldOutModel: { held, training in try heldOutModel(held, training: training, config: config) },
+                                       log: log, print: { print($0) })
             return
         }
         let start = MonotonicClock.now()
@@ -132,9 +122,9 @@ struct TrainActionsCommand: ParsableCommand {
         let training = ["seed": String(seed), "epochs": String(epochs), "sequences_per_exercise": String(sequences),
                         "real_clips": clips.map(\.name).joined(separator: ",")]
         let data = try ActionWeightsFile.encode(net, fps: config.fps, windowStride: 10, training: training)
-        try Self.write(data, to: output)
+        try ModelFileOutput.write([UInt8](data), to: output)
         log(String(format: "wrote %@ (%d parameters) in %.0f s", output, net.parameterCount, MonotonicClock.now() - start))
-        report(net, clips: clips)
+        ActionTrainer.report(net, clips: clips, seed: seed, log: log)
     }
 
     /// The classifier trained without `held` (on `training`): `<models-dir>/without-<clip>.pkw` when
@@ -147,8 +137,8 @@ struct TrainActionsCommand: ParsableCommand {
         log("training without \(held.name)")
         let net = try ActionTrainer.train(config, realClips: training, log: log)
         if let kept {
-            try Self.write(ActionWeightsFile.encode(net, fps: config.fps, windowStride: 10,
-                                                    training: ["held_out": held.name, "seed": String(config.seed)]), to: kept.path)
+            try ModelFileOutput.write([UInt8](ActionWeightsFile.encode(net, fps: config.fps, windowStride: 10,
+                                                                       training: ["held_out": held.name, "seed": String(config.seed)])), to: kept.path)
         }
         return net
     }
@@ -166,27 +156,6 @@ struct TrainActionsCommand: ParsableCommand {
                 }
             })
         }, print: { print($0) })
-    }
-
-    private static func write(_ data: Data, to path: String) throws {
-        try CLIError.creatingParent(of: path)
-        let file = try OutputFile(path: path)
-        try OutputFile.committing([file]) { try file.sink.write([UInt8](data)) }
-    }
-
-    /// Prints results on the (training) clips, on fresh synthetic sequences, and the speed.
-    func report(_ net: TemporalConvNet, clips: [LabeledClip]) {
-        for clip in clips {
-            guard let (r, _) = try? ActionTrainer.evaluate(net, clip: clip) else { continue }
-            log(String(format: "  on clip %@: summary %@, reps %d/%@, window accuracy %.2f", r.clip, r.summaryLabel, r.countedReps,
-                       r.expectedReps.map(String.init) ?? "-", r.windowAccuracy))
-        }
-        let synthetic = ActionTrainer.syntheticAccuracy(net, seed: seed &+ 1000, sequences: 20)
-        for c in ActionClass.allCases {
-            let r = synthetic[c] ?? (0, 0)
-            log(String(format: "  fresh synthetic %@: window accuracy %.3f (%d windows)", c.name, Double(r.correct) / Double(max(r.total, 1)), r.total))
-        }
-        log(String(format: "classifier: %.4f ms per window (median)", ActionTrainer.benchmark(net)))
     }
 
     func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }

@@ -23,31 +23,4 @@ struct VideoInputOptions: ParsableArguments {
     var frameRate: Ratio {
         fps == fps.rounded() ? Ratio(Int(fps), 1) : Ratio(Int((fps * 1000).rounded()), 1000)
     }
-
-    /// The streams `inputs` make, in order: each input its own stream; with `--video`, every run of
-    /// consecutive inputs that are not videos by their name (images, standard input, names
-    /// without a known extension) one stream, whose images become frames 0, 1, 2, ...
-    func streams(of inputs: [String]) -> [[String]] {
-        guard video else { return inputs.map { [$0] } }
-        var streams: [[String]] = []
-        var run: [String] = []
-        for input in inputs {
-            if Self.isVideo(input) {
-                if !run.isEmpty { streams.append(run); run = [] }
-                streams.append([input])
-            } else {
-                run.append(input)
-            }
-        }
-        if !run.isEmpty { streams.append(run) }
-        return streams
-    }
-
-    /// Whether `path` names a video by its extension (Y4M, MP4, MKV, ...) or is a capture device.
-    static func isVideo(_ path: String) -> Bool {
-        if URL(fileURLWithPath: path).pathExtension.lowercased() == "y4m" || path.hasPrefix("/dev/") { return true }
-        guard let format = MediaFormat.forExtension(of: path) else { return false }
-        return format.media != .image
-    }
-
 }

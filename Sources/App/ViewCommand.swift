@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PoseKit
+import LiveView
 import ViewServer
 
 /// `posekit view`: the live pipeline in a browser (ViewServer), its JSON Lines as ever.
@@ -153,7 +154,7 @@ struct ViewCommand: AsyncParsableCommand {
             try await OutputFile.committing([output]) {
                 defer { reporter.finish() }
                 do {
-                    try await loop.run(frames: frames(), finder: finder, handDetector: handDetector,
+                    try await loop.run(frames: AnySendableFrames(source: source, everyFrame: everyFrame), finder: finder, handDetector: handDetector,
                                        smoothing: smooth, tracking: tracking.configuration, dropsLateFrames: !everyFrame)
                 } catch let error where endsTheRun(error) {
                     stop = error          // a stop signal or a closed output: the summary still goes out
@@ -192,15 +193,5 @@ struct ViewCommand: AsyncParsableCommand {
         return try CLIError.reading(weightsPath!) {
             try ActionRecognizer(weightsURL: URL(fileURLWithPath: weightsPath!), confidenceThreshold: confidence, tracking: tracking.configuration)
         }
-    }
-
-    /// The source's frames: a regular file played at its own rate (unless --every-frame), a
-    /// camera or pipe as it comes.
-    private func frames() -> AnySendableFrames {
-        let media = MediaFrames(path: source)
-        if !everyFrame && source != "-" && RegularFile.exists(atPath: source) {
-            return AnySendableFrames(PacedFrames(media))
-        }
-        return AnySendableFrames(media)
     }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
+import ModelFiles
 import PoseKit
-import PoseNetImport
-import TFLite
 
 /// `posekit weights install|list`: puts the weights where every PoseKit client finds them (the
 /// per-user directory) and shows what is found where.
@@ -57,47 +56,8 @@ struct WeightsInstall: ParsableCommand {
         guard FileManager.default.fileExists(atPath: sourceDirectory) else {
             throw CLIError("\(sourceDirectory): no such directory; pass --from DIR (the directory holding \(example)/)")
         }
-        try CLIError.creatingParent(of: destination + "/x")
-        for bundle in ModelCatalogue.bundles {
-            let target = "\(destination)/\(bundle.name).\(ModelLocator.bundleExtension)"
-            guard let directory = bundle.source.directory else {
-                try Self.copyCommitted(bundle, to: target)
-                continue
-            }
-            let source = "\(sourceDirectory)/\(directory)/\(bundle.source.fileName)"
-            let bytes = try CLIError.reading(source) { [UInt8](try RegularFile.contents(atPath: source)) }
-            let sha256 = SHA256.hexDigest(bytes)
-            guard sha256 == bundle.source.sha256 else {
-                throw CLIError("\(source): SHA-256 \(sha256) is not the published file's (\(bundle.source.sha256)); refusing to install it as \(bundle.name)")
-            }
-            let encoded = try CLIError.reading(source) { () throws -> [UInt8] in
-                if bundle.source.format == "tflite" {
-                    return try TFLiteImporter.importModel(bytes: bytes, file: source).bundleWriter().encoded()
-                }
-                return try WeightImporter.importModel(at: URL(fileURLWithPath: source)).bundleWriter(storage: .automatic).encoded()
-            }
-            try Self.write(encoded, to: target)
-            print("installed \(bundle.name): imported \(source) → \(target)")
-        }
-    }
-
-    /// Copies a bundle PoseKit trains and commits (ActionNet's) from the checkout's `Weights/`.
-    static func copyCommitted(_ bundle: ModelCatalogue.Bundle, to target: String) throws {
-        guard let checkout = ModelLocator.checkoutWeightsDirectory else {
-            throw CLIError("the PoseKit checkout posekit was built from is gone: cannot copy \(bundle.source.fileName)")
-        }
-        let source = "\(checkout)/\(bundle.source.fileName)"
-        let weights = try CLIError.reading(source) { try WeightBundle(contentsOf: URL(fileURLWithPath: source)) }
-        try CLIError.reading(source) { try weights.requireKind(ModelLocator.actionModel) }
-        let bytes = try CLIError.reading(source) { [UInt8](try RegularFile.contents(atPath: source)) }
-        try write(bytes, to: target)
-        print("installed \(bundle.name): copied \(source) → \(target)")
-    }
-
-    /// Writes a file atomically.
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        let file = try OutputFile(path: path)
-        try OutputFile.committing([file]) { try file.sink.write(bytes) }
+        try ModelFileError.creatingParent(of: destination + "/x")
+        try WeightsInstallation.install(from: sourceDirectory, to: destination, print: { print($0) })
     }
 }
 

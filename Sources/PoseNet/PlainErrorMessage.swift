@@ -1,3 +1,4 @@
+import FrameIO
 import PoseCore
 import Foundation
 
@@ -19,6 +20,14 @@ public enum PlainErrorMessage {
             text = String(describing: error)
         }
         return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// ``describe(_:)`` of an error met while reading `input`, which it names first (once); an
+    /// error about another file (an output: `FrameIOError.file`) names that one instead.
+    public static func describe(_ error: Error, input: String) -> String {
+        let text = describe(error)
+        if case FrameIOError.file = error { return text }
+        return text.contains(input) ? text : "\(input): \(text)"
     }
 
     private static func plain(_ error: DecodingError) -> String {

@@ -4,7 +4,7 @@ import PoseKit
 extension ModelCatalogue.Model {
     /// What `posekit info NAME` prints for a model of several bundles: what it is, each bundle
     /// with where it is found (or the command that installs it), its source file, SHA-256 and licence.
-    var summaryLines: [String] {
+    public var summaryLines: [String] {
         var lines = ["\(name): \(summary)", "  family        \(family.rawValue)"]
         for bundle in bundles {
             let found = (try? ModelLocator.resolve(bundle.name))?.path ?? "not installed; run `\(ModelLocator.installCommand)`"

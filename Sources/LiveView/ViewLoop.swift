@@ -2,27 +2,38 @@ import Foundation
 import PoseKit
 import ViewServer
 
-/// `posekit view`'s run over the frames, on the frame commands' one loop (``FrameLoop``): each
+/// `posekit view`'s run over the frames, on the frame commands' one loop (``/Streaming/FrameLoop``): each
 /// frame's record holds its JSON line, gesture lines and action events, as `pose`, `hands
 /// --gestures` and `actions` write them; then the frame and its scene go to the viewers
 /// (`LiveFeed.publish`, which never waits for them).
-struct ViewLoop {
-    let source: String
-    let coordinates: KeypointCoordinates
-    let feed: LiveFeed
-    let engine: ActionEngine?
-    var gestures: PinchGestures?
-    let json: ByteSink
-    let reporter: ProgressReporter?
+public struct ViewLoop {
+    /// The source's name (the JSON's "source").
+    public let source: String
+    /// The keypoints' coordinates in the JSON Lines (the page always gets pixels).
+    public let coordinates: KeypointCoordinates
+    /// Where each frame and its scene go.
+    public let feed: LiveFeed
+    /// The followed person's action and repetitions; nil: none.
+    public let engine: ActionEngine?
+    /// The pinch strokes (hands only); nil: none.
+    public var gestures: PinchGestures?
+    /// Where the JSON Lines go.
+    public let json: ByteSink
+    /// Counts frames and dropped frames; nil: no progress.
+    public let reporter: ProgressReporter?
 
     private let arrivals = FrameArrivals()
     private var rate = RecentRate()
     /// Frames dropped (a live source's late frames), frames processed.
-    private(set) var dropped = 0
-    private(set) var framesProcessed = 0
+    public private(set) var dropped = 0
+    public private(set) var framesProcessed = 0
+    /// The page's copy of a frame's line when the JSON Lines are not in pixels, and that line
+    /// without its newline: reused from frame to frame (no allocation per frame).
     private var pixelText = JSONText()
+    private var pixelLine: [UInt8] = []
 
-    init(source: String, coordinates: KeypointCoordinates, feed: LiveFeed, engine: ActionEngine?, gestures: PinchGestures?,
+    /// A loop publishing to `feed` and writing the JSON Lines of `source` to `json`.
+    public init(source: String, coordinates: KeypointCoordinates, feed: LiveFeed, engine: ActionEngine?, gestures: PinchGestures?,
          json: ByteSink, reporter: ProgressReporter?) {
         self.source = source
         self.coordinates = coordinates
@@ -31,11 +42,12 @@ struct ViewLoop {
         self.gestures = gestures
         self.json = json
         self.reporter = reporter
+        pixelLine.reserveCapacity(4096)
     }
 
     /// Every frame of `frames` through `finder` (and the hands, seeded by its poses, with a
     /// `handDetector`), in the stream's order, late frames dropped when `dropsLateFrames`.
-    mutating func run<Frames: AsyncSequence & Sendable>(frames: Frames, finder: any PoseFrameModel, handDetector: HandDetector?,
+    public mutating func run<Frames: AsyncSequence & Sendable>(frames: Frames, finder: any PoseFrameModel, handDetector: HandDetector?,
                                                         smoothing: Bool, tracking: PoseTracker.Configuration,
                                                         dropsLateFrames: Bool) async throws where Frames.Element == VideoFrame {
         let stamped = ArrivalStampedFrames(frames: frames, arrivals: arrivals)
@@ -63,10 +75,16 @@ struct ViewLoop {
                                         coordinates: coordinates, to: &text)
         }
         line(coordinates, into: &text)
-        // The page's copy of the line: in pixels, without its newline.
-        pixelText.reset()
-        if coordinates == .pixels { pixelText = text } else { line(.pixels, into: &pixelText) }
-        let poseLine = pixelText.bytes.last == UInt8(ascii: "\n") ? Array(pixelText.bytes.dropLast()) : pixelText.bytes
+        // The page's copy of the line: in pixels, without its newline (`text` holds the line alone so far).
+        pixelLine.removeAll(keepingCapacity: true)
+        if coordinates == .pixels {
+            pixelLine.append(contentsOf: text.bytes)
+        } else {
+            pixelText.reset()
+            line(.pixels, into: &pixelText)
+            pixelLine.append(contentsOf: pixelText.bytes)
+        }
+        if pixelLine.last == UInt8(ascii: "\n") { pixelLine.removeLast() }
         if gestures != nil, let hands {
             for (hand, update) in gestures!.update(ProcessedFrame(frame: frame, output: hands)) where HandGestureJSON.isEvent(update) {
                 HandGestureJSON.write(update, source: source, frame: frame.index, time: frame.time, hand: hand,
@@ -84,13 +102,13 @@ struct ViewLoop {
         rate.add(now)
         dropped += newlyDropped
         framesProcessed += 1
-        let scene = ViewScene.scene(poseLine: poseLine, gestures: gestures, engine: engine, pipelineRate: rate.perSecond, dropped: dropped)
+        let scene = ViewScene.scene(poseLine: pixelLine, gestures: gestures, engine: engine, pipelineRate: rate.perSecond, dropped: dropped)
         feed.publish(LiveFeed.Frame(index: frame.index, image: frame, arrival: arrivals.arrival(of: frame.index) ?? now, scene: scene))
     }
 
     /// The end of the frames (or a stop, or `failure`): the last window and the summary, and the
     /// viewers told.
-    mutating func finish(failure: String?) throws {
+    public mutating func finish(failure: String?) throws {
         defer { feed.end(ViewScene.end(engine: engine, failure: failure)) }
         if let engine {
             var lines = JSONText(capacity: 1024)
@@ -156,17 +174,19 @@ struct RecentRate {
 }
 
 /// Any sendable sequence of frames as one type (a played file or a live source).
-struct AnySendableFrames: AsyncSequence, Sendable {
-    typealias Element = VideoFrame
+public struct AnySendableFrames: AsyncSequence, Sendable {
+    public typealias Element = VideoFrame
     private let make: @Sendable () -> Iterator
 
-    init<Frames: AsyncSequence & Sendable>(_ frames: Frames) where Frames.Element == VideoFrame {
+    /// `frames`, its type erased.
+    public init<Frames: AsyncSequence & Sendable>(_ frames: Frames) where Frames.Element == VideoFrame {
         make = { Iterator(frames.makeAsyncIterator()) }
     }
 
-    func makeAsyncIterator() -> Iterator { make() }
+    public func makeAsyncIterator() -> Iterator { make() }
 
-    struct Iterator: AsyncIteratorProtocol {
+    /// The frames' iterator, its type erased.
+    public struct Iterator: AsyncIteratorProtocol {
         private final class Box<Base: AsyncIteratorProtocol>: @unchecked Sendable where Base.Element == VideoFrame {
             var base: Base
             init(_ base: Base) { self.base = base }
@@ -178,6 +198,19 @@ struct AnySendableFrames: AsyncSequence, Sendable {
             nextFrame = { try await box.base.next() }
         }
 
-        mutating func next() async throws -> VideoFrame? { try await nextFrame() }
+        public mutating func next() async throws -> VideoFrame? { try await nextFrame() }
+    }
+}
+
+extension AnySendableFrames {
+    /// The frames of `source`: a regular file played at its own rate (unless `everyFrame`), a
+    /// camera or pipe as it comes.
+    public init(source: String, everyFrame: Bool) {
+        let media = MediaFrames(path: source)
+        if !everyFrame && source != "-" && RegularFile.exists(atPath: source) {
+            self.init(PacedFrames(media))
+        } else {
+            self.init(media)
+        }
     }
 }

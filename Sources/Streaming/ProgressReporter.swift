@@ -1,6 +1,6 @@
+import PoseCore
 #if canImport(Glibc)
 import Glibc
-import PoseKit
 #endif
 
 /// Progress of a long run on stderr: frames done, and when the input's length is known (frames
@@ -10,35 +10,37 @@ import PoseKit
 /// Shown when stderr is a terminal or when forced (`--progress`), refreshed at most twice a
 /// second, and never written to stdout, where the JSON Lines or frames go. A run that never
 /// finished a frame (an input that failed to open) prints nothing.
-final class ProgressReporter {
+public final class ProgressReporter {
     private let enabled: Bool
     private let isTerminal: Bool
     private let start = MonotonicClock.now()
     private var lastPrint = 0.0
-    private(set) var frames = 0
-    private(set) var dropped = 0
+    /// Frames processed, and frames dropped (skipped as late), so far.
+    public private(set) var frames = 0
+    public private(set) var dropped = 0
     /// The current input's expected frames (nil: unknown), its frames done so far and when it started.
     private var expected: Int?
     private var framesOfInput = 0
     private var inputStart = MonotonicClock.now()
 
-    init(forced: Bool) {
+    /// A reporter shown when standard error is a terminal, or always when `forced`.
+    public init(forced: Bool) {
         isTerminal = isatty(2) != 0
         enabled = forced || isTerminal
     }
 
     /// Whether progress is shown (the probe for a total is only worth it then).
-    var isEnabled: Bool { enabled }
+    public var isEnabled: Bool { enabled }
 
     /// Starts an input of `expectedFrames` frames (nil: unknown length).
-    func begin(expectedFrames: Int?) {
+    public func begin(expectedFrames: Int?) {
         expected = expectedFrames
         framesOfInput = 0
         inputStart = MonotonicClock.now()
     }
 
     /// Counts one processed frame and `dropped` frames skipped since the last call.
-    func frameDone(dropped newlyDropped: Int = 0) {
+    public func frameDone(dropped newlyDropped: Int = 0) {
         frames += 1
         framesOfInput += 1 + newlyDropped
         dropped += newlyDropped
@@ -51,15 +53,16 @@ final class ProgressReporter {
     }
 
     /// Prints the closing line (when enabled and a frame was done).
-    func finish() {
+    public func finish() {
         guard enabled, frames > 0 else { return }
         emit(final: true)
     }
 
-    var elapsedSeconds: Double { MonotonicClock.now() - start }
+    /// Seconds since the reporter was made.
+    public var elapsedSeconds: Double { MonotonicClock.now() - start }
 
     /// `frames 120/300 (40%)  35.2 frames/s  ETA 0:05`; without a known length `frames 120  35.2 frames/s`.
-    func line(final: Bool) -> String {
+    public func line(final: Bool) -> String {
         let seconds = max(elapsedSeconds, 1e-9)
         let rate = Double(frames) / seconds
         var line = "frames \(frames)"
@@ -86,7 +89,7 @@ final class ProgressReporter {
     }
 
     /// `0:05`, `12:34`, `1:02:03`.
-    static func clock(_ seconds: Double) -> String {
+    public static func clock(_ seconds: Double) -> String {
         let s = Int(min(max(seconds, 0), 359_999).rounded())
         let (h, m, r) = (s / 3600, s / 60 % 60, s % 60)
         let two = { (v: Int) in v < 10 ? "0\(v)" : "\(v)" }

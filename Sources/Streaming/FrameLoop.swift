@@ -1,7 +1,8 @@
-import PoseKit
+import FrameIO
+import PoseCore
 
 /// Where annotated frames go: a `MediaWriter` (`--overlay`), or a viewer's own sink.
-protocol AnnotatedFrameSink: AnyObject {
+public protocol AnnotatedFrameSink: AnyObject {
     /// Writes `image`, the annotated `frame`.
     func write(_ image: RGBImage, of frame: VideoFrame) throws
 }
@@ -18,19 +19,28 @@ extension MediaWriter: AnnotatedFrameSink {}
 ///     } draw: { frame, image in
 ///         PoseOverlay().draw(frame.poses, on: &image)           // only with an overlay
 ///     }
-struct FrameLoop {
+public struct FrameLoop {
     /// Where each frame's JSON lines go (one record per frame, also when it has none); nil: none.
-    var json: ByteSink?
+    public var json: ByteSink?
     /// Where annotated frames go; nil: none (`draw` is then never called).
-    var overlay: (any AnnotatedFrameSink)?
+    public var overlay: (any AnnotatedFrameSink)?
     /// What is flushed while the stream waits (the JSON Lines and the overlay's bytes).
-    var flushed: [ByteSink] = []
+    public var flushed: [ByteSink] = []
     /// Counts frames and dropped frames; nil: no progress.
-    var progress: ProgressReporter?
+    public var progress: ProgressReporter?
+
+    /// A loop writing into `json` and `overlay`, flushing `flushed` while the stream waits and
+    /// counting frames in `progress`.
+    public init(json: ByteSink?, overlay: (any AnnotatedFrameSink)?, flushed: [ByteSink] = [], progress: ProgressReporter?) {
+        self.json = json
+        self.overlay = overlay
+        self.flushed = flushed
+        self.progress = progress
+    }
 
     /// Runs `frames` to its end. `lines` appends a frame's JSON lines to the text (and may throw
     /// to end the stream); `draw` draws the frame's overlay on its image.
-    func run<Frames: FrameIterator, Output>(
+    public func run<Frames: FrameIterator, Output>(
         _ frames: Frames, lines: (ProcessedFrame<Output>, inout JSONText) throws -> Void,
         draw: (ProcessedFrame<Output>, inout RGBImage) -> Void = { _, _ in }
     ) async throws where Frames.Element == ProcessedFrame<Output> {
@@ -59,7 +69,8 @@ struct FrameLoop {
 
 /// A stream's iterator that can flush while it waits (`whenWaiting`): the pose stream's, the
 /// tracked stream's (body and hands) and the model-agnostic one's (hands).
-protocol FrameIterator: AsyncIteratorProtocol {
+public protocol FrameIterator: AsyncIteratorProtocol {
+    /// Called while the stream waits for its next frame (the lines written so far go out).
     var whenWaiting: (() -> Void)? { get set }
 }
 

@@ -14,33 +14,38 @@ import Glibc
 /// `run.json` lists), which this run replaces: earlier outputs this run does not write are removed
 /// once the new ones are in place, so a directory never mixes two runs. Any other `.npy` or
 /// `.npz` there is refused before the model runs (the input tensor itself may lie there).
-enum RunOutputs {
+public enum RunOutputs {
     /// The dtypes the input may have: float32, and float64 narrowed to float32.
-    static let acceptedTypes = "float32 ('<f4'), or float64 ('<f8', narrowed to float32)"
+    public static let acceptedTypes = "float32 ('<f4'), or float64 ('<f8', narrowed to float32)"
 
     /// The record of a run in its output directory.
-    static let recordName = "run.json"
+    public static let recordName = "run.json"
 
     /// One output to write: its index in the model's order, tensor name and values.
-    struct Output {
-        let index: Int
-        let name: String
-        let tensor: Tensor
-        let shape: [Int]
+    public struct Output {
+        public let index: Int
+        public let name: String
+        public let tensor: Tensor
+        public let shape: [Int]
+
+        /// Output `index` of the model, tensor `name`, its values `tensor` written with `shape`.
+        public init(index: Int, name: String, tensor: Tensor, shape: [Int]) {
+            (self.index, self.name, self.tensor, self.shape) = (index, name, tensor, shape)
+        }
     }
 
     // MARK: The input
 
     /// Reads the input tensor at `path`; a float64 file and non-finite values each get a line on
     /// standard error (the run goes on: they are the user's to judge).
-    static func readInput(_ path: String) throws -> Tensor {
-        let (tensor, dtype) = try CLIError.reading(path) { try NumPyArray.readWithType(contentsOf: URL(fileURLWithPath: path)) }
+    public static func readInput(_ path: String) throws -> Tensor {
+        let (tensor, dtype) = try ModelFileError.reading(path) { try NumPyArray.readWithType(contentsOf: URL(fileURLWithPath: path)) }
         if dtype == "<f8" {
-            printToStandardError("posekit: note: \(CLIError.printable(path)) is float64; its values are narrowed to float32, the model's type")
+            printToStandardError("posekit: note: \(PrintableText.make(path)) is float64; its values are narrowed to float32, the model's type")
         }
         let nonFinite = tensor.withUnsafeBufferPointer { values in values.reduce(0) { $0 + ($1.isFinite ? 0 : 1) } }
         if nonFinite > 0 {
-            printToStandardError("posekit: warning: \(CLIError.printable(path)): \(nonFinite) of \(tensor.count) input values are NaN or infinite; the outputs may be too")
+            printToStandardError("posekit: warning: \(PrintableText.make(path)): \(nonFinite) of \(tensor.count) input values are NaN or infinite; the outputs may be too")
         }
         return tensor
     }
@@ -50,7 +55,7 @@ enum RunOutputs {
     /// File names for `outputs`: the tensor name made a file name (letters, digits, `.`, `-`,
     /// `_`; anything else `_`), `output_<index>` when that is empty, reserved, or shared (ignoring
     /// case) with another output.
-    static func fileNames(_ outputs: [(index: Int, name: String)], ext: String) -> [String] {
+    public static func fileNames(_ outputs: [(index: Int, name: String)], ext: String) -> [String] {
         func stem(_ name: String) -> String {
             let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
             let cleaned = String(name.map { allowed.contains($0) ? $0 : "_" }).trimmingCharacters(in: CharacterSet(charactersIn: "."))
@@ -71,10 +76,10 @@ enum RunOutputs {
     /// What `directory` holds from earlier runs: the files its `run.json` lists (empty when none).
     /// Throws, before anything runs, when it holds `.npy` or `.npz` files no earlier run wrote
     /// (other than `input`).
-    static func earlierOutputs(in directory: String, input: String) throws -> [String] {
+    public static func earlierOutputs(in directory: String, input: String) throws -> [String] {
         var info = stat()
         guard stat(directory, &info) == 0 else { return [] }   // created when written
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw CLIError("--output \(CLIError.printable(directory)): not a directory") }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw ModelFileError("--output \(PrintableText.make(directory)): not a directory") }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let listed = Set(record(in: directory))
         let inputName = URL(fileURLWithPath: input).standardizedFileURL.resolvingSymlinksInPath().path
@@ -85,8 +90,8 @@ enum RunOutputs {
             return path != inputName
         }.sorted()
         if !foreign.isEmpty {
-            let shown = foreign.prefix(5).map(CLIError.printable).joined(separator: ", ") + (foreign.count > 5 ? ", ..." : "")
-            throw CLIError("--output \(CLIError.printable(directory)) holds \(shown), which no earlier `posekit run` wrote there (its \(recordName) does not list \(foreign.count == 1 ? "it" : "them")); give a new or empty directory, or remove \(foreign.count == 1 ? "it" : "them")")
+            let shown = foreign.prefix(5).map(PrintableText.make).joined(separator: ", ") + (foreign.count > 5 ? ", ..." : "")
+            throw ModelFileError("--output \(PrintableText.make(directory)) holds \(shown), which no earlier `posekit run` wrote there (its \(recordName) does not list \(foreign.count == 1 ? "it" : "them")); give a new or empty directory, or remove \(foreign.count == 1 ? "it" : "them")")
         }
         return entries.filter { listed.contains($0) }
     }
@@ -105,9 +110,9 @@ enum RunOutputs {
     /// Writes `outputs` into `directory` (one `.npy` each, or one `outputs.npz` with `npz`) and
     /// `run.json`, all committed together; then removes `earlier` outputs not written again, and
     /// prints a summary line per output.
-    static func write(_ outputs: [Output], to directory: String, npz: Bool, model: String, input: String, earlier: [String]) throws {
+    public static func write(_ outputs: [Output], to directory: String, npz: Bool, model: String, input: String, earlier: [String]) throws {
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            throw CLIError("cannot create the output directory \(CLIError.printable(directory)): \(CLIError.describe(error))")
+            throw ModelFileError("cannot create the output directory \(PrintableText.make(directory)): \(PlainErrorMessage.describe(error))")
         }
         let names = fileNames(outputs.map { ($0.index, $0.name) }, ext: "npy")
         let encoded = outputs.map { NumPyArray.encode($0.tensor, shape: $0.shape) }
@@ -133,7 +138,7 @@ enum RunOutputs {
             for output in opened { try output.commit() }
         } catch {
             for output in opened { output.discard() }
-            throw CLIError(CLIError.describe(error))
+            throw ModelFileError(PlainErrorMessage.describe(error))
         }
         let written = Set(files.map(\.name))
         for name in earlier where !written.contains(name) { _ = unlink(path(name)) }
@@ -143,7 +148,7 @@ enum RunOutputs {
     }
 
     /// `run.json`: the model, the input and each output's index, tensor name, shape and file.
-    static func runRecord(_ outputs: [Output], names: [String], archive: String?, model: String, input: String) -> String {
+    public static func runRecord(_ outputs: [Output], names: [String], archive: String?, model: String, input: String) -> String {
         func quoted(_ text: String) -> String {
             let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
             return data.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
@@ -157,7 +162,7 @@ enum RunOutputs {
 
     /// `0  Identity  [1, 63]  min -0.2134  max 0.9812  mean 0.1201  out/Identity.npy`, with the
     /// count of non-finite values when there are any (min, max and mean are of the finite ones).
-    static func summary(_ output: Output, file: String) -> String {
+    public static func summary(_ output: Output, file: String) -> String {
         var low = Float.infinity, high = -Float.infinity, sum = 0.0, finite = 0
         output.tensor.withUnsafeBufferPointer { values in
             for v in values where v.isFinite {
@@ -169,7 +174,7 @@ enum RunOutputs {
         let stats = finite == 0 ? "no finite value"
             : "min \(number(Double(low)))  max \(number(Double(high)))  mean \(number(sum / Double(finite)))"
         let shape = "[" + output.shape.map(String.init).joined(separator: ", ") + "]"
-        return "\(output.index)  \(CLIError.printable(output.name))  \(shape)  \(stats)"
-            + (nonFinite > 0 ? "  non-finite \(nonFinite)" : "") + "  \(CLIError.printable(file))"
+        return "\(output.index)  \(PrintableText.make(output.name))  \(shape)  \(stats)"
+            + (nonFinite > 0 ? "  non-finite \(nonFinite)" : "") + "  \(PrintableText.make(file))"
     }
 }

@@ -1,4 +1,4 @@
-import PoseKit
+import FrameIO
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -20,8 +20,9 @@ import Glibc
 /// that runs after the claim began but before it was won ends the process itself with the stop
 /// status and line. A signal sent after the claim was won came after the run ended. (What is
 /// left: a handler preempted for longer than those 30 ms between delivery and its first line.)
-enum SignalHandling {
-    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+public enum SignalHandling {
+    /// SIGINT, SIGTERM and SIGHUP.
+    public static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// Where the exit stands: running (0), the exit being decided (1), decided by the exiting
     /// thread (2), taken by a signal handler (3). An atomic: handlers read and change it.
@@ -30,7 +31,7 @@ enum SignalHandling {
     nonisolated(unsafe) private static var handlerMessages: [UnsafeMutablePointer<CChar>?] = []
 
     /// Installs the handlers (idempotent; call before the first frame is read).
-    static func install() {
+    public static func install() {
         _ = exitState.load(ordering: .relaxed)   // initialized here, never first in a handler
         if handlerMessages.isEmpty {
             handlerMessages = stopSignals.map { strdup(stopMessage($0) + "\n") }
@@ -64,7 +65,7 @@ enum SignalHandling {
 
     /// Ends the process: with 128 + N and the stop line when stop signal N was recorded or is
     /// pending, else with `status`. Call with every output committed and flushed.
-    static func exit(_ status: Int32) -> Never {
+    public static func exit(_ status: Int32) -> Never {
         var stops = sigset_t()
         sigemptyset(&stops)
         for signalNumber in stopSignals { sigaddset(&stops, signalNumber) }
@@ -91,7 +92,7 @@ enum SignalHandling {
 
     /// A stop signal sent to the process but not yet handled by any thread (the calling thread
     /// blocks them; `sigpending` shows the process-wide ones too), or nil.
-    static func pendingStopSignal() -> Int32? {
+    public static func pendingStopSignal() -> Int32? {
         var pending = sigset_t()
         sigemptyset(&pending)
         guard sigpending(&pending) == 0 else { return nil }
@@ -99,7 +100,7 @@ enum SignalHandling {
     }
 
     /// The line a stop by `signal` ends with.
-    static func stopMessage(_ signal: Int32) -> String {
+    public static func stopMessage(_ signal: Int32) -> String {
         "posekit: stopped by \(name(of: signal)); every finished frame was written"
     }
 
@@ -112,10 +113,10 @@ enum SignalHandling {
     }
 
     /// The exit status for a stop by `signal`: 128 + its number.
-    static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
+    public static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
 
     /// `SIGINT`, `SIGTERM`, `SIGHUP` or the number.
-    static func name(of signal: Int32) -> String {
+    public static func name(of signal: Int32) -> String {
         switch signal {
         case SIGINT: return "SIGINT"
         case SIGTERM: return "SIGTERM"

@@ -1,12 +1,14 @@
 import Foundation
 import ModelGraph
+import PoseKit
 
 /// The lines `posekit info` and `posekit import` print about an imported graph: inputs and
 /// outputs (names, shapes with the batch axis, as `posekit run --list` and the model file give
 /// them), operations by kind, parameters, multiply-adds.
-enum GraphSummary {
-    static func lines(_ graph: Graph) -> String {
-        func value(_ id: ValueID) -> String { "\(CLIError.printable(graph.values[id].name)) \(RunCommand.batchShape(graph.values[id].shape))" }
+public enum GraphSummary {
+    /// The lines, each indented two spaces.
+    public static func lines(_ graph: Graph) -> String {
+        func value(_ id: ValueID) -> String { "\(PrintableText.make(graph.values[id].name)) \(GraphModelFile.batchShape(graph.values[id].shape))" }
         var out: [String] = []
         out.append("  network       graph: \(graph.nodes.count) operations, \(graph.inputs.count) input\(graph.inputs.count == 1 ? "" : "s"), \(graph.outputs.count) output\(graph.outputs.count == 1 ? "" : "s")")
         for id in graph.inputs { out.append("  input         \(value(id))") }
@@ -20,8 +22,21 @@ enum GraphSummary {
         return out.joined(separator: "\n")
     }
 
+    /// What `posekit run --list` prints: `inputs`, then a line per input (index, name, shape with
+    /// the batch axis), `outputs`, then a line per output.
+    public static func inputsAndOutputs(_ graph: Graph) -> String {
+        var lines: [String] = []
+        for (title, ids) in [("inputs", graph.inputs), ("outputs", graph.outputs)] {
+            lines.append(title)
+            for (index, id) in ids.enumerated() {
+                lines.append("  \(index)  \(PrintableText.make(graph.values[id].name))  \(GraphModelFile.batchShape(graph.values[id].shape))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// `n` in millions with one decimal (two below 1 M): `429.9 M`.
-    static func millions(_ n: Int) -> String {
+    public static func millions(_ n: Int) -> String {
         String(format: n < 1_000_000 ? "%.2f M" : "%.1f M", Double(n) / 1e6)
     }
 }

@@ -1,16 +1,15 @@
 import PoseKit
-import ViewServer
 
 /// The JSON messages `posekit view` gives its page (ViewServer's `ViewPage` documents them):
 /// the hello (keypoint sets, colours, settings) and each frame's scene (the frame's JSON line in
 /// pixels, the pinch paths, the action, the summary so far, the pipeline's rate).
-enum ViewScene {
+public enum ViewScene {
     /// The least keypoint score drawn: the overlays' (`PoseOverlay`).
-    static let minimumKeypointScore = PoseOverlay().minimumKeypointScore
+    public static let minimumKeypointScore = PoseOverlay().minimumKeypointScore
 
     /// The first message: the keypoint sets the page may meet, the colours (the overlays' palette;
     /// a hand in its side's colour), what runs.
-    static func hello(source: String, hands: Bool, gestures: Bool, actions: Bool) -> String {
+    public static func hello(source: String, hands: Bool, gestures: Bool, actions: Bool) -> String {
         var json = JSONText(capacity: 8192)
         json.raw("{\"type\": \"hello\", \"source\": ")
         json.string(source)
@@ -59,12 +58,12 @@ enum ViewScene {
     }
 
     /// A left hand: magenta; a right hand: green (apart from the body's orange, blue and yellow).
-    static let handLeft = RGBColor(230, 60, 230)
-    static let handRight = RGBColor(60, 220, 90)
+    public static let handLeft = RGBColor(230, 60, 230)
+    public static let handRight = RGBColor(60, 220, 90)
 
     /// One frame's scene: `poseLine` (the frame's JSON line in pixels, without its newline), the
     /// pinch paths and tips, the action and summary so far, the pipeline's rate.
-    static func scene(poseLine: [UInt8], gestures: PinchGestures?, engine: ActionEngine?,
+    public static func scene(poseLine: [UInt8], gestures: PinchGestures?, engine: ActionEngine?,
                       pipelineRate: Double, dropped: Int) -> String {
         var text = "{\"pose\": " + String(decoding: poseLine, as: UTF8.self)
         var json = JSONText(capacity: 2048)
@@ -109,7 +108,7 @@ enum ViewScene {
 
     /// The message after the last frame: the final action and summary (`engine` finished), or the
     /// source's failure.
-    static func end(engine: ActionEngine?, failure: String?) -> String {
+    public static func end(engine: ActionEngine?, failure: String?) -> String {
         var json = JSONText(capacity: 1024)
         json.raw("{\"type\": \"end\"")
         if let failure { json.raw(", \"error\": "); json.string(failure) }
