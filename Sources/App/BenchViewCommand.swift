@@ -17,7 +17,8 @@ struct BenchView: AsyncParsableCommand {
             frame's scene handed to the viewers) with N viewers connected over loopback: clients \
             of the server's WebSocket that decode every JPEG they get with libjpeg (a browser's \
             work for a frame, less its drawing) and acknowledge it, which is what lets the server \
-            send the next (newest) frame. Runs are interleaved: round by round, every pipeline \
+            send the next (newest) frame (--no-viewers-decode: clients that only acknowledge, a \
+            browser on another machine; the server's cost alone). Runs are interleaved: round by round, every pipeline \
             with every viewer count, so a slow phase of the host touches them all.
 
             By default the frames are processed as fast as the pipeline goes, each one (as \
@@ -57,6 +58,9 @@ struct BenchView: AsyncParsableCommand {
     @Flag(help: "Play the frames at the clip's rate, dropping late ones (a live source) instead of processing every frame.")
     var live = false
 
+    @Flag(inversion: .prefixedNo, help: "Viewers decode every JPEG they get (a browser's work, on this machine's cores); --no-viewers-decode: they only receive and acknowledge each frame (a browser on another machine, whose decoding costs that machine).")
+    var viewersDecode = true
+
     @Flag(help: "Print one JSON object.")
     var json = false
 
@@ -87,12 +91,13 @@ struct BenchView: AsyncParsableCommand {
         let recognizer = try ActionRecognizer()
         let log: (String) -> Void = json ? { _ in } : { print($0) }
         var report: [String: Any] = ["host": BenchEnvironment.report(log: log), "clip": path, "frames": decoded.count,
-                                     "threads": threads, "live": live, "rounds": rounds]
+                                     "threads": threads, "live": live, "rounds": rounds, "viewers_decode": viewersDecode]
         log("bench view: \(decoded.count) frames of \(path) (\(decoded[0].width)x\(decoded[0].height)), \(threads) threads, "
-            + (live ? "played live at the clip's rate" : "every frame, as fast as the pipeline goes") + ", \(rounds) rounds")
+            + (live ? "played live at the clip's rate" : "every frame, as fast as the pipeline goes") + ", \(rounds) rounds, "
+            + (viewersDecode ? "viewers decode every JPEG" : "viewers acknowledge without decoding"))
 
         let benchmark = ViewBenchmark(frames: decoded, detector: detector, handDetector: handDetector, recognizer: recognizer,
-                                      pipelines: pipelines, viewers: viewers, rounds: rounds, live: live)
+                                      pipelines: pipelines, viewers: viewers, rounds: rounds, live: live, viewersDecode: viewersDecode)
         try await benchmark.run(into: &report, log: log)
         if json {
             print(try BenchmarkReport.json(report))

@@ -20,12 +20,15 @@ public struct ViewBenchmark {
     /// Rounds; whether the frames are played at their rate, late ones dropped (a live source).
     public let rounds: Int
     public let live: Bool
+    /// Whether each viewer decodes every JPEG it gets (a browser on this machine) before it
+    /// acknowledges the frame, or only acknowledges it (a browser on another machine).
+    public let viewersDecode: Bool
 
     /// A benchmark of these pipelines and viewer counts over `frames`.
     public init(frames: [VideoFrame], detector: PoseDetector, handDetector: HandDetector, recognizer: ActionRecognizer,
-                pipelines: [String], viewers: [Int], rounds: Int, live: Bool) {
+                pipelines: [String], viewers: [Int], rounds: Int, live: Bool, viewersDecode: Bool = true) {
         (self.frames, self.detector, self.handDetector, self.recognizer) = (frames, detector, handDetector, recognizer)
-        (self.pipelines, self.viewers, self.rounds, self.live) = (pipelines, viewers, rounds, live)
+        (self.pipelines, self.viewers, self.rounds, self.live, self.viewersDecode) = (pipelines, viewers, rounds, live, viewersDecode)
     }
 
     /// Runs every round, logging each run and the table (`log`), and adds `jpeg_ms`, `jpeg_bytes`
@@ -103,7 +106,7 @@ public struct ViewBenchmark {
         let feed = LiveFeed(hello: ViewScene.hello(source: "bench", hands: hands != nil, gestures: false, actions: engine != nil))
         let server = ViewServer(feed: feed, address: ListenAddress(host: "127.0.0.1", port: 0))
         let address = try await server.start()
-        let clients = try (0..<count).map { _ in try BenchViewer(address: address) }
+        let clients = try (0..<count).map { _ in try BenchViewer(address: address, decodes: viewersDecode) }
         while feed.snapshot().viewers < count { try await Task.sleep(nanoseconds: 1_000_000) }   // all connected
         let sink = try ByteSink(path: "/dev/null")
         var loop = ViewLoop(source: "bench", coordinates: .pixels, feed: feed, engine: engine, gestures: nil, json: sink,
@@ -129,13 +132,13 @@ public struct ViewBenchmark {
     }
 }
 
-/// A viewer of the benchmark: on its own thread, it decodes every JPEG it gets (a browser's work)
-/// and acknowledges the frame, until the server closes.
+/// A viewer of the benchmark: on its own thread, it decodes every JPEG it gets (a browser's work;
+/// unless not `decodes`) and acknowledges the frame, until the server closes.
 final class BenchViewer: @unchecked Sendable {
     private let client: ViewerClient
     private let done = DispatchSemaphore(value: 0)
 
-    init(address: ListenAddress) throws {
+    init(address: ListenAddress, decodes: Bool) throws {
         client = try ViewerClient(address: address, timeout: 120)
         Thread { [self] in
             defer { done.signal() }
@@ -146,7 +149,7 @@ final class BenchViewer: @unchecked Sendable {
                 case .text(let text):
                     pending = Self.frameIndex(in: text)
                 case .binary(let jpeg):
-                    guard let index = pending, (try? JPEG.decode(jpeg)) != nil else { continue }
+                    guard let index = pending, !decodes || (try? JPEG.decode(jpeg)) != nil else { continue }
                     pending = nil
                     try? client.acknowledge(index)
                 case .closed:
