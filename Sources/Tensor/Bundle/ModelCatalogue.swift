@@ -180,10 +180,10 @@ public enum ModelCatalogue {
         var best: (name: String, distance: Int)?
         var bestStart: (name: String, distance: Int, whole: Int)?
         for candidate in names {
-            let lowered = Array(candidate.lowercased())
-            let distance = editDistance(typed, lowered)
+            // To the whole name, and to the nearest of its starts.
+            let distances = editDistances(typed, Array(candidate.lowercased()))
+            let distance = distances.last!, start = distances.min()!
             if best == nil || distance < best!.distance { best = (candidate, distance) }
-            let start = startEditDistance(typed, lowered)
             if start <= typed.count / 3,
                bestStart == nil || (start, distance) < (bestStart!.distance, bestStart!.whole) { bestStart = (candidate, start, distance) }
         }
@@ -193,33 +193,18 @@ public enum ModelCatalogue {
         return nil
     }
 
-    /// The fewest edits that make `a` a start of `b` (`b` itself included): the Levenshtein
-    /// distance from `a` to the nearest of `b`'s prefixes.
-    static func startEditDistance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return 0 }
+    /// The Levenshtein distances (insertions, deletions, substitutions) from `a` to each prefix of
+    /// `b`, the empty one first and `b` itself last (the last row of the table).
+    private static func editDistances(_ a: [Character], _ b: [Character]) -> [Int] {
         var previous = Array(0...b.count), current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
+        for i in stride(from: 1, through: a.count, by: 1) {
             current[0] = i
             for j in stride(from: 1, through: b.count, by: 1) {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
             }
             swap(&previous, &current)
         }
-        return previous.min()!
-    }
-
-    /// Levenshtein distance (insertions, deletions, substitutions).
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        var previous = Array(0...b.count), current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+        return previous
     }
 
     /// One clause for a name that is not a model: the names, and the nearest when one is near:
