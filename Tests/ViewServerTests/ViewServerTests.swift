@@ -477,6 +477,57 @@ func openServerSockets(port: Int) -> Int {
         #expect(throws: JPEG.Failure.self) { _ = try JPEG.decode(JPEG.encode(image), maximumPixels: 100) }
     }
 
+    /// Peak signal-to-noise ratio of `decoded` against `original`, dB.
+    static func psnr(_ original: RGBImage, _ decoded: RGBImage) -> Double {
+        var squaredError = 0.0
+        for (a, b) in zip(original.pixels, decoded.pixels) { squaredError += pow(Double(a) - Double(b), 2) }
+        return 10 * log10(255 * 255 / max(squaredError / Double(original.pixels.count), 1e-9))
+    }
+
+    @Test func aVideoFrameIsEncodedFromItsPlanesAsWellAsThroughRGB() async throws {
+        // Frames of a shared clip (limited-range BT.601 4:2:0 from ffmpeg) and the same pixels cut to
+        // odd sizes: decoded, the planar path is as close to the frame's own RGB as the RGB path.
+        let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let shared = ProcessInfo.processInfo.environment["POSEKIT_SHARED"].map { URL(fileURLWithPath: $0) }
+            ?? repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
+        let clip = shared.appendingPathComponent("media/videos/409416541_Independent-Study__Push_Up.mp4").path
+        var frames: [VideoFrame] = []
+        for try await frame in MediaFrames(path: clip) {
+            frames.append(frame)
+            if frames.count == 3 { break }
+        }
+        try #require(frames.count == 3)
+        for frame in frames {
+            guard case .yuv(let yuv, let conversion) = frame.pixels else { Issue.record("not Y'CbCr"); continue }
+            #expect(yuv.format.chroma.subsampling == .s420 && conversion.range == .limited)
+            for (width, height, range) in [(yuv.width, yuv.height, ColorRange.limited), (yuv.width - 7, yuv.height - 5, .limited),
+                                           (33, 17, .full), (1, 1, .limited), (2, 3, .full)] {
+                // The top-left width x height of the frame, as its own 4:2:0 frame.
+                var cut = YUVFrame(format: YUVFormat(width: width, height: height, chroma: yuv.format.chroma))
+                for plane in 0..<3 {
+                    let (from, to) = (yuv.format.planeSize(plane), cut.format.planeSize(plane))
+                    for row in 0..<to.height {
+                        let source = yuv.format.planeOffset(plane) + row * from.width
+                        let target = cut.format.planeOffset(plane) + row * to.width
+                        cut.data.replaceSubrange(target..<target + to.width, with: yuv.data[source..<source + to.width])
+                    }
+                }
+                let video = VideoFrame(yuv: cut, conversion: YUVToRGB.Conversion(matrix: .bt601, range: range))
+                let rgb = video.rgb()
+                let planar = try JPEG.decode(JPEG.encode(video, quality: 90))
+                let throughRGB = try JPEG.decode(JPEG.encode(rgb, quality: 90))
+                #expect(planar.width == width && planar.height == height)
+                let (planarPSNR, rgbPSNR) = (Self.psnr(rgb, planar), Self.psnr(rgb, throughRGB))
+                // Same quality within a dB; a wrong range, matrix or padding costs far more.
+                #expect(planarPSNR > rgbPSNR - 1 && planarPSNR > 28, "\(width)x\(height) \(range): planar \(planarPSNR) dB, through RGB \(rgbPSNR) dB")
+            }
+        }
+        // A frame whose data is shorter than its planes is an error, not a read past its end.
+        var short = YUVFrame(format: YUVFormat(width: 64, height: 64, chroma: .c420jpeg))
+        short.data.removeLast(10)
+        #expect(throws: JPEG.Failure.self) { _ = try JPEG.encode(VideoFrame(yuv: short, conversion: .bt601Limited)) }
+    }
+
     @Test func theDelayIsMeasuredFromArrivalToTheViewersAcknowledgement() async throws {
         let test = try await TestServer.start()
         defer { Task { await test.server.stop() } }
