@@ -2,6 +2,7 @@ import Foundation
 import FrameIO
 import PoseCore
 import Testing
+import TestSupport
 @testable import ViewServer
 #if canImport(Glibc)
 import Glibc
@@ -333,6 +334,30 @@ func openServerSockets(port: Int) -> Int {
         #expect(test.feed.snapshot().viewersSeen == 1 + 3 * 50)
     }
 
+    @Test func theServerAnswersWhileEverySharedPoolThreadIsHeld() async throws {
+        // What a pipeline calling a forward pass from async code, or a suite of parallel tests, does
+        // to Swift's cooperative pool: every other thread of it blocked. The server runs on its own
+        // thread, so the page still comes and a viewer still gets its frame.
+        let test = try await TestServer.start()
+        defer { Task { await test.server.stop() } }
+        let held = EventCounter(), release = Gate()
+        let others = max(ProcessInfo.processInfo.activeProcessorCount - 1, 1)   // this test holds one
+        let holders = (0..<others).map { _ in Task { held.add(); _ = release.pass() } }
+        defer {
+            release.open()
+            for holder in holders { holder.cancel() }
+        }
+        #expect(held.waitBlocking(forAtLeast: others))
+        #expect(try get(test.address, "/")?.hasPrefix("HTTP/1.1 200") == true)
+        let client = try ViewerClient(address: test.address, timeout: 60)
+        #expect(try client.receive() == .text("{\"type\": \"hello\", \"test\": true}"))
+        test.publish(7)
+        guard case .text(let meta) = try client.receive(), case .binary(let jpeg) = try client.receive() else {
+            Issue.record("no frame while the pool was held"); return
+        }
+        #expect(meta.hasSuffix("\"scene\": {\"index\": 7}}") && (try JPEG.decode(jpeg)).width == 64)
+    }
+
     @Test func onlyThePageAndTheSocketAreServed() async throws {
         let test = try await TestServer.start()
         defer { Task { await test.server.stop() } }
@@ -376,7 +401,9 @@ func openServerSockets(port: Int) -> Int {
 
     @Test func aClientThatSaysNothingOrStallsInItsRequestIsClosed() async throws {
         let feed = LiveFeed(hello: "{}")
-        let server = ViewServer(feed: feed, address: ListenAddress(host: "127.0.0.1", port: 0), silenceLimit: 0.3)
+        // A short silence limit, though not so short that a loaded host's server could not answer
+        // the page's request below within it (the limit runs from the request's last byte).
+        let server = ViewServer(feed: feed, address: ListenAddress(host: "127.0.0.1", port: 0), silenceLimit: 2)
         let address = try await server.start()
         defer { Task { await server.stop() } }
         for opening in ["", "GET / HTTP/1.1\r\nHost: 12", "GET /ws HTTP/1.1\r\n"] {
