@@ -355,7 +355,8 @@ func openServerSockets(port: Int) -> Int {
         guard case .text(let meta) = try client.receive(), case .binary(let jpeg) = try client.receive() else {
             Issue.record("no frame while the pool was held"); return
         }
-        #expect(meta.hasSuffix("\"scene\": {\"index\": 7}}") && (try JPEG.decode(jpeg)).width == 64)
+        #expect(meta.hasSuffix("\"scene\": {\"index\": 7}}"))
+        #expect(try JPEG.decode(jpeg).width == 64)
     }
 
     @Test func onlyThePageAndTheSocketAreServed() async throws {
