@@ -256,7 +256,7 @@ let package = Package(
         .testTarget(name: "MediaPipeTests", dependencies: ["MediaPipe", "Detectors", "FrameIO", "PoseCore", "Streaming", "Tensor", "ModelGraph", "TFLite", "CLibJPEG"]),
         .testTarget(name: "CoreMLFormatTests", dependencies: ["CoreMLFormat", "Protobuf", "TestSupport"]),
         .testTarget(name: "TFLiteTests", dependencies: ["TFLite", "FlatBuffers", "ModelGraph", "Tensor"]),
-        .testTarget(name: "ViewServerTests", dependencies: ["ViewServer", "FrameIO", "PoseCore"]),
+        .testTarget(name: "ViewServerTests", dependencies: ["ViewServer", "FrameIO", "PoseCore", "TestSupport"]),
         // TFLite: GraphRefusalCommandTests finds the tensors of the model it poisons with its reader.
         .testTarget(name: "AppTests", dependencies: ["App", "ViewServer", "TestSupport", "CPUFeatures", "PoseKit", "PoseNetImport", "PoseEvaluation", "Protobuf", "CLibJPEG", "MediaPipe", "ModelGraph", "TFLite"]),
     ]

@@ -195,7 +195,7 @@ public final class LiveFeed: @unchecked Sendable {
         encoding.lock()
         defer { encoding.unlock() }
         if let encoded, encoded.number == number { return encoded.bytes }
-        let bytes = try JPEG.encode(frame.image.rgb(), quality: quality)
+        let bytes = try JPEG.encode(frame.image, quality: quality)
         encoded = (number, bytes)
         return bytes
     }

@@ -70,7 +70,8 @@ public final class ViewServer: @unchecked Sendable {
             onServerRunning: { channel in started.succeed(port: channel.localAddress?.port) },
             logger: Logger(label: "posekit.view", factory: { _ in SwiftLogNoOpLogHandler() })
         )
-        let task = Task {
+        // On the server's own thread: a busy cooperative pool never holds back a page or a frame.
+        let task = Task(executorPreference: ServerExecutor.shared) {
             do {
                 try await application.run()
                 started.fail(CancellationError())   // stopped before it was running

@@ -2,6 +2,7 @@ import Foundation
 import FrameIO
 import PoseCore
 import Testing
+import TestSupport
 @testable import ViewServer
 #if canImport(Glibc)
 import Glibc
@@ -183,11 +184,25 @@ func get(_ address: ListenAddress, _ path: String, extraHeaders: String = "") th
 /// The server's own TCP sockets on `port` that are still open (established, or closed by the
 /// peer and not yet by the server), read from the kernel's socket tables. Unlike this process's
 /// resident memory, the count is not moved by the other suites running beside this one.
+/// All of a `/proc` file: read to its end (Foundation's `String(contentsOfFile:)` stops after the
+/// first page of a procfs file, whose size reads as 0: 27 of 200 socket lines).
+func procFile(_ path: String) -> String {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return "" }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if n <= 0 { break }
+        bytes += chunk[..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
 func openServerSockets(port: Int) -> Int {
     var count = 0
     for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
-        for line in text.split(separator: "\n").dropFirst() {
+        for line in procFile(table).split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
             guard fields.count > 3, let colon = fields[1].lastIndex(of: ":"),
                   Int(fields[1][fields[1].index(after: colon)...], radix: 16) == port else { continue }
@@ -333,6 +348,31 @@ func openServerSockets(port: Int) -> Int {
         #expect(test.feed.snapshot().viewersSeen == 1 + 3 * 50)
     }
 
+    @Test func theServerAnswersWhileEverySharedPoolThreadIsHeld() async throws {
+        // What a pipeline calling a forward pass from async code, or a suite of parallel tests, does
+        // to Swift's cooperative pool: every other thread of it blocked. The server runs on its own
+        // thread, so the page still comes and a viewer still gets its frame.
+        let test = try await TestServer.start()
+        defer { Task { await test.server.stop() } }
+        let held = EventCounter(), release = Gate()
+        let others = max(ProcessInfo.processInfo.activeProcessorCount - 1, 1)   // this test holds one
+        let holders = (0..<others).map { _ in Task { held.add(); _ = release.pass() } }
+        defer {
+            release.open()
+            for holder in holders { holder.cancel() }
+        }
+        #expect(held.waitBlocking(forAtLeast: others))
+        #expect(try get(test.address, "/")?.hasPrefix("HTTP/1.1 200") == true)
+        let client = try ViewerClient(address: test.address, timeout: 60)
+        #expect(try client.receive() == .text("{\"type\": \"hello\", \"test\": true}"))
+        test.publish(7)
+        guard case .text(let meta) = try client.receive(), case .binary(let jpeg) = try client.receive() else {
+            Issue.record("no frame while the pool was held"); return
+        }
+        #expect(meta.hasSuffix("\"scene\": {\"index\": 7}}"))
+        #expect(try JPEG.decode(jpeg).width == 64)
+    }
+
     @Test func onlyThePageAndTheSocketAreServed() async throws {
         let test = try await TestServer.start()
         defer { Task { await test.server.stop() } }
@@ -376,7 +416,9 @@ func openServerSockets(port: Int) -> Int {
 
     @Test func aClientThatSaysNothingOrStallsInItsRequestIsClosed() async throws {
         let feed = LiveFeed(hello: "{}")
-        let server = ViewServer(feed: feed, address: ListenAddress(host: "127.0.0.1", port: 0), silenceLimit: 0.3)
+        // A short silence limit, though not so short that a loaded host's server could not answer
+        // the page's request below within it (the limit runs from the request's last byte).
+        let server = ViewServer(feed: feed, address: ListenAddress(host: "127.0.0.1", port: 0), silenceLimit: 2)
         let address = try await server.start()
         defer { Task { await server.stop() } }
         for opening in ["", "GET / HTTP/1.1\r\nHost: 12", "GET /ws HTTP/1.1\r\n"] {
@@ -475,6 +517,57 @@ func openServerSockets(port: Int) -> Int {
         #expect(psnr > 30, "PSNR \(psnr) dB")
         #expect(throws: JPEG.Failure.self) { _ = try JPEG.decode([0xFF, 0xD8, 0xFF, 0x00, 1, 2, 3]) }
         #expect(throws: JPEG.Failure.self) { _ = try JPEG.decode(JPEG.encode(image), maximumPixels: 100) }
+    }
+
+    /// Peak signal-to-noise ratio of `decoded` against `original`, dB.
+    static func psnr(_ original: RGBImage, _ decoded: RGBImage) -> Double {
+        var squaredError = 0.0
+        for (a, b) in zip(original.pixels, decoded.pixels) { squaredError += pow(Double(a) - Double(b), 2) }
+        return 10 * log10(255 * 255 / max(squaredError / Double(original.pixels.count), 1e-9))
+    }
+
+    @Test func aVideoFrameIsEncodedFromItsPlanesAsWellAsThroughRGB() async throws {
+        // Frames of a shared clip (limited-range BT.601 4:2:0 from ffmpeg) and the same pixels cut to
+        // odd sizes: decoded, the planar path is as close to the frame's own RGB as the RGB path.
+        let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let shared = ProcessInfo.processInfo.environment["POSEKIT_SHARED"].map { URL(fileURLWithPath: $0) }
+            ?? repoRoot.deletingLastPathComponent().appendingPathComponent("shared")
+        let clip = shared.appendingPathComponent("media/videos/409416541_Independent-Study__Push_Up.mp4").path
+        var frames: [VideoFrame] = []
+        for try await frame in MediaFrames(path: clip) {
+            frames.append(frame)
+            if frames.count == 3 { break }
+        }
+        try #require(frames.count == 3)
+        for frame in frames {
+            guard case .yuv(let yuv, let conversion) = frame.pixels else { Issue.record("not Y'CbCr"); continue }
+            #expect(yuv.format.chroma.subsampling == .s420 && conversion.range == .limited)
+            for (width, height, range) in [(yuv.width, yuv.height, ColorRange.limited), (yuv.width - 7, yuv.height - 5, .limited),
+                                           (33, 17, .full), (1, 1, .limited), (2, 3, .full)] {
+                // The top-left width x height of the frame, as its own 4:2:0 frame.
+                var cut = YUVFrame(format: YUVFormat(width: width, height: height, chroma: yuv.format.chroma))
+                for plane in 0..<3 {
+                    let (from, to) = (yuv.format.planeSize(plane), cut.format.planeSize(plane))
+                    for row in 0..<to.height {
+                        let source = yuv.format.planeOffset(plane) + row * from.width
+                        let target = cut.format.planeOffset(plane) + row * to.width
+                        cut.data.replaceSubrange(target..<target + to.width, with: yuv.data[source..<source + to.width])
+                    }
+                }
+                let video = VideoFrame(yuv: cut, conversion: YUVToRGB.Conversion(matrix: .bt601, range: range))
+                let rgb = video.rgb()
+                let planar = try JPEG.decode(JPEG.encode(video, quality: 90))
+                let throughRGB = try JPEG.decode(JPEG.encode(rgb, quality: 90))
+                #expect(planar.width == width && planar.height == height)
+                let (planarPSNR, rgbPSNR) = (Self.psnr(rgb, planar), Self.psnr(rgb, throughRGB))
+                // Same quality within a dB; a wrong range, matrix or padding costs far more.
+                #expect(planarPSNR > rgbPSNR - 1 && planarPSNR > 28, "\(width)x\(height) \(range): planar \(planarPSNR) dB, through RGB \(rgbPSNR) dB")
+            }
+        }
+        // A frame whose data is shorter than its planes is an error, not a read past its end.
+        var short = YUVFrame(format: YUVFormat(width: 64, height: 64, chroma: .c420jpeg))
+        short.data.removeLast(10)
+        #expect(throws: JPEG.Failure.self) { _ = try JPEG.encode(VideoFrame(yuv: short, conversion: .bt601Limited)) }
     }
 
     @Test func theDelayIsMeasuredFromArrivalToTheViewersAcknowledgement() async throws {
