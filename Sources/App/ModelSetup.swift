@@ -32,15 +32,16 @@ extension ModelOptions {
 
     /// BlazePose (`pose_detection` and `pose_landmark_full`, found as every bundle is) on `--threads`
     /// and `--precision`: one person (the model's default, MediaPipe's legacy pipeline), or one
-    /// region per person up to `--max-poses` when it is given; the segmentation branch computed
-    /// only with `mask`.
+    /// region per person up to `--max-poses` when it is given, the people BlazePose's detector misses
+    /// found by PoseNet (`BlazePoseDetector.everyone`); the segmentation branch computed only with `mask`.
     func makeBlazePose(_ decode: DecodeOptions, mask: Bool = false) throws -> BlazePoseDetector {
         try requirePrecision()
         var configuration = BlazePoseDetector.Configuration(
             threads: threads, maximumPoses: decode.maxPoses ?? BlazePoseDetector.Configuration.default.maximumPoses,
             segmentation: mask, precision: precision)
         configuration.variant = blazeposeVariant
-        return try BlazePoseDetector(configuration: configuration)
+        guard configuration.maximumPoses > 1 else { return try BlazePoseDetector(configuration: configuration) }
+        return try BlazePoseDetector.everyone(configuration: configuration)
     }
 
     /// The PoseNet options given with `--model blazepose`, which it has no use for (compared with

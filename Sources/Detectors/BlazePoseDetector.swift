@@ -52,6 +52,8 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         /// Which MediaPipe the landmarks follow: its graph (the default) or its legacy Python API
         /// (`BlazePoseVariant`, docs/blazepose.md "Which MediaPipe").
         public var variant = BlazePoseVariant.graph
+        /// With ``maximumPoses`` above 1, how a person ``BlazePoseDetector/personSource`` finds becomes a region.
+        public var personRegion = BlazePoseRegionFromPose()
 
         public init(minimumDetectionScore: Float = 0.5, minimumPoseScore: Float = 0.5, threads: Int? = nil,
                     maximumPoses: Int = 1, segmentation: Bool = false, precision: Precision = .fp32) {
@@ -66,6 +68,11 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         /// MediaPipe Pose's defaults on every core.
         public static let `default` = Configuration()
     }
+
+    /// With ``Configuration/maximumPoses`` above 1: the people another body model (PoseNet) finds, each
+    /// read by BlazePose in a region of its own (``Configuration/personRegion``) when BlazePose's detector
+    /// misses them; nil: BlazePose's detector alone. Set it before the first frame.
+    public var personSource: (any BlazePosePersonSource)?
 
     /// BlazePose's name in `ModelCatalogue` (`--model blazepose`).
     public static let catalogueName = "blazepose"
@@ -130,10 +137,24 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         return pipeline
     }
 
+    /// The pipeline's seeds of the people ``personSource`` finds (none without one, or with one person).
+    func personSeeds() -> ((RGBImage) throws -> [BlazePosePersonSeed])? {
+        guard configuration.maximumPoses > 1, let source = personSource else { return nil }
+        let rule = configuration.personRegion
+        return { image in
+            let size = ImageSize(width: image.width, height: image.height)
+            return try source.people(in: image).compactMap { rule.seed($0, imageSize: size) }
+        }
+    }
+
     /// The pose in `image` (MediaPipe's static image mode): none or one.
     public func poses(in image: RGBImage) throws -> [Pose] {
         lock.lock()
         defer { lock.unlock() }
+        imagePipeline.personSeeds = personSeeds()
+        imagePipeline.seedAgreement = configuration.personRegion.agreement
+        imagePipeline.seedCloseEnough = configuration.personRegion.closeEnough
+        imagePipeline.rereadsDetected = configuration.personRegion.rereadsDetected
         return try imagePipeline.processPoses(image).map(\.pose)
     }
 
@@ -160,6 +181,10 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
     /// A stream's own pipeline: runners of its own on the shared graphs, tracking from nothing.
     public func makeFrameWorker(threads: Int, smoothing: Bool) throws -> any PoseFrameWorker {
         let pipeline = try Self.pipeline(detectorGraph, landmarkGraph, configuration, threads: threads, smoothing: smoothing)
+        pipeline.personSeeds = personSeeds()
+        pipeline.seedAgreement = configuration.personRegion.agreement
+        pipeline.seedCloseEnough = configuration.personRegion.closeEnough
+        pipeline.rereadsDetected = configuration.personRegion.rereadsDetected
         return BlazePoseFrameWorker(pipeline: pipeline, maskHandler: configuration.segmentation ? maskHandler : nil)
     }
 }

@@ -230,6 +230,12 @@ public final class HandDetector: @unchecked Sendable {
                 nextKey += 1
             }
             let seed = found.bodySeed.flatMap { seeds.firstIndex(of: $0) }.map { seedOwners[$0] }
+            // A hand found only through a pose too faint to be a person (under the score PoseKit's tracker and the
+            // false-hand rule take a person from) has no body vouching for it: it needs MediaPipe's own flag, as
+            // a palm-found hand does (a forearm and a hand of a pasted hand patch made such a "person" and a false
+            // hand beside the real one: docs/hands.md, "The pinch on real frames").
+            if let seed, seed.person < poses.count, poses[seed.person].score < configuration.falseHands.minimumPoseScore,
+               found.presence < pipeline.configuration.minimumPresence { continue }
             let mirroredSeed = seed.map { HandOwner(person: $0.person, side: configuration.mirrored ? $0.side.opposite : $0.side) }
             candidates.append(FoundHand(hand: hand, seed: mirroredSeed, regionKey: key))
             regions.append(found.nextRegion.isFinite ? found.nextRegion : nil)

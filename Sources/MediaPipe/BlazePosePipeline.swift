@@ -75,6 +75,15 @@ public final class BlazePosePipeline {
         var region: NormalizedRect
         var detection: Detection?
         var filtering: PoseLandmarkFiltering
+        /// A person another body model found on this frame (``personSeeds``), whose reading must lie on them.
+        var seed: BlazePosePersonSeed? = nil
+        /// Whether the person came from another body model's seed: told from the others by their landmarks,
+        /// not by their regions (people found that way are often close to someone).
+        var seeded = false
+        /// The index of the seed (this frame's people from another body model) the person was read for.
+        var seedIndex: Int? = nil
+        /// Whether the detector found the person on this frame and nobody followed them before.
+        var fresh = false
         var maskSmoothing = SegmentationSmoothing()
     }
 
@@ -83,6 +92,17 @@ public final class BlazePosePipeline {
     private let landmarker: MediaPipeModel
     private let postprocessing: DetectorPostprocessing
     private var people: [TrackedPerson] = []
+    /// With `maximumPoses` above 1: the people another body model finds in an image (BlazePose's
+    /// detector finds few but the most prominent person), looked at while fewer than the maximum are
+    /// tracked, after the detector's; a region overlapping a person's already (IoU above `duplicateOverlap`)
+    /// is that person. Set before the first frame.
+    public var personSeeds: ((RGBImage) throws -> [BlazePosePersonSeed])?
+    /// A seeded person's reading is theirs when it agrees with the seed within this (``BlazePosePersonSeed/agrees(with:tolerance:)``).
+    public var seedAgreement: Float = 0.25
+    /// A seeded person's reading this close to the seed is kept at once (``BlazePoseRegionFromPose/closeEnough``).
+    public var seedCloseEnough: Float = 0.1
+    /// Whether a person the detector found anew is read in a seed's regions too (``BlazePoseRegionFromPose/rereadsDetected``).
+    public var rereadsDetected = true
     /// With one person (`maximumPoses` 1): the filters of the person last lost, as MediaPipe's legacy
     /// graph keeps them (`PoseLandmarkFiltering.resetAfterLoss()`), for the next person found.
     private var filteringAfterLoss: PoseLandmarkFiltering?
@@ -193,6 +213,54 @@ public final class BlazePosePipeline {
         return (pose, try SegmentationInverseProjection.project(crop, region: pixelRegion, roi: region, imageSize: size))
     }
 
+    /// Whether `reading` lies on `seed`'s person.
+    private func agrees(_ reading: (pose: PoseLandmarks, mask: SegmentationMask?)?, _ seed: BlazePosePersonSeed, _ size: ImageSize) -> Bool {
+        guard let pose = reading?.pose else { return false }
+        return seed.agrees(with: pose.landmarks.map { SIMD2($0.x * Float(size.width), $0.y * Float(size.height)) }, tolerance: seedAgreement)
+    }
+
+    /// Normalized landmarks in pixels.
+    static func pixels(_ landmarks: [Landmark], _ size: ImageSize) -> [SIMD2<Float>] {
+        landmarks.map { SIMD2($0.x * Float(size.width), $0.y * Float(size.height)) }
+    }
+
+    /// A seeded person's reading: BlazePose's landmark model run in each of the seed's regions
+    /// (``BlazePosePersonSeed/region`` and ``BlazePosePersonSeed/otherRegions``) and, as MediaPipe's tracking
+    /// builds the next region, in the region of each reading's own auxiliary landmarks; of the readings whose
+    /// pose flag passes, the first close enough to the seed's points (``seedCloseEnough``), else the closest (BlazePose, read in a region another
+    /// model sized, often locks onto a neighbour or reads the person from a crop too tight or too loose:
+    /// docs/blazepose.md, "Everyone in the frame"); nil when none lies on the person (``seedAgreement``).
+    private func seededRead(_ image: RGBImage, _ seed: BlazePosePersonSeed, _ size: ImageSize) throws
+        -> (NormalizedRect, (pose: PoseLandmarks, mask: SegmentationMask?))? {
+        var best: (distance: Float, region: NormalizedRect, reading: (pose: PoseLandmarks, mask: SegmentationMask?))?
+        func consider(_ region: NormalizedRect, _ reading: (pose: PoseLandmarks, mask: SegmentationMask?)) {
+            let distance = seed.distance(to: Self.pixels(reading.pose.landmarks, size))
+            if distance.isFinite, distance <= seedAgreement, distance < (best?.distance ?? .infinity) { best = (distance, region, reading) }
+        }
+        for region in [seed.region] + seed.otherRegions where Self.usable(region) {
+            guard let reading = try read(image, region: region, mask: configuration.segmentation) else { continue }
+            consider(region, reading)
+            if let best, best.distance <= seedCloseEnough { break }
+            let refined = PoseLandmarksToRect.roi(auxiliary: reading.pose.auxiliary, imageSize: size)
+            if Self.usable(refined), let again = try read(image, region: refined, mask: configuration.segmentation) {
+                consider(refined, again)
+            }
+            if let best, best.distance <= seedCloseEnough { break }
+        }
+        return best.map { ($0.region, $0.reading) }
+    }
+
+    /// Whether `theirs` (a result's normalized landmarks) and `pixels` are one person: their COCO-17 points
+    /// within `tolerance` of the size of `theirs` (the diagonal of those points' box) from each other on average.
+    static func sameLandmarks(_ theirs: [Landmark], _ pixels: [SIMD2<Float>], imageSize size: ImageSize, tolerance: Float) -> Bool {
+        let points = BlazePoseRegionFromPose.cocoLandmarks.filter { $0 < theirs.count && $0 < pixels.count }
+            .map { ($0, SIMD2(theirs[$0].x * Float(size.width), theirs[$0].y * Float(size.height))) }
+        guard let first = points.first?.1 else { return false }
+        let low = points.reduce(first) { pointwiseMin($0, $1.1) }, high = points.reduce(first) { pointwiseMax($0, $1.1) }
+        return BlazePosePersonSeed(region: NormalizedRect(xCenter: 0, yCenter: 0, width: 0, height: 0), points: points,
+                                   size: length(high - low)).agrees(with: pixels, tolerance: tolerance)
+    }
+
     /// A region the landmark model can read: finite, with an area.
     private static func usable(_ region: NormalizedRect) -> Bool {
         region.isFinite && region.width > 0 && region.height > 0
@@ -224,7 +292,7 @@ public final class BlazePosePipeline {
                 people[first].detection = detection
                 for index in same.dropFirst().reversed() { people.remove(at: index) }
             } else if people.count < configuration.maximumPoses {
-                people.append(TrackedPerson(region: region, detection: detection, filtering: newFiltering()))
+                people.append(TrackedPerson(region: region, detection: detection, filtering: newFiltering(), fresh: true))
             }
         }
         return people
@@ -235,13 +303,53 @@ public final class BlazePosePipeline {
         var candidates = people
         for i in candidates.indices { candidates[i].detection = nil }
         // The detector runs only while fewer than the maximum are tracked (with one person: after a loss).
+        var seeds: [BlazePosePersonSeed] = []
         if candidates.count < configuration.maximumPoses {
             candidates = associate(try detect(image), with: candidates, imageSize: size)
+            // The people BlazePose's detector missed, from another body model's people: every one of them is
+            // looked at (one that is the detector's person, or someone already followed, is skipped below),
+            // so a duplicate never takes a free person's place; the maximum bounds the people reported.
+            if configuration.maximumPoses > 1, let personSeeds {
+                // A person followed from the last frame is not read again in a seed of theirs.
+                seeds = try personSeeds(image).filter { Self.usable($0.region) && !overlaps($0.region, people.map(\.region)) }
+            }
         }
+        for (index, seed) in seeds.enumerated() {
+            candidates.append(TrackedPerson(region: seed.region, filtering: newFiltering(), seed: seed, seeded: true, seedIndex: index))
+        }
+        // Seeds already read for a person the detector found.
+        var usedSeeds = Set<Int>()
         var results: [BlazePoseResult] = [], kept: [TrackedPerson] = []
         let smoothMask = smooth && configuration.smoothSegmentation
-        for var person in candidates where Self.usable(person.region) {
-            guard let reading = try read(image, region: person.region, mask: configuration.segmentation) else {
+        for var person in candidates where Self.usable(person.region) && results.count < configuration.maximumPoses {
+            var seededReading: (pose: PoseLandmarks, mask: SegmentationMask?)?
+            if let seed = person.seed {
+                if let index = person.seedIndex, usedSeeds.contains(index) { continue }
+                // The person is one of those reported already (the detector's, or an earlier seed's): not read again.
+                if results.contains(where: { seed.agrees(with: Self.pixels($0.landmarks, size), tolerance: seedAgreement) }) { continue }
+                if let (region, reading) = try seededRead(image, seed, size) {
+                    person.region = region
+                    seededReading = reading
+                }
+            }
+            var ownReading = person.seed != nil ? seededReading : try read(image, region: person.region, mask: configuration.segmentation)
+            // A person the detector found anew whom another body model found too: BlazePose's reading in the
+            // detector's region competes with its readings in the seed's regions, and the one lying closest
+            // to the seed is kept (the detector's region reads some people poorly: docs/blazepose.md).
+            if rereadsDetected, person.fresh, person.seed == nil, let own = ownReading {
+                let pixels = Self.pixels(own.pose.landmarks, size)
+                let nearest = seeds.indices.filter { !usedSeeds.contains($0) }.min { seeds[$0].distance(to: pixels) < seeds[$1].distance(to: pixels) }
+                if let nearest, seeds[nearest].distance(to: pixels) <= seedAgreement {
+                    // The detector's reading close enough to the seed stands as it is.
+                    usedSeeds.insert(nearest)
+                    if seeds[nearest].distance(to: pixels) > seedCloseEnough, let (region, better) = try seededRead(image, seeds[nearest], size),
+                       seeds[nearest].distance(to: Self.pixels(better.pose.landmarks, size)) < seeds[nearest].distance(to: pixels) {
+                        person.region = region
+                        ownReading = better
+                    }
+                }
+            }
+            guard let reading = ownReading else {
                 // No pose in the region: this person is lost. Several people: their filters go with
                 // them (a person found again starts afresh). One person: MediaPipe's legacy graph keeps
                 // the filters it does not reset for whoever it finds next.
@@ -252,12 +360,21 @@ public final class BlazePosePipeline {
                 continue
             }
             let (pose, mask) = reading
+            // A person another body model found: BlazePose's reading must lie on them (it may lock onto a
+            // neighbour in a crowded region), and on nobody read already.
+            if person.seeded {
+                let pixels = Self.pixels(pose.landmarks, size)
+                if let seed = person.seed, !seed.agrees(with: pixels, tolerance: seedAgreement) { continue }
+                if results.contains(where: { Self.sameLandmarks($0.landmarks, pixels, imageSize: size, tolerance: seedAgreement) }) { continue }
+                person.seed = nil
+            }
             person.filtering.smoothLandmarks = smooth && configuration.smoothLandmarks
             let filtered = person.filtering.apply(landmarks: pose.landmarks, worldLandmarks: pose.worldLandmarks, auxiliary: pose.auxiliary,
                                                   timestampMicroseconds: timestampMicroseconds, imageSize: size)
             let next = PoseLandmarksToRect.roi(auxiliary: filtered.auxiliary, imageSize: size)
-            // Two people whose landmarks lead to one region have become one person: the first keeps them.
-            if configuration.maximumPoses > 1 && overlaps(next, kept.map(\.region)) { continue }
+            // Two people whose landmarks lead to one region have become one person: the first keeps them
+            // (a seeded person is told apart by their landmarks, above).
+            if configuration.maximumPoses > 1 && !person.seeded && overlaps(next, kept.map(\.region)) { continue }
             let smoothed = mask.map { smoothMask ? person.maskSmoothing.apply($0) : $0 }
             results.append(BlazePoseResult(imageSize: size, detection: person.detection, region: person.region, poseScore: pose.poseScore,
                                            landmarks: filtered.landmarks, worldLandmarks: filtered.worldLandmarks, nextRegion: next,
@@ -265,6 +382,8 @@ public final class BlazePosePipeline {
             // A non-finite next region (a model returning NaN) loses the person: the detector looks again.
             if Self.usable(next) {
                 person.region = next
+                person.fresh = false
+                person.seedIndex = nil
                 kept.append(person)
             }
         }

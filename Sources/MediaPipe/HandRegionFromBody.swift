@@ -106,4 +106,4 @@ public struct HandRegionFromBody: Sendable, Equatable {
 }
 
 /// The Euclidean length of a pixel vector.
-@inline(__always) private func length(_ v: SIMD2<Float>) -> Float { ((v * v).sum()).squareRoot() }
+@inline(__always) func length(_ v: SIMD2<Float>) -> Float { ((v * v).sum()).squareRoot() }

@@ -22,5 +22,8 @@
 @_exported import Streaming
 @_exported import Tensor
 @_exported import struct MediaPipe.BlazePoseResult
-// Which MediaPipe BlazePose's landmarks follow, a setting a client sets on `BlazePoseDetector.Configuration`.
+// BlazePose's settings a client sets on `BlazePoseDetector.Configuration`: which MediaPipe its landmarks
+// follow, and how another body model's people become its regions (`--max-poses`).
 @_exported import enum MediaPipe.BlazePoseVariant
+@_exported import struct MediaPipe.BlazePoseRegionFromPose
+@_exported import protocol MediaPipe.BlazePosePersonSource
