@@ -41,6 +41,17 @@ extension ModelOptions {
             segmentation: mask, precision: precision)
         configuration.variant = blazeposeVariant
         guard configuration.maximumPoses > 1 else { return try BlazePoseDetector(configuration: configuration) }
+        // The study of docs/blazepose.md ("Everyone in the frame", scripts/blazepose-everyone.py) sweeps the
+        // region's reach and the rules of choosing a reading through the environment: undocumented knobs of
+        // the command line, never read by the library.
+        let environment = ProcessInfo.processInfo.environment
+        if let reach = environment["POSEKIT_BLAZEPOSE_PERSON_REACH"].flatMap(Float.init), reach > 0, reach < 10 {
+            configuration.personRegion.reach = reach
+        }
+        if let close = environment["POSEKIT_BLAZEPOSE_PERSON_CLOSE"].flatMap(Float.init), close >= 0, close <= 1 {
+            configuration.personRegion.closeEnough = close
+        }
+        if let reread = environment["POSEKIT_BLAZEPOSE_PERSON_REREAD"] { configuration.personRegion.rereadsDetected = reread != "0" }
         return try BlazePoseDetector.everyone(configuration: configuration)
     }
 

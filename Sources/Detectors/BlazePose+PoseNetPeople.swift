@@ -22,17 +22,6 @@ extension BlazePoseDetector {
     ///     let everyone = try BlazePoseDetector.everyone(configuration: .init(maximumPoses: 5))
     ///     let poses = try everyone.poses(in: RGBImage(contentsOfFile: "team.ppm"))
     public static func everyone(configuration: Configuration, people model: PoseModel = .default) throws -> BlazePoseDetector {
-        var configuration = configuration
-        // The study of docs/blazepose.md ("Everyone in the frame", scripts/blazepose-everyone.py) sweeps the
-        // region's reach and the rules of choosing a reading.
-        if let reach = ProcessInfo.processInfo.environment["POSEKIT_BLAZEPOSE_PERSON_REACH"].flatMap(Float.init), reach > 0, reach < 10 {
-            configuration.personRegion.reach = reach
-        }
-        let environment = ProcessInfo.processInfo.environment
-        if let close = environment["POSEKIT_BLAZEPOSE_PERSON_CLOSE"].flatMap(Float.init), close >= 0, close <= 1 {
-            configuration.personRegion.closeEnough = close
-        }
-        if let reread = environment["POSEKIT_BLAZEPOSE_PERSON_REREAD"] { configuration.personRegion.rereadsDetected = reread != "0" }
         let detector = try BlazePoseDetector(configuration: configuration)
         detector.personSource = try PoseDetector(model: model, configuration: PoseDetector.Configuration(threads: configuration.threads))
         return detector
