@@ -18,6 +18,22 @@ static void error_exit(j_common_ptr info) {
 /* Warnings (corrupt data libjpeg can go past) are not printed to stderr. */
 static void quiet(j_common_ptr info, int level) { (void)info; (void)level; }
 
+/* Both encoders' settings, into a memory buffer libjpeg grows: baseline at `quality`, 4:2:0 (libjpeg's
+ * default sampling), the fast integer DCT. Called after the caller's setjmp (a longjmp back to a
+ * returned function's frame would be undefined). */
+static void start_encoder(j_compress_ptr encoder, unsigned char **output, unsigned long *output_size, int width, int height,
+                          J_COLOR_SPACE space, int quality) {
+    jpeg_create_compress(encoder);
+    jpeg_mem_dest(encoder, output, output_size);
+    encoder->image_width = (JDIMENSION)width;
+    encoder->image_height = (JDIMENSION)height;
+    encoder->input_components = 3;
+    encoder->in_color_space = space;
+    jpeg_set_defaults(encoder);
+    jpeg_set_quality(encoder, quality, TRUE);
+    encoder->dct_method = JDCT_IFAST;
+}
+
 unsigned char *posekit_jpeg_encode_rgb(const unsigned char *rgb, int width, int height, size_t stride, int quality,
                                        size_t *size, char *message, size_t message_size) {
     struct jpeg_compress_struct encoder;
@@ -33,15 +49,7 @@ unsigned char *posekit_jpeg_encode_rgb(const unsigned char *rgb, int width, int 
         free(output);
         return NULL;
     }
-    jpeg_create_compress(&encoder);
-    jpeg_mem_dest(&encoder, (unsigned char **)&output, (unsigned long *)&output_size);
-    encoder.image_width = (JDIMENSION)width;
-    encoder.image_height = (JDIMENSION)height;
-    encoder.input_components = 3;
-    encoder.in_color_space = JCS_RGB;
-    jpeg_set_defaults(&encoder);
-    jpeg_set_quality(&encoder, quality, TRUE);
-    encoder.dct_method = JDCT_IFAST;
+    start_encoder(&encoder, (unsigned char **)&output, (unsigned long *)&output_size, width, height, JCS_RGB, quality);
     jpeg_start_compress(&encoder, TRUE);
     while (encoder.next_scanline < encoder.image_height) {
         JSAMPROW row = (JSAMPROW)(rgb + stride * encoder.next_scanline);
@@ -110,15 +118,7 @@ unsigned char *posekit_jpeg_encode_yuv420(const unsigned char *y, const unsigned
     }
     JSAMPARRAY planes[3] = { luma_rows, cb_rows, cr_rows };
 
-    jpeg_create_compress(&encoder);
-    jpeg_mem_dest(&encoder, (unsigned char **)&output, (unsigned long *)&output_size);
-    encoder.image_width = (JDIMENSION)width;
-    encoder.image_height = (JDIMENSION)height;
-    encoder.input_components = 3;
-    encoder.in_color_space = JCS_YCbCr;
-    jpeg_set_defaults(&encoder);
-    jpeg_set_quality(&encoder, quality, TRUE);
-    encoder.dct_method = JDCT_IFAST;
+    start_encoder(&encoder, (unsigned char **)&output, (unsigned long *)&output_size, width, height, JCS_YCbCr, quality);
     encoder.raw_data_in = TRUE;
     encoder.comp_info[0].h_samp_factor = 2; encoder.comp_info[0].v_samp_factor = 2;
     encoder.comp_info[1].h_samp_factor = 1; encoder.comp_info[1].v_samp_factor = 1;
