@@ -192,10 +192,20 @@ public struct ModelBenchmark {
                 func padded(_ text: String) -> String { "  " + text.padding(toLength: column, withPad: " ", startingAt: 0) }
                 log(padded("layer") + "best ms   median  GFLOP/s (at best)" + (peer == nil ? "" : "   ORT best   median   best ratio") + "   kernels")
                 for (i, timing) in last.enumerated() {
+                    guard !timing.timedWithPrevious else {
+                        log(padded(timing.name) + "(chained with the layer above: timed in its row)")
+                        continue
+                    }
+                    // A chain's row: both layers' work, against ONNX Runtime's two layers.
+                    let rows = i + 1 < last.count && last[i + 1].timedWithPrevious ? i...(i + 1) : i...i
+                    let flops = rows.reduce(0) { $0 + last[$1].flops }
                     var line = padded(timing.name) + String(format: "%7.3f  %7.3f  %7.1f", best[i] * 1e3, median[i] * 1e3,
-                                                            Double(timing.flops) / best[i] / 1e9)
-                    if let peer { line += String(format: "   %8.3f  %7.3f  %7.2fx", peer[i].best, peer[i].median, best[i] * 1e3 / peer[i].best) }
-                    log(line + "   " + timing.kernels)
+                                                            Double(flops) / best[i] / 1e9)
+                    if let peer {
+                        let peerBest = rows.reduce(0) { $0 + peer[$1].best }, peerMedian = rows.reduce(0) { $0 + peer[$1].median }
+                        line += String(format: "   %8.3f  %7.3f  %7.2fx", peerBest, peerMedian, best[i] * 1e3 / peerBest)
+                    }
+                    log(line + "   " + timing.kernels + (rows.count > 1 ? ", chained with the next layer" : ""))
                 }
                 var sum = padded("sum") + String(format: "%7.3f  %7.3f", best.reduce(0, +) * 1e3, median.reduce(0, +) * 1e3)
                 if let peer {

@@ -71,6 +71,12 @@ public final class GraphRunner: @unchecked Sendable {
         inputBuffers = try graph.inputs.map { try views[$0] ?? Tensor(zeros: plan.shapes[$0]) }
         outputBuffers = outputs.map { views[$0]! }
         for step in plan.steps { step.kernel.reserve(workspace, threads: self.threads) }
+        for index in plan.chainedSteps {
+            if case let (first, second)? = chain(at: index) {
+                workspace.reserve(count: Convolution.separableChainWorkspaceCount(first.block, first.geometry, second.block, second.geometry,
+                                                                                  threads: self.threads))
+            }
+        }
     }
 
     /// The shapes ``run(_:)`` expects, in the graph's input order (batch axis dropped).
@@ -137,11 +143,25 @@ public final class GraphRunner: @unchecked Sendable {
     }
 
     /// Each step of one run on ``inputBuffers`` (with `band`, as ``runInPlace(band:)``), in run
-    /// order: its kind, the compiled kernels that ran it (`packed GEMM AVX2+FMA 6x16`) and its seconds.
-    public func stepTimes(band: InputBand? = nil) throws -> [(kind: String, kernels: String, seconds: Double)] {
+    /// order: its kind, the compiled kernels that ran it (`packed GEMM AVX2+FMA 6x16`), its
+    /// seconds, and whether it ran in one chain with the step before (two MobileNet blocks whose
+    /// activation between them is large, Tensor's `Convolution.separableChain`): then its time is
+    /// in that step's and its own is 0.
+    public func stepTimes(band: InputBand? = nil) throws -> [(kind: String, kernels: String, seconds: Double, timedWithPrevious: Bool)] {
         var times = [Double](repeating: 0, count: plan.steps.count)
         try times.withUnsafeMutableBufferPointer { try execute(nil, band: band, timing: $0.baseAddress) }
-        return zip(plan.steps, times).map { (kind: $0.kind, kernels: $0.kernel.kernels, seconds: $1) }
+        return plan.steps.indices.map { index in
+            let step = plan.steps[index]
+            let chained = plan.chainedSteps.contains(index - 1) && (band == nil || index - 1 >= plan.bandChainLength)
+            return (kind: step.kind, kernels: step.kernel.kernels, seconds: times[index], timedWithPrevious: chained)
+        }
+    }
+
+    /// The two blocks of the chain starting at step `index` (``GraphPlan/chainedSteps``).
+    private func chain(at index: Int) -> (SeparableKernel, SeparableKernel)? {
+        guard index + 1 < plan.steps.count, let first = plan.steps[index].kernel as? SeparableKernel,
+              let second = plan.steps[index + 1].kernel as? SeparableKernel else { return nil }
+        return (first, second)
     }
 
     /// Copies `inputs` in (nil: they are in ``inputBuffers`` already), runs every step (writing
@@ -172,10 +192,24 @@ public final class GraphRunner: @unchecked Sendable {
             }
             repeated = RepeatedBand(band: band)
         }
+        var runWithTheOneBefore = false
         for (index, step) in plan.steps.enumerated() {
+            if runWithTheOneBefore {
+                runWithTheOneBefore = false
+                timing?[index] = 0
+                continue
+            }
             let start = timing == nil ? 0 : DispatchTime.now().uptimeNanoseconds
             do {
-                if var band = repeated, index < plan.bandChainLength, let geometry = step.kernel.bandGeometry {
+                if plan.chainedSteps.contains(index), repeated == nil || index >= plan.bandChainLength,
+                   case let (first, second)? = chain(at: index) {
+                    // Two blocks as one chain; the time of both is the first's.
+                    let next = plan.steps[index + 1]
+                    try Convolution.separableChain(views[step.inputs[0]]!, first.block, into: views[step.output]!, second.block,
+                                                   into: views[next.output]!, workspace: workspace,
+                                                   skippingZeroChannels: skipsZeroChannels, threads: threads)
+                    runWithTheOneBefore = true
+                } else if var band = repeated, index < plan.bandChainLength, let geometry = step.kernel.bandGeometry {
                     // Skip the output rows (columns) the band gives but one; write the ones this step reads first.
                     let skipped = band.skipped(geometry)
                     band.prepare(views[step.inputs[0]]!, for: geometry, skipping: skipped)

@@ -68,67 +68,22 @@ extension Convolution {
         workspace: ConvolutionWorkspace, skippingRows: Range<Int> = 0..<0, skippingColumns: Range<Int> = 0..<0,
         skippingZeroChannels: Bool = true, threads: Int = Parallelism.defaultThreads
     ) throws {
-        try input.requireRank(3, "separable input")
-        let (h, w, c) = (input.shape[0], input.shape[1], input.shape[2])
-        guard depthwiseWeights.count == 9 * c, depthwiseWeights.rank >= 3,
-              depthwiseWeights.shape[0] == 3, depthwiseWeights.shape[1] == 3, depthwiseWeights.shape[2] == c else {
-            throw TensorError.shapeMismatch("depthwise weights must be [3, 3, \(c)] for input \(input.shape), got \(depthwiseWeights.shape)")
-        }
-        guard stride == 1 || stride == 2 else {
-            throw TensorError.unsupported("depthwise stride \(stride); only 1 and 2 are implemented")
-        }
-        try Tensor.requireBias(depthwiseBias, channels: c)
-        guard packed.inputChannels == c else {
-            throw TensorError.shapeMismatch("pointwise weights expect \(packed.inputChannels) channels, depthwise gives \(c)")
-        }
-        let g = try ConvolutionGeometry(
-            inputHeight: h, inputWidth: w, kernelHeight: 3, kernelWidth: 3, stride: stride, dilation: dilation, padding: .same)
-        let (oh, ow, cout) = (g.outputHeight, g.outputWidth, packed.outputChannels)
-        try output.requireShape([oh, ow, cout], "separable output")
-        try output.requireDisjoint(from: input, "separable output")
-
-        let bandRows = separableBandRows(width: ow, channels: c, kernel: packed.kernel)
-        let rowsToCompute = SkippedRows(count: oh, skipping: skippingRows)
-        let columns = SkippedRows(count: ow, skipping: skipsColumns(skippingColumns, packed) ? skippingColumns : 0..<0)
+        let block = SeparableBlock(depthwiseWeights: depthwiseWeights, depthwiseBias: depthwiseBias, stride: stride,
+                                   dilation: dilation, packed: packed, activation: activation)
+        let g = try block.geometry(input: input, output: output)
+        let bandRows = separableBandRows(width: g.outputWidth, channels: block.channels, kernel: packed.kernel)
+        let rowsToCompute = SkippedRows(count: g.outputHeight, skipping: skippingRows)
+        let columns = SkippedRows(count: g.outputWidth, skipping: skipsColumns(skippingColumns, packed) ? skippingColumns : 0..<0)
         guard rowsToCompute.computed > 0 else { return }
         let workers = max(1, min(threads, rowsToCompute.computed))
-        workspace.reserve(count: separableWorkspaceCount(width: ow, channels: c, threads: workers, kernel: packed.kernel))
-        let (low, high) = activation.bounds
-        withExtendedLifetime((input, depthwiseWeights, depthwiseBias, packed, output, workspace)) {
-            let src = input.basePointer, wts = depthwiseWeights.basePointer, bias = depthwiseBias?.basePointer
-            let dst = output.mutableBasePointer, scratchBase = workspace.base
+        workspace.reserve(count: workers * block.bandFloats(g))
+        withExtendedLifetime((input, block, output, workspace)) {
+            let rows = SeparableRows(block, g, input: input.basePointer, output: output.mutableBasePointer,
+                                     skippingColumns: columns.skipped, skippingZeroChannels: skippingZeroChannels)
+            let scratchBase = workspace.base
             Parallelism.forEachBand(workers) { worker in
-                let band = scratchBase + worker * bandRows * ow * c
                 let share = Parallelism.bandRange(worker, of: workers, count: rowsToCompute.computed)
-                rowsToCompute.forEachRun(share) { run in
-                    var row = run.lowerBound
-                    while row < run.upperBound {
-                        let rows = min(bandRows, run.upperBound - row)
-                        depthwiseRows(src, wts, bias, g, c, low, high, outputRows: row..<(row + rows),
-                                      skippingColumns: columns.skipped, isa: packed.isa, into: band)
-                        if columns.skipped.isEmpty {
-                            packedGEMM(a: band, m: rows * ow, packed: packed, c: dst + row * ow * cout,
-                                       epilogue: KernelEpilogue(activation), threads: 1, skippingZeroChannels: skippingZeroChannels)
-                        } else {
-                            // The kept pixels between one row's skipped columns and the next row's
-                            // are contiguous (the row's right part, the next row's left part): one
-                            // GEMM each, so a partial tile is wasted once per row, not per part.
-                            func gemm(_ pixels: Range<Int>) {
-                                guard !pixels.isEmpty else { return }
-                                packedGEMM(a: band + pixels.lowerBound * c, m: pixels.count, packed: packed,
-                                           c: dst + (row * ow + pixels.lowerBound) * cout, epilogue: KernelEpilogue(activation),
-                                           threads: 1, skippingZeroChannels: skippingZeroChannels)
-                            }
-                            var start = 0
-                            for r in 0..<rows {
-                                gemm(start..<(r * ow + columns.skipped.lowerBound))
-                                start = r * ow + columns.skipped.upperBound
-                            }
-                            gemm(start..<(rows * ow))
-                        }
-                        row += rows
-                    }
-                }
+                rowsToCompute.forEachRun(share) { run in rows.compute(run, band: scratchBase + worker * block.bandFloats(g)) }
             }
         }
     }

@@ -39,27 +39,24 @@ enum SeparableFusion {
 
 /// A depthwise 3×3 and a 1×1 convolution as one step (``SeparableFusion``), band by band.
 struct SeparableKernel: GraphKernel {
-    let depthwiseWeights: Tensor, depthwiseBias: Tensor
-    let stride: Int, dilation: Int
-    let pointwise: PackedPointwiseWeights
-    let activation: Activation
+    let block: SeparableBlock
     /// The depthwise window over the step's input (SAME): what a band of equal rows gives.
     let geometry: ConvolutionGeometry
     var kind: String {
-        "depthwise 3x3 s\(stride)" + (dilation == 1 ? "" : " d\(dilation)") + " + conv 1x1"
-            + (pointwise.precision == .fp32 ? "" : " \(pointwise.precision.rawValue)")
+        "depthwise 3x3 s\(block.stride)" + (block.dilation == 1 ? "" : " d\(block.dilation)") + " + conv 1x1"
+            + (block.packed.precision == .fp32 ? "" : " \(block.packed.precision.rawValue)")
     }
     var bandGeometry: ConvolutionGeometry? { geometry }
-    var kernels: String { Convolution.depthwiseKernelFamily + " + " + pointwise.kernelFamily }
+    var kernels: String { Convolution.depthwiseKernelFamily + " + " + block.packed.kernelFamily }
     func reserve(_ workspace: ConvolutionWorkspace, threads: Int) {
-        workspace.reserve(count: Convolution.separableWorkspaceCount(width: geometry.outputWidth, channels: pointwise.inputChannels,
-                                                                     threads: threads))
+        workspace.reserve(count: Convolution.separableWorkspaceCount(width: geometry.outputWidth, channels: block.packed.inputChannels,
+                                                                     threads: threads, kernel: block.packed.kernel))
     }
     func run(_ io: GraphKernelIO) throws {
-        try Convolution.separable(io.input(0), depthwiseWeights: depthwiseWeights, depthwiseBias: depthwiseBias, stride: stride,
-                                  dilation: dilation, packed: pointwise, activation: activation, into: io.output,
-                                  workspace: io.workspace, skippingRows: io.skippingRows, skippingColumns: io.skippingColumns,
-                                  skippingZeroChannels: io.skipsZeroChannels, threads: io.threads)
+        try Convolution.separable(io.input(0), depthwiseWeights: block.depthwiseWeights, depthwiseBias: block.depthwiseBias,
+                                  stride: block.stride, dilation: block.dilation, packed: block.packed, activation: block.activation,
+                                  into: io.output, workspace: io.workspace, skippingRows: io.skippingRows,
+                                  skippingColumns: io.skippingColumns, skippingZeroChannels: io.skipsZeroChannels, threads: io.threads)
     }
 }
 
@@ -78,8 +75,8 @@ extension SeparableFusion {
                                                stride: op.window.strideHeight, dilation: op.window.dilationHeight, padding: .same)
         let precision = binding.pointwisePrecision(inputChannels: cin)
         let packed = try binding.packedGEMM(weights: weights, bias: bias, rows: cin, columns: cout, precision: precision)
-        binding.addStep(SeparableKernel(depthwiseWeights: depthwiseWeights, depthwiseBias: depthwiseBias, stride: op.window.strideHeight,
-                                        dilation: op.window.dilationHeight, pointwise: packed, activation: pointwise.activation,
-                                        geometry: geometry), [x], fusing: [binding.fusedDepthwiseIndex!])
+        let block = SeparableBlock(depthwiseWeights: depthwiseWeights, depthwiseBias: depthwiseBias, stride: op.window.strideHeight,
+                                   dilation: op.window.dilationHeight, packed: packed, activation: pointwise.activation)
+        binding.addStep(SeparableKernel(block: block, geometry: geometry), [x], fusing: [binding.fusedDepthwiseIndex!])
     }
 }

@@ -171,6 +171,10 @@ public final class PoseNetModel: @unchecked Sendable {
         /// Which kernels computed it, e.g. `packed GEMM AVX-512 8x32` or
         /// `depthwise Swift SIMD SSE2 + packed GEMM AVX2+FMA 6x16` (Tensor's `kernelFamily`).
         public let kernels: String
+        /// Whether the layer ran in one chain with the layer before (two blocks whose activation
+        /// between them is larger than a core's cache share, ModelGraph's `SeparableChaining`):
+        /// its time is then in that layer's ``seconds`` and its own is 0.
+        public let timedWithPrevious: Bool
     }
 
     /// Runs the network once like ``run(padding:)``, timing every layer (for `posekit bench model --layers`):
@@ -181,23 +185,26 @@ public final class PoseNetModel: @unchecked Sendable {
         let shapes = architecture.blockShapes(inputSize: inputSize, blockChannels: weights.blockChannels)
         guard steps.count == shapes.count + 1 else {
             // A plan other than one step per block (not PoseNet's usual): each step by its kind.
-            return steps.map { LayerTiming(name: $0.kind, seconds: $0.seconds, flops: 0, kernels: $0.kernels) }
+            return steps.map { LayerTiming(name: $0.kind, seconds: $0.seconds, flops: 0, kernels: $0.kernels,
+                                           timedWithPrevious: $0.timedWithPrevious) }
         }
         var timings: [LayerTiming] = []
         for (block, (shape, step)) in zip(shapes, steps).enumerated() {
             let (o, oc, ic) = (shape.outputSide, shape.outputChannels, shape.inputChannels)
             if block == 0 {
                 timings.append(LayerTiming(name: "conv0 3x3 s\(shape.stride) \(ic)->\(oc) \(o)x\(o)", seconds: step.seconds,
-                                           flops: 2 * o * o * oc * 9 * ic, kernels: step.kernels))
+                                           flops: 2 * o * o * oc * 9 * ic, kernels: step.kernels, timedWithPrevious: step.timedWithPrevious))
             } else {
                 timings.append(LayerTiming(name: "dw+pw\(block) s\(shape.stride) d\(shape.dilation) \(ic)->\(oc) \(o)x\(o)",
-                                           seconds: step.seconds, flops: 2 * o * o * ic * (9 + oc), kernels: step.kernels))
+                                           seconds: step.seconds, flops: 2 * o * o * ic * (9 + oc), kernels: step.kernels,
+                                           timedWithPrevious: step.timedWithPrevious))
             }
         }
         let c = weights.blockChannels.last!, total = MobileNetArchitecture.headChannelTotal
         let last = steps[steps.count - 1]
         timings.append(LayerTiming(name: "heads \(c)->\(total) \(outputHeight)x\(outputWidth)", seconds: last.seconds,
-                                   flops: 2 * outputHeight * outputWidth * c * total, kernels: last.kernels))
+                                   flops: 2 * outputHeight * outputWidth * c * total, kernels: last.kernels,
+                                   timedWithPrevious: last.timedWithPrevious))
         return timings
     }
 }
