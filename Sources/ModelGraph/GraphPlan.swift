@@ -34,9 +34,9 @@ struct GraphPlan {
     /// graph's only input) and can leave out the rows (columns) a band of equal input rows gives;
     /// a run given an ``InputBand`` follows it along them (``RepeatedBand``). 0: no chain.
     var bandChainLength = 0
-    /// Steps run with the step after them as one chain (``SeparableChaining``), when no band
-    /// asks either of them to leave rows out.
-    var chainedSteps: Set<Int> = []
+    /// Steps run as one chain (``SeparableChaining``), when no band asks them to leave rows out:
+    /// the first step's index → the number of steps.
+    var chains: [Int: Int] = [:]
     /// The arithmetic asked of the 1×1 convolutions (resolved: Tensor's `Precision`); which of
     /// them take it is the graph's `ReducedPrecisionRule`'s decision.
     var precision: Precision = .fp32
@@ -130,7 +130,7 @@ struct GraphPlan {
                 throw GraphRunnerError.invalidGraph("node \(binding.index) (\(binding.node.operation.name), '\(binding.plan.names[binding.output])'): \(error.description)")
             }
         }
-        if fusingLayers { chainedSteps = SeparableChaining.chains(steps, shapes: shapes, outputs: outputs) }
+        if fusingLayers { chains = SeparableChaining.chains(steps, shapes: shapes, outputs: outputs) }
         try placeBuffers(inputs: graph.inputs.filter { seen[$0] }, outputs: outputs)
         bandChainLength = Self.bandChain(steps, input: graph.inputs.count == 1 ? graph.inputs[0] : nil, outputs: outputs)
     }
@@ -204,13 +204,17 @@ struct GraphPlan {
             bufferOf[id] = index
         }
         for id in inputs where bufferOf[id] == nil { take(id) }
-        // A chain's first step reads its inputs until the second step is done (``SeparableChaining``).
+        // A chain's steps read their inputs until its last step is done (``SeparableChaining``).
+        var chainEnd = -1
         var heldInputs: [ValueID] = []
         for (index, step) in steps.enumerated() {
             if !step.kernel.aliasesInput, case .none = placement[step.output] { take(step.output) }
-            let done = step.inputs + heldInputs
-            heldInputs = chainedSteps.contains(index) ? step.inputs : []
-            for id in done where !heldInputs.contains(id) {
+            if let count = chains[index] { chainEnd = index + count - 1 }
+            heldInputs += step.inputs
+            guard index >= chainEnd else { continue }
+            let done = heldInputs
+            heldInputs = []
+            for id in done {
                 let owner = root[id]
                 readers[owner] -= 1
                 if readers[owner] == 0, !kept[owner], let buffer = bufferOf[owner] { free.append(buffer) }

@@ -37,6 +37,8 @@ public final class GraphRunner: @unchecked Sendable {
     /// times the full work.
     public var skipsZeroChannels = true
     private let workspace = ConvolutionWorkspace()
+    /// The plan's chains of blocks (``GraphPlan/chains``) by their first step.
+    private let chainRuns: [Int: ChainRun]
     private let lock = NSLock()
 
     /// Plans `graph` to compute `outputs` (value IDs; nil: all of the graph's outputs, in its order)
@@ -71,12 +73,16 @@ public final class GraphRunner: @unchecked Sendable {
         inputBuffers = try graph.inputs.map { try views[$0] ?? Tensor(zeros: plan.shapes[$0]) }
         outputBuffers = outputs.map { views[$0]! }
         for step in plan.steps { step.kernel.reserve(workspace, threads: self.threads) }
-        for index in plan.chainedSteps {
-            if case let (first, second)? = chain(at: index) {
-                workspace.reserve(count: Convolution.separableChainWorkspaceCount(first.block, first.geometry, second.block, second.geometry,
-                                                                                  threads: self.threads))
-            }
+        var chainRuns: [Int: ChainRun] = [:]
+        for (first, count) in plan.chains {
+            let steps = plan.steps[first..<(first + count)]
+            let kernels = steps.compactMap { $0.kernel as? SeparableKernel }
+            guard kernels.count == count else { continue }
+            let run = ChainRun(blocks: kernels.map(\.block), input: views[steps.first!.inputs[0]]!, outputs: steps.map { views[$0.output]! })
+            workspace.reserve(count: Convolution.separableChainWorkspaceCount(run.blocks, kernels.map(\.geometry), threads: self.threads))
+            chainRuns[first] = run
         }
+        self.chainRuns = chainRuns
     }
 
     /// The shapes ``run(_:)`` expects, in the graph's input order (batch axis dropped).
@@ -152,16 +158,17 @@ public final class GraphRunner: @unchecked Sendable {
         try times.withUnsafeMutableBufferPointer { try execute(nil, band: band, timing: $0.baseAddress) }
         return plan.steps.indices.map { index in
             let step = plan.steps[index]
-            let chained = plan.chainedSteps.contains(index - 1) && (band == nil || index - 1 >= plan.bandChainLength)
+            let chained = plan.chains.contains { index > $0.key && index < $0.key + $0.value
+                                                 && (band == nil || $0.key >= plan.bandChainLength) }
             return (kind: step.kind, kernels: step.kernel.kernels, seconds: times[index], timedWithPrevious: chained)
         }
     }
 
-    /// The two blocks of the chain starting at step `index` (``GraphPlan/chainedSteps``).
-    private func chain(at index: Int) -> (SeparableKernel, SeparableKernel)? {
-        guard index + 1 < plan.steps.count, let first = plan.steps[index].kernel as? SeparableKernel,
-              let second = plan.steps[index + 1].kernel as? SeparableKernel else { return nil }
-        return (first, second)
+    /// What one chain of blocks (``GraphPlan/chains``) runs on: its blocks and views.
+    struct ChainRun {
+        let blocks: [SeparableBlock]
+        let input: Tensor
+        let outputs: [Tensor]
     }
 
     /// Copies `inputs` in (nil: they are in ``inputBuffers`` already), runs every step (writing
@@ -192,23 +199,19 @@ public final class GraphRunner: @unchecked Sendable {
             }
             repeated = RepeatedBand(band: band)
         }
-        var runWithTheOneBefore = false
+        var ranInAChain = -1  // the last step a chain ran
         for (index, step) in plan.steps.enumerated() {
-            if runWithTheOneBefore {
-                runWithTheOneBefore = false
+            if index <= ranInAChain {
                 timing?[index] = 0
                 continue
             }
             let start = timing == nil ? 0 : DispatchTime.now().uptimeNanoseconds
             do {
-                if plan.chainedSteps.contains(index), repeated == nil || index >= plan.bandChainLength,
-                   case let (first, second)? = chain(at: index) {
-                    // Two blocks as one chain; the time of both is the first's.
-                    let next = plan.steps[index + 1]
-                    try Convolution.separableChain(views[step.inputs[0]]!, first.block, into: views[step.output]!, second.block,
-                                                   into: views[next.output]!, workspace: workspace,
+                if let chain = chainRuns[index], repeated == nil || index >= plan.bandChainLength {
+                    // Blocks as one chain; the time of all is the first's.
+                    try Convolution.separableChain(chain.input, chain.blocks, into: chain.outputs, workspace: workspace,
                                                    skippingZeroChannels: skipsZeroChannels, threads: threads)
-                    runWithTheOneBefore = true
+                    ranInAChain = index + chain.blocks.count - 1
                 } else if var band = repeated, index < plan.bandChainLength, let geometry = step.kernel.bandGeometry {
                     // Skip the output rows (columns) the band gives but one; write the ones this step reads first.
                     let skipped = band.skipped(geometry)

@@ -181,18 +181,24 @@ extension Convolution {
     /// the GEMM the weights were packed for; with `skippingZeroChannels`, the packed GEMM leaves
     /// out the input channels that are zero in all of a tile's pixels (ZeroChannels.swift).
     /// The epilogue's residual is aligned with `c`.
+    ///
+    /// Returns whether skipping went on past its sample (with one core; with more, or without
+    /// skipping, `skippingZeroChannels`): a caller cutting one layer into many calls (a band at a
+    /// time) passes it to the next call, so the layer is sampled once, not in every band.
+    @discardableResult
     static func packedGEMM(
         a: UnsafePointer<Float>, m: Int, packed: PackedPointwiseWeights, c: UnsafeMutablePointer<Float>,
         epilogue: KernelEpilogue, threads: Int, skippingZeroChannels: Bool = false
-    ) {
+    ) -> Bool {
         if let reduced = packed.reduced {
-            return reducedPrecisionGEMM(a: a, m: m, panels: reduced, c: c, epilogue: epilogue, threads: threads)
+            reducedPrecisionGEMM(a: a, m: m, panels: reduced, c: c, epilogue: epilogue, threads: threads)
+            return skippingZeroChannels
         }
         guard packed.kernel == .packed else {
             gemmWithEpilogue(a: a, m: m, k: packed.inputChannels, b: UnsafePointer(packed.panels.buffer.baseAddress!),
                              n: packed.outputChannels, c: c, bias: UnsafePointer(packed.bias.buffer.baseAddress!),
                              epilogue: epilogue, threads: threads, maxRows: 1024)
-            return
+            return skippingZeroChannels
         }
         let tileRows = packed.tileRows
         let tiles = (m + tileRows - 1) / tileRows
@@ -206,6 +212,7 @@ extension Convolution {
         let panels = PackedPointwiseWeights.panelCount(outputChannels: n, panelWidth: packed.panelWidth)
         let tileFloats = tileRows * k
         let groupSize = max(1, zeroChannelGroupBytes / (tileFloats * MemoryLayout<Float>.stride))
+        var keptSkipping = skippingZeroChannels  // written only with one worker
         Parallelism.forEachBand(workers) { worker in
             let share = Parallelism.bandRange(worker, of: workers, count: tiles)
             // Every tile of `run` times each column chunk in turn (the chunk stays in L2).
@@ -269,6 +276,7 @@ extension Convolution {
                             first = group.upperBound
                             if group.lowerBound == share.lowerBound
                                 && !skippingPays(zeroPairs: zeroPairs, pairs: group.count * k, panels: panels) {
+                                if workers == 1 { keptSkipping = false }
                                 return multiplyInFull(first..<share.upperBound)
                             }
                         }
@@ -276,6 +284,7 @@ extension Convolution {
                 }
             }
         }
+        return keptSkipping
     }
 
     /// Weights per column chunk of `packedGEMM(a:m:packed:c:epilogue:threads:skippingZeroChannels:)`: a quarter

@@ -68,11 +68,10 @@ struct SeparableRows {
     let epilogue: KernelEpilogue
     /// Output columns not computed (empty unless skipping pays, `Convolution.skipsColumns`).
     let skippedColumns: Range<Int>
-    let skippingZeroChannels: Bool
 
     /// The caller keeps `block`, `input` and `output` alive while this is used.
     init(_ block: SeparableBlock, _ g: ConvolutionGeometry, input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
-         skippingColumns: Range<Int>, skippingZeroChannels: Bool) {
+         skippingColumns: Range<Int>) {
         (src, dst, self.g) = (input, output, g)
         wts = block.depthwiseWeights.basePointer
         bias = block.depthwiseBias?.basePointer
@@ -82,11 +81,12 @@ struct SeparableRows {
         packed = block.packed
         epilogue = KernelEpilogue(block.activation)
         skippedColumns = skippingColumns
-        self.skippingZeroChannels = skippingZeroChannels
     }
 
-    /// Output rows `run`, in bands of ``bandRows`` through `band` (``SeparableBlock/bandFloats(_:)`` floats).
-    func compute(_ run: Range<Int>, band: UnsafeMutablePointer<Float>) {
+    /// Output rows `run`, in bands of ``bandRows`` through `band` (``SeparableBlock/bandFloats(_:)``
+    /// floats). `skipping`: whether the 1×1 products skip zero channels, turned off for this core's
+    /// later bands of the layer once a band's sample says it does not pay (Convolution's `packedGEMM`).
+    func compute(_ run: Range<Int>, band: UnsafeMutablePointer<Float>, skipping: inout Bool) {
         let ow = g.outputWidth
         var row = run.lowerBound
         while row < run.upperBound {
@@ -98,9 +98,9 @@ struct SeparableRows {
             // each, so a partial tile is wasted once per row, not per part.
             func gemm(_ pixels: Range<Int>) {
                 guard !pixels.isEmpty else { return }
-                Convolution.packedGEMM(a: band + pixels.lowerBound * c, m: pixels.count, packed: packed,
-                                       c: dst + (row * ow + pixels.lowerBound) * cout, epilogue: epilogue,
-                                       threads: 1, skippingZeroChannels: skippingZeroChannels)
+                skipping = Convolution.packedGEMM(a: band + pixels.lowerBound * c, m: pixels.count, packed: packed,
+                                                  c: dst + (row * ow + pixels.lowerBound) * cout, epilogue: epilogue,
+                                                  threads: 1, skippingZeroChannels: skipping)
             }
             var start = 0
             if !skippedColumns.isEmpty {

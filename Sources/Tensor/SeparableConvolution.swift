@@ -79,11 +79,14 @@ extension Convolution {
         workspace.reserve(count: workers * block.bandFloats(g))
         withExtendedLifetime((input, block, output, workspace)) {
             let rows = SeparableRows(block, g, input: input.basePointer, output: output.mutableBasePointer,
-                                     skippingColumns: columns.skipped, skippingZeroChannels: skippingZeroChannels)
+                                     skippingColumns: columns.skipped)
             let scratchBase = workspace.base
             Parallelism.forEachBand(workers) { worker in
                 let share = Parallelism.bandRange(worker, of: workers, count: rowsToCompute.computed)
-                rowsToCompute.forEachRun(share) { run in rows.compute(run, band: scratchBase + worker * block.bandFloats(g)) }
+                var skipping = skippingZeroChannels
+                rowsToCompute.forEachRun(share) { run in
+                    rows.compute(run, band: scratchBase + worker * block.bandFloats(g), skipping: &skipping)
+                }
             }
         }
     }

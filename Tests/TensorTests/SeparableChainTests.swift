@@ -58,7 +58,7 @@ import TestSupport
                 let what = "\(kernel) \(isa) \(s) threads=\(threads)"
                 let got1 = try Tensor(shape: want1.shape, values: Array(repeating: .nan, count: want1.count))
                 let got2 = try Tensor(shape: want2.shape, values: Array(repeating: .nan, count: want2.count))
-                try Convolution.separableChain(x, first, into: got1, second, into: got2, workspace: workspace, threads: threads)
+                try Convolution.separableChain(x, [first, second], into: [got1, got2], workspace: workspace, threads: threads)
                 expectClose(got1, want1, "intermediate, " + what)
                 expectClose(got2, want2, what)
                 // PoseKit's GEMM rounds every row alike, however rows are grouped; OpenBLAS's
@@ -66,6 +66,42 @@ import TestSupport
                 guard kernel == .packed else { continue }
                 #expect(differingValues(got1, apart1) == 0, "intermediate, \(what)")
                 #expect(differingValues(got2, apart2) == 0, "output, \(what)")
+            }
+        }
+    }
+
+    /// Four blocks, strides 1, 2, 1, 2 (the chain's first block 2-strided too), against the blocks
+    /// one after the other, bit for bit, every output; 1 to 7 cores.
+    @Test(arguments: [(129, 33, [1, 2, 1, 2]), (64, 40, [2, 1, 2, 1]), (5, 9, [2, 2, 1, 1])] as [(Int, Int, [Int])])
+    func fourBlocksMatchTheBlocksOneAfterTheOther(_ s: (Int, Int, [Int])) throws {
+        guard GEMMKernel.preferred == .packed else { return }  // OpenBLAS may round a row by where it falls in a call
+        var rng = SeededGenerator(seed: UInt64(s.0 * 1000 + s.1))
+        let channels = [8, 24, 40, 16, 33]
+        let x = randomTensor([s.0, s.1, channels[0]], &rng, in: -2...2)
+        var blocks: [SeparableBlock] = [], apart: [Tensor] = []
+        var input = x
+        let workspace = ConvolutionWorkspace()
+        for (i, stride) in s.2.enumerated() {
+            let (c, cout) = (channels[i], channels[i + 1])
+            let block = SeparableBlock(depthwiseWeights: randomTensor([3, 3, c], &rng), depthwiseBias: randomTensor([c], &rng),
+                                       stride: stride, dilation: 1,
+                                       packed: try PackedPointwiseWeights(weights: randomTensor([1, 1, c, cout], &rng),
+                                                                          bias: randomTensor([cout], &rng)),
+                                       activation: .relu6)
+            let (h, w) = ((input.shape[0] + stride - 1) / stride, (input.shape[1] + stride - 1) / stride)
+            let output = try Tensor(zeros: [h, w, cout])
+            try Convolution.separable(input, depthwiseWeights: block.depthwiseWeights, depthwiseBias: block.depthwiseBias,
+                                      stride: stride, packed: block.packed, activation: .relu6, into: output,
+                                      workspace: workspace, threads: 1)
+            blocks.append(block)
+            apart.append(output)
+            input = output
+        }
+        for threads in [1, 2, 3, 7] {
+            let got = try apart.map { try Tensor(shape: $0.shape, values: Array(repeating: .nan, count: $0.count)) }
+            try Convolution.separableChain(x, blocks, into: got, workspace: workspace, threads: threads)
+            for i in got.indices {
+                #expect(differingValues(got[i], apart[i]) == 0, "block \(i), \(s), \(threads) threads")
             }
         }
     }
@@ -83,18 +119,28 @@ import TestSupport
         }
         // The second block reads 4 channels, the first makes 5.
         #expect(throws: TensorError.self) {
-            try Convolution.separableChain(x, try block(8, 5), into: try Tensor(zeros: [6, 6, 5]), try block(4, 3),
-                                           into: try Tensor(zeros: [6, 6, 3]), workspace: ws)
+            try Convolution.separableChain(x, [try block(8, 5), try block(4, 3)],
+                                           into: [try Tensor(zeros: [6, 6, 5]), try Tensor(zeros: [6, 6, 3])], workspace: ws)
         }
         // The output's shape is not the second block's (stride 2 gives 3 × 3).
         #expect(throws: TensorError.self) {
-            try Convolution.separableChain(x, try block(8, 4), into: try Tensor(zeros: [6, 6, 4]), try block(4, 3, stride: 2),
-                                           into: try Tensor(zeros: [6, 6, 3]), workspace: ws)
+            try Convolution.separableChain(x, [try block(8, 4), try block(4, 3, stride: 2)],
+                                           into: [try Tensor(zeros: [6, 6, 4]), try Tensor(zeros: [6, 6, 3])], workspace: ws)
         }
         // The output overlapping the intermediate.
         let shared = try Tensor(zeros: [6, 6, 4])
         #expect(throws: TensorError.self) {
-            try Convolution.separableChain(x, try block(8, 4), into: shared, try block(4, 4), into: shared, workspace: ws)
+            try Convolution.separableChain(x, [try block(8, 4), try block(4, 4)], into: [shared, shared], workspace: ws)
+        }
+        // A third block's output over the first's.
+        let first = try Tensor(zeros: [6, 6, 4])
+        #expect(throws: TensorError.self) {
+            try Convolution.separableChain(x, [try block(8, 4), try block(4, 4), try block(4, 4)],
+                                           into: [first, try Tensor(zeros: [6, 6, 4]), first], workspace: ws)
+        }
+        // One output per block.
+        #expect(throws: TensorError.self) {
+            try Convolution.separableChain(x, [try block(8, 4), try block(4, 4)], into: [first], workspace: ws)
         }
     }
 }
