@@ -3,6 +3,7 @@ import FrameIO
 import MediaPipe
 import PoseCore
 import PoseNet
+import Tensor
 
 /// PoseNet's multi-person poses as the people BlazePose reads (``BlazePoseDetector/personSource``).
 extension PoseDetector: BlazePosePersonSource {
@@ -10,6 +11,9 @@ extension PoseDetector: BlazePosePersonSource {
     public func people(in image: RGBImage) throws -> [Pose] {
         try poses(in: image)
     }
+
+    /// `"posenet"`, the family's name in `ModelCatalogue` (`landmarks_from` in `posekit pose` output).
+    public var modelName: String { ModelCatalogue.Family.poseNet.rawValue }
 }
 
 extension BlazePoseDetector {
