@@ -32,6 +32,8 @@ public struct BlazePosePersonSeed: Sendable, Equatable {
     /// The other model's name, written as the pose's `Pose.landmarksFrom` when the person is reported from it.
     public var modelName = "other"
 
+    /// A person to read in `region` (and `otherRegions`) whose reading must lie near `points` (BlazePose landmark,
+    /// pixels) for their `size`; `pose`: the other model's pose of them (its score, and the person reported from it).
     public init(region: NormalizedRect, otherRegions: [NormalizedRect] = [], points: [(landmark: Int, point: SIMD2<Float>)], size: Float,
                 pose: Pose? = nil) {
         self.region = region
