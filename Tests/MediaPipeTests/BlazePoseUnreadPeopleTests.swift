@@ -59,6 +59,13 @@ struct GivenPeople: BlazePosePersonSource {
         #expect(pose.keypoint(named: "mouthLeft")?.position == given[.nose].position)
         #expect(pose.boundingBox == given.boundingBox)
 
+        // Hands through this body (`pose --hands`): wrist and elbow as PoseNet's, no index or pinky (absent, on the wrist).
+        let hands = BodyHandSeed.seeds(from: pose)
+        #expect(hands.count == 2 && hands.allSatisfy { $0.index == nil && $0.pinky == nil && $0.elbow != nil })
+        var own = pose
+        own.landmarksFrom = nil
+        #expect(BodyHandSeed.seeds(from: own).allSatisfy { $0.index != nil && $0.pinky != nil })
+
         // Off: nobody (BlazePose reads no one).
         #expect(try Self.detector([given], reporting: false).poses(in: Self.empty).isEmpty)
     }
