@@ -21,7 +21,9 @@ extension BlazePoseDetector {
     /// own detector finds the prominent person (and few others), PoseNet (`people`, `posekit pose`'s
     /// defaults) the rest, each read by BlazePose in a region of their own and followed on video with one
     /// id each (docs/blazepose.md, "Everyone in the frame"). PoseNet runs only while fewer than
-    /// `configuration.maximumPoses` people are followed.
+    /// `configuration.maximumPoses` people are followed. A person BlazePose reads in none of their regions is
+    /// PoseNet's pose in BlazePose's landmarks (COCO-17's points only, `Pose.landmarksFrom` `"posenet"`) unless
+    /// `configuration.personRegion.reportsUnreadPeople` is off.
     ///
     ///     let everyone = try BlazePoseDetector.everyone(configuration: .init(maximumPoses: 5))
     ///     let poses = try everyone.poses(in: RGBImage(contentsOfFile: "team.ppm"))
