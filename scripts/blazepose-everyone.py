@@ -2,7 +2,8 @@
 """BlazePose for everyone in the frame (`--max-poses N`: people BlazePose's detector misses found through PoseNet),
 chosen on one image set and reported on another (docs/blazepose.md, "Everyone in the frame").
 
-usage: scripts/blazepose-everyone.py POSEKIT SET_DIR [--max-poses N] [--reach R ...] [--close C ...]
+usage: scripts/blazepose-everyone.py POSEKIT SET_DIR [--max-poses N] [--reach R ...] [--close C ...] [--score S ...]
+                                     [--blazepose-only]
 
 For PoseNet (`posekit pose`, its defaults) and for BlazePose with each region reach R (the person's radius over
 the farthest confident keypoint's distance from the hip centre; `POSEKIT_BLAZEPOSE_PERSON_REACH`, default the
@@ -16,6 +17,11 @@ The choice (on media/images only): the setting whose BlazePose finds at least as
 (the issue's first bar), and among those the highest AP of the whole set (its second). Reach swept 0.9, 1.0, 1.1,
 1.25, 1.4 (wave 7, first agreeing region); C swept 0, 0.05, 0.1, 0.15, 0.25 at reach 1.1 (wave 8); the library's
 defaults (`BlazePoseRegionFromPose.reach`, `.closeEnough`) are the choice.
+
+Wave 9: a person BlazePose reads in no region is reported from PoseNet's pose (`--blazepose-only` turns that off,
+as before), and the score a person found through PoseNet ranks by, S (`POSEKIT_BLAZEPOSE_PERSON_SCORE`, a
+`BlazePosePersonScore`: flag, product, source, visibility), swept on media/images by AP (every rule finds the same people);
+`BlazePoseRegionFromPose.scoring`'s default is the choice.
 """
 import json, math, os, subprocess, sys, tempfile
 
@@ -69,7 +75,8 @@ def main():
         if flag not in args: return [None]
         rest = args[args.index(flag) + 1:]
         return [v for v in rest[:next((i for i, v in enumerate(rest) if v.startswith("--")), len(rest))]]
-    reaches, closes = values("--reach"), values("--close")
+    reaches, closes, scores = values("--reach"), values("--close"), values("--score")
+    only = ["--blazepose-only"] if "--blazepose-only" in args else []
     gt_path = os.path.join(folder, "ground_truth.json")
     gt = json.load(open(gt_path))
     counts = {}
@@ -79,9 +86,11 @@ def main():
     crowded_path = os.path.join(tempfile.mkdtemp(), "crowded.json")
     json.dump(crowded, open(crowded_path, "w"))
     for label, model_args, env in [("posenet", [], None)] + [
-            (f"blazepose --max-poses {n} reach {r or 'default'} close {c or 'default'}", ["--model", "blazepose", "--max-poses", n],
-             {**({"POSEKIT_BLAZEPOSE_PERSON_REACH": r} if r else {}), **({"POSEKIT_BLAZEPOSE_PERSON_CLOSE": c} if c else {})})
-            for r in reaches for c in closes] + [
+            (f"blazepose --max-poses {n}{' --blazepose-only' if only else ''} reach {r or 'default'} close {c or 'default'} score {sc or 'default'}",
+             ["--model", "blazepose", "--max-poses", n] + only,
+             {**({"POSEKIT_BLAZEPOSE_PERSON_REACH": r} if r else {}), **({"POSEKIT_BLAZEPOSE_PERSON_CLOSE": c} if c else {}),
+              **({"POSEKIT_BLAZEPOSE_PERSON_SCORE": sc} if sc else {})})
+            for r in reaches for c in closes for sc in scores] + [
             ("blazepose (its detector only, --max-poses 1)", ["--model", "blazepose"], None)]:
         print(json.dumps({"set": os.path.basename(os.path.normpath(folder)), "model": label,
                           "all": measure(posekit, folder, gt_path, model_args, env),

@@ -33,7 +33,8 @@ extension ModelOptions {
     /// BlazePose (`pose_detection` and `pose_landmark_full`, found as every bundle is) on `--threads`
     /// and `--precision`: one person (the model's default, MediaPipe's legacy pipeline), or one
     /// region per person up to `--max-poses` when it is given, the people BlazePose's detector misses
-    /// found by PoseNet (`BlazePoseDetector.everyone`); the segmentation branch computed only with `mask`.
+    /// found by PoseNet (`BlazePoseDetector.everyone`), those BlazePose cannot read reported from PoseNet's
+    /// pose unless `--blazepose-only`; the segmentation branch computed only with `mask`.
     func makeBlazePose(_ decode: DecodeOptions, mask: Bool = false) throws -> BlazePoseDetector {
         try requirePrecision()
         var configuration = BlazePoseDetector.Configuration(
@@ -52,6 +53,10 @@ extension ModelOptions {
             configuration.personRegion.closeEnough = close
         }
         if let reread = environment["POSEKIT_BLAZEPOSE_PERSON_REREAD"] { configuration.personRegion.rereadsDetected = reread != "0" }
+        if let scoring = environment["POSEKIT_BLAZEPOSE_PERSON_SCORE"].flatMap(BlazePosePersonScore.init(rawValue:)) {
+            configuration.personRegion.scoring = scoring
+        }
+        configuration.personRegion.reportsUnreadPeople = !blazeposeOnly
         return try BlazePoseDetector.everyone(configuration: configuration)
     }
 

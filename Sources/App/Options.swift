@@ -44,9 +44,14 @@ struct ModelOptions: ParsableArguments {
         valueName: "graph|python-solution"))
     var blazeposeVariant: BlazePoseVariant = .graph
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "With --model blazepose --max-poses N (N > 1): report only people BlazePose's landmark model reads. Without it, a person PoseNet finds and BlazePose reads in none of their regions (half hidden, small, faint) is reported from PoseNet's pose: its 17 COCO points at their BlazePose landmarks, the other 16 with score 0, no world points, and \"landmarks_from\": \"posenet\" in the pose (docs/blazepose.md)."))
+    var blazeposeOnly = false
+
     func validate() throws {
         try Self.checkName(model, "--model", among: Self.modelNames)
         if blazeposeVariant != .graph && !isBlazePose { throw ValidationError("--blazepose-variant is for --model \(Self.blazePose)") }
+        if blazeposeOnly && !isBlazePose { throw ValidationError("--blazepose-only is for --model \(Self.blazePose) --max-poses N") }
         if let inputSize { try Limits.inputSize.check(inputSize, "--input-size") }
         try Limits.checkOutputStride(outputStride)
         if let threads { try Limits.threads.check(threads, "--threads") }

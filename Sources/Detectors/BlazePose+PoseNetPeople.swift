@@ -3,6 +3,7 @@ import FrameIO
 import MediaPipe
 import PoseCore
 import PoseNet
+import Tensor
 
 /// PoseNet's multi-person poses as the people BlazePose reads (``BlazePoseDetector/personSource``).
 extension PoseDetector: BlazePosePersonSource {
@@ -10,6 +11,9 @@ extension PoseDetector: BlazePosePersonSource {
     public func people(in image: RGBImage) throws -> [Pose] {
         try poses(in: image)
     }
+
+    /// `"posenet"`, the family's name in `ModelCatalogue` (`landmarks_from` in `posekit pose` output).
+    public var modelName: String { ModelCatalogue.Family.poseNet.rawValue }
 }
 
 extension BlazePoseDetector {
@@ -17,7 +21,9 @@ extension BlazePoseDetector {
     /// own detector finds the prominent person (and few others), PoseNet (`people`, `posekit pose`'s
     /// defaults) the rest, each read by BlazePose in a region of their own and followed on video with one
     /// id each (docs/blazepose.md, "Everyone in the frame"). PoseNet runs only while fewer than
-    /// `configuration.maximumPoses` people are followed.
+    /// `configuration.maximumPoses` people are followed. A person BlazePose reads in none of their regions is
+    /// PoseNet's pose in BlazePose's landmarks (COCO-17's points only, `Pose.landmarksFrom` `"posenet"`) unless
+    /// `configuration.personRegion.reportsUnreadPeople` is off.
     ///
     ///     let everyone = try BlazePoseDetector.everyone(configuration: .init(maximumPoses: 5))
     ///     let poses = try everyone.poses(in: RGBImage(contentsOfFile: "team.ppm"))

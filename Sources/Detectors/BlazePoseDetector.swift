@@ -137,24 +137,38 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         return pipeline
     }
 
-    /// The pipeline's seeds of the people ``personSource`` finds (none without one, or with one person).
+    /// The pipeline's seeds of the people ``personSource`` finds (none without one, or with one person): a region
+    /// each, or when a pose gives none and such people are reported (``BlazePoseRegionFromPose/reportsUnreadPeople``),
+    /// a seed only reported from the pose.
     func personSeeds() -> ((RGBImage) throws -> [BlazePosePersonSeed])? {
         guard configuration.maximumPoses > 1, let source = personSource else { return nil }
-        let rule = configuration.personRegion
+        let rule = configuration.personRegion, name = source.modelName
         return { image in
             let size = ImageSize(width: image.width, height: image.height)
-            return try source.people(in: image).compactMap { rule.seed($0, imageSize: size) }
+            return try source.people(in: image).compactMap { pose in
+                var seed = rule.seed(pose, imageSize: size) ?? (rule.reportsUnreadPeople ? rule.unreadSeed(pose, imageSize: size) : nil)
+                seed?.modelName = name
+                return seed
+            }
         }
+    }
+
+    /// Sets `pipeline`'s people from ``personSource`` and its rules (``Configuration/personRegion``).
+    func seedPeople(_ pipeline: BlazePosePipeline) {
+        let rule = configuration.personRegion
+        pipeline.personSeeds = personSeeds()
+        pipeline.seedAgreement = rule.agreement
+        pipeline.seedCloseEnough = rule.closeEnough
+        pipeline.rereadsDetected = rule.rereadsDetected
+        pipeline.reportsUnreadPeople = rule.reportsUnreadPeople
+        pipeline.seedScoring = rule.scoring
     }
 
     /// The pose in `image` (MediaPipe's static image mode): none or one.
     public func poses(in image: RGBImage) throws -> [Pose] {
         lock.lock()
         defer { lock.unlock() }
-        imagePipeline.personSeeds = personSeeds()
-        imagePipeline.seedAgreement = configuration.personRegion.agreement
-        imagePipeline.seedCloseEnough = configuration.personRegion.closeEnough
-        imagePipeline.rereadsDetected = configuration.personRegion.rereadsDetected
+        seedPeople(imagePipeline)
         return try imagePipeline.processPoses(image).map(\.pose)
     }
 
@@ -181,10 +195,7 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
     /// A stream's own pipeline: runners of its own on the shared graphs, tracking from nothing.
     public func makeFrameWorker(threads: Int, smoothing: Bool) throws -> any PoseFrameWorker {
         let pipeline = try Self.pipeline(detectorGraph, landmarkGraph, configuration, threads: threads, smoothing: smoothing)
-        pipeline.personSeeds = personSeeds()
-        pipeline.seedAgreement = configuration.personRegion.agreement
-        pipeline.seedCloseEnough = configuration.personRegion.closeEnough
-        pipeline.rereadsDetected = configuration.personRegion.rereadsDetected
+        seedPeople(pipeline)
         return BlazePoseFrameWorker(pipeline: pipeline, maskHandler: configuration.segmentation ? maskHandler : nil)
     }
 }

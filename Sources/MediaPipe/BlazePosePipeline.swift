@@ -1,4 +1,5 @@
 import FrameIO
+import PoseCore
 import Tensor
 
 /// What BlazePose found for one person in one image, MediaPipe-shaped (its Python `pose`
@@ -11,8 +12,12 @@ public struct BlazePoseResult: Sendable, Equatable {
     public var detection: Detection?
     /// The region the landmarks were read in (from the detection, or the previous frame's landmarks).
     public var region: NormalizedRect
-    /// The pose flag, a probability.
+    /// The pose flag, a probability (for a person reported from another model's pose, ``otherModelPose``, that
+    /// pose's score).
     public var poseScore: Float
+    /// What the person ranks by, their pose's score: the pose flag for the people BlazePose's detector finds, the
+    /// rule of ``BlazePosePipeline/seedScoring`` for the people another body model found.
+    public var score: Float
     /// The 33 landmarks normalized to the image (smoothed in video mode), with visibility and presence.
     public var landmarks: [Landmark]
     /// The 33 world landmarks in metres (smoothed in video mode).
@@ -22,6 +27,11 @@ public struct BlazePoseResult: Sendable, Equatable {
     /// The person's mask at the image's size (smoothed in video mode), when the pipeline was
     /// configured with `segmentation`; nil otherwise.
     public var segmentationMask: SegmentationMask?
+    /// When BlazePose's landmark model read this person in none of their regions, the other body model's pose
+    /// reported in their place (``BlazePosePersonSeed/reported``: BlazePose's 33 landmarks, COCO-17's points
+    /// only), which ``pose`` returns; ``landmarks`` then hold its points normalized, ``worldLandmarks`` is empty.
+    /// nil: BlazePose's own landmarks.
+    public var otherModelPose: Pose?
 
     /// The landmarks in pixels: x·W, y·H and z·W (z at the scale of x).
     public var pixelLandmarks: [Landmark] { landmarks.map { $0.inPixels(imageSize) } }
@@ -84,6 +94,8 @@ public final class BlazePosePipeline {
         var seedIndex: Int? = nil
         /// Whether the detector found the person on this frame and nobody followed them before.
         var fresh = false
+        /// The other body model's pose score, for a person found through it (``seedScoring``).
+        var sourceScore: Float? = nil
         var maskSmoothing = SegmentationSmoothing()
     }
 
@@ -103,6 +115,11 @@ public final class BlazePosePipeline {
     public var seedCloseEnough: Float = 0.1
     /// Whether a person the detector found anew is read in a seed's regions too (``BlazePoseRegionFromPose/rereadsDetected``).
     public var rereadsDetected = true
+    /// Whether a seeded person read in none of their regions is reported from the seed's pose
+    /// (``BlazePoseRegionFromPose/reportsUnreadPeople``); seeds without a region are only ever reported so.
+    public var reportsUnreadPeople = true
+    /// The score of a person found through a seed (``BlazePoseRegionFromPose/scoring``).
+    public var seedScoring = BlazePosePersonScore.poseFlag
     /// With one person (`maximumPoses` 1): the filters of the person last lost, as MediaPipe's legacy
     /// graph keeps them (`PoseLandmarkFiltering.resetAfterLoss()`), for the next person found.
     private var filteringAfterLoss: PoseLandmarkFiltering?
@@ -261,6 +278,12 @@ public final class BlazePosePipeline {
                                    size: length(high - low)).agrees(with: pixels, tolerance: tolerance)
     }
 
+    /// The mean visibility of the COCO-17 landmarks of `landmarks` (0 without any).
+    static func meanCOCOVisibility(_ landmarks: [Landmark]) -> Float {
+        let visibilities = BlazePoseRegionFromPose.cocoLandmarks.compactMap { $0 < landmarks.count ? landmarks[$0].visibility : nil }
+        return visibilities.isEmpty ? 0 : visibilities.reduce(0, +) / Float(visibilities.count)
+    }
+
     /// A region the landmark model can read: finite, with an area.
     private static func usable(_ region: NormalizedRect) -> Bool {
         region.isFinite && region.width > 0 && region.height > 0
@@ -311,23 +334,27 @@ public final class BlazePosePipeline {
             // so a duplicate never takes a free person's place; the maximum bounds the people reported.
             if configuration.maximumPoses > 1, let personSeeds {
                 // A person followed from the last frame is not read again in a seed of theirs.
-                seeds = try personSeeds(image).filter { Self.usable($0.region) && !overlaps($0.region, people.map(\.region)) }
+                // A seed without a region (a faint pose) is only reported from its pose, when that is asked for.
+                seeds = try personSeeds(image).filter {
+                    Self.usable($0.region) ? !overlaps($0.region, people.map(\.region)) : reportsUnreadPeople && $0.pose != nil
+                }
             }
         }
         for (index, seed) in seeds.enumerated() {
-            candidates.append(TrackedPerson(region: seed.region, filtering: newFiltering(), seed: seed, seeded: true, seedIndex: index))
+            candidates.append(TrackedPerson(region: seed.region, filtering: newFiltering(), seed: seed, seeded: true, seedIndex: index,
+                                            sourceScore: seed.pose.map { Float($0.score) }))
         }
         // Seeds already read for a person the detector found.
         var usedSeeds = Set<Int>()
         var results: [BlazePoseResult] = [], kept: [TrackedPerson] = []
         let smoothMask = smooth && configuration.smoothSegmentation
-        for var person in candidates where Self.usable(person.region) && results.count < configuration.maximumPoses {
+        for var person in candidates where (Self.usable(person.region) || person.seed != nil) && results.count < configuration.maximumPoses {
             var seededReading: (pose: PoseLandmarks, mask: SegmentationMask?)?
             if let seed = person.seed {
                 if let index = person.seedIndex, usedSeeds.contains(index) { continue }
                 // The person is one of those reported already (the detector's, or an earlier seed's): not read again.
                 if results.contains(where: { seed.agrees(with: Self.pixels($0.landmarks, size), tolerance: seedAgreement) }) { continue }
-                if let (region, reading) = try seededRead(image, seed, size) {
+                if Self.usable(seed.region), let (region, reading) = try seededRead(image, seed, size) {
                     person.region = region
                     seededReading = reading
                 }
@@ -338,7 +365,8 @@ public final class BlazePosePipeline {
             // to the seed is kept (the detector's region reads some people poorly: docs/blazepose.md).
             if rereadsDetected, person.fresh, person.seed == nil, let own = ownReading {
                 let pixels = Self.pixels(own.pose.landmarks, size)
-                let nearest = seeds.indices.filter { !usedSeeds.contains($0) }.min { seeds[$0].distance(to: pixels) < seeds[$1].distance(to: pixels) }
+                // Only a seed with regions to read in (a faint pose's seed is never read, only reported).
+                let nearest = seeds.indices.filter { !usedSeeds.contains($0) && Self.usable(seeds[$0].region) }.min { seeds[$0].distance(to: pixels) < seeds[$1].distance(to: pixels) }
                 if let nearest, seeds[nearest].distance(to: pixels) <= seedAgreement {
                     // The detector's reading close enough to the seed stands as it is.
                     usedSeeds.insert(nearest)
@@ -350,6 +378,16 @@ public final class BlazePosePipeline {
                 }
             }
             guard let reading = ownReading else {
+                // Another model's person BlazePose reads in no region: reported from that model's pose, not followed
+                // (on video that model finds them again on the next frame while fewer than the maximum are followed).
+                if reportsUnreadPeople, let seed = person.seed, let reported = seed.reported {
+                    let points = reported.keypoints.map { Landmark(x: Float($0.position.x) / Float(size.width),
+                                                                   y: Float($0.position.y) / Float(size.height), z: 0) }
+                    results.append(BlazePoseResult(imageSize: size, detection: nil, region: seed.region, poseScore: Float(reported.score),
+                                                   score: Float(reported.score), landmarks: points, worldLandmarks: [],
+                                                   nextRegion: seed.region, segmentationMask: nil, otherModelPose: reported))
+                    continue
+                }
                 // No pose in the region: this person is lost. Several people: their filters go with
                 // them (a person found again starts afresh). One person: MediaPipe's legacy graph keeps
                 // the filters it does not reset for whoever it finds next.
@@ -377,6 +415,8 @@ public final class BlazePosePipeline {
             if configuration.maximumPoses > 1 && !person.seeded && overlaps(next, kept.map(\.region)) { continue }
             let smoothed = mask.map { smoothMask ? person.maskSmoothing.apply($0) : $0 }
             results.append(BlazePoseResult(imageSize: size, detection: person.detection, region: person.region, poseScore: pose.poseScore,
+                                           score: seedScoring.score(flag: pose.poseScore, visibility: Self.meanCOCOVisibility(pose.landmarks),
+                                                                    source: person.sourceScore),
                                            landmarks: filtered.landmarks, worldLandmarks: filtered.worldLandmarks, nextRegion: next,
                                            segmentationMask: smoothed))
             // A non-finite next region (a model returning NaN) loses the person: the detector looks again.

@@ -7,6 +7,9 @@ import PoseCore
 public protocol BlazePosePersonSource: Sendable {
     /// The people in `image` (its pixels), best first, with COCO-17's keypoint names (hips, shoulders, ...).
     func people(in image: RGBImage) throws -> [Pose]
+    /// The model's name, written as `Pose.landmarksFrom` on a person reported from its pose
+    /// (``BlazePoseRegionFromPose/reportsUnreadPeople``).
+    var modelName: String { get }
 }
 
 /// A person another body model found, for BlazePose to read: the region and the points BlazePose's reading
@@ -22,10 +25,28 @@ public struct BlazePosePersonSeed: Sendable, Equatable {
     public var points: [(landmark: Int, point: SIMD2<Float>)]
     /// The person's size in pixels (the diagonal of their confident keypoints' box).
     public var size: Float
+    /// The other model's pose of the person (COCO-17, pixels), for its score (``BlazePoseRegionFromPose/scoring``)
+    /// and for reporting the person when BlazePose reads them in none of the regions
+    /// (``BlazePoseRegionFromPose/reportsUnreadPeople``); nil: neither.
+    public var pose: Pose?
+    /// The other model's name, written as the pose's `Pose.landmarksFrom` when the person is reported from it.
+    public var modelName = "other"
+
+    /// A person to read in `region` (and `otherRegions`) whose reading must lie near `points` (BlazePose landmark,
+    /// pixels) for their `size`; `pose`: the other model's pose of them (its score, and the person reported from it).
+    public init(region: NormalizedRect, otherRegions: [NormalizedRect] = [], points: [(landmark: Int, point: SIMD2<Float>)], size: Float,
+                pose: Pose? = nil) {
+        self.region = region
+        self.otherRegions = otherRegions
+        self.points = points
+        self.size = size
+        self.pose = pose
+    }
 
     public static func == (a: Self, b: Self) -> Bool {
         a.region == b.region && a.otherRegions == b.otherRegions && a.size == b.size && a.points.count == b.points.count
             && zip(a.points, b.points).allSatisfy { $0.landmark == $1.landmark && $0.point == $1.point }
+            && a.pose == b.pose && a.modelName == b.modelName
     }
 
     /// Whether BlazePose's `landmarks` (pixels) lie on this person: their COCO-17 points within `tolerance`
@@ -86,9 +107,16 @@ public struct BlazePoseRegionFromPose: Sendable, Equatable {
     /// Whether a person the detector found anew, whom the other model found too, is also read in the seed's
     /// regions when the detector's reading is not ``closeEnough``, the reading lying closest to the seed kept.
     public var rereadsDetected = true
+    /// Whether a person of the other model's that BlazePose reads in none of their regions (or who gives no region:
+    /// a faint or partly seen pose) is reported from the other model's pose (``BlazePosePersonSeed/reported``:
+    /// COCO-17's points at their BlazePose landmarks, the others absent, no world points, `Pose.landmarksFrom`
+    /// naming the model); false: only BlazePose's own landmarks are reported (`posekit pose --blazepose-only`).
+    public var reportsUnreadPeople = true
+    /// The score a person found through the other model ranks by (``BlazePosePersonScore``).
+    public var scoring = BlazePosePersonScore.poseFlag
 
     /// BlazePose's landmarks of COCO-17's points, in COCO-17's order.
-    public static let cocoLandmarks = [0, 2, 5, 7, 8, 11, 12, 13, 14, 15, 16, 23, 24, 25, 26, 27, 28]
+    public static let cocoLandmarks = KeypointSet.blazePose33.cocoIndices.map { $0! }
 
     public init() {}
 
@@ -108,9 +136,7 @@ public struct BlazePoseRegionFromPose: Sendable, Equatable {
         }
         guard let first = points.first else { return nil }
         let low = points.reduce(first.point) { pointwiseMin($0, $1.point) }, high = points.reduce(first.point) { pointwiseMax($0, $1.point) }
-        var seed = BlazePosePersonSeed(region: region, points: points, size: length(high - low))
-        seed.otherRegions = otherRegions
-        return seed
+        return BlazePosePersonSeed(region: region, otherRegions: otherRegions, points: points, size: length(high - low), pose: pose)
     }
 
     /// The region of `pose` in an image of `size`, nil when it gives none.

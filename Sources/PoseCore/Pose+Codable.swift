@@ -4,12 +4,13 @@
 ///      "keypoints": [{"part": "nose", "position": {"x": 1, "y": 2}, "score": 0.9}, ...]}
 ///
 /// `visibility`, `presence` and `z` are written for keypoints that have them, `id` for tracked
-/// poses, `world` (metres, one `{"x","y","z"}` per keypoint) for models that estimate it. Decoding takes
+/// poses, `world` (metres, one `{"x","y","z"}` per keypoint) for models that estimate it, `landmarksFrom`
+/// when the points are another model's (``Pose/landmarksFrom``). Decoding takes
 /// the keypoints in any order, by name, and needs every point of the set; without
 /// `keypointSet`, the set is the smallest known one holding all the names given.
 /// (`posekit pose` writes JSON Lines with ``PoseJSONLinesEncoder``, not this.)
 extension Pose: Codable {
-    private enum CodingKeys: String, CodingKey { case keypointSet, keypoints, score, id, world }
+    private enum CodingKeys: String, CodingKey { case keypointSet, keypoints, score, id, world, landmarksFrom }
     private struct NamedKeypoint: Codable {
         var part: String
         var position: Point
@@ -28,6 +29,7 @@ extension Pose: Codable {
         try container.encode(score, forKey: .score)
         try container.encodeIfPresent(id, forKey: .id)
         try container.encodeIfPresent(world, forKey: .world)
+        try container.encodeIfPresent(landmarksFrom, forKey: .landmarksFrom)
     }
 
     public init(from decoder: Decoder) throws {
@@ -68,5 +70,6 @@ extension Pose: Codable {
             }
             self.world = world
         }
+        landmarksFrom = try container.decodeIfPresent(String.self, forKey: .landmarksFrom)
     }
 }

@@ -88,6 +88,11 @@ public struct Pose: Equatable, Sendable {
     /// The same points in metres, one per keypoint in the set's order, for models that estimate
     /// them (BlazePose's and the hand model's world landmarks); nil otherwise (PoseNet).
     public var world: [WorldPoint]?
+    /// The model whose points these are when it is not the model that reported the pose
+    /// (`"landmarks_from"` in `posekit pose` output): BlazePose for everyone in the frame reports a
+    /// person its landmark model cannot read from PoseNet's pose (`"posenet"`: COCO-17's points at
+    /// their BlazePose landmarks, the others absent); nil when the pose is its model's own.
+    public var landmarksFrom: String?
 
     /// A pose of `keypointSet` (COCO-17, PoseNet's, when not given); `keypoints` must have the
     /// set's count (`precondition`).

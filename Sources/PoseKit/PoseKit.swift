@@ -27,3 +27,4 @@
 @_exported import enum MediaPipe.BlazePoseVariant
 @_exported import struct MediaPipe.BlazePoseRegionFromPose
 @_exported import protocol MediaPipe.BlazePosePersonSource
+@_exported import enum MediaPipe.BlazePosePersonScore

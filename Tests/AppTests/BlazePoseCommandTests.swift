@@ -143,14 +143,18 @@ import Testing
 /// PoseNet's 20, it is BlazePose's number of people.
 @Suite struct BlazePoseMaxPosesOptionTests {
     @Test func maxPosesIsBlazePosesNumberOfPeopleWhenGiven() throws {
-        // Three labelled people; BlazePose's detector finds two (BlazePoseMultiPersonTests).
+        // Three labelled people; BlazePose's detector finds two (BlazePoseMultiPersonTests). With more than one person
+        // PoseNet's people BlazePose cannot read are reported from PoseNet's poses too (BlazePoseEveryoneTests): the
+        // people BlazePose read are counted, and with --blazepose-only they are all.
         let photo = CLI.shared.appendingPathComponent("media/images-val/aic_fa436c914fe4a8ec1ec5474af4d3820b84d17561.jpg").path
         var counts: [Int] = []
-        for options in [[], ["--max-poses", "20"], ["--max-poses", "1"]] {
+        for options in [[], ["--max-poses", "20"], ["--max-poses", "1"], ["--max-poses", "20", "--blazepose-only"]] {
             let run = try CLI.run(["pose", "--model", "blazepose"] + options + [photo])
             #expect(run.status == 0, "\(options): \(run.stderr)")
-            counts.append(try PoseJSONLinesDecoder.decodeAll(run.stdoutText).first?.poses.count ?? -1)
+            let poses = try PoseJSONLinesDecoder.decodeAll(run.stdoutText).first?.poses
+            counts.append(poses?.filter { $0.landmarksFrom == nil }.count ?? -1)
+            if options.last == "--blazepose-only" { #expect(poses?.count == 2) }
         }
-        #expect(counts == [1, 2, 1], "poses without --max-poses, with 20, with 1: \(counts)")
+        #expect(counts == [1, 2, 1, 2], "poses BlazePose read without --max-poses, with 20, with 1, with 20 and --blazepose-only: \(counts)")
     }
 }

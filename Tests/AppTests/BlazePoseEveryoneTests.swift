@@ -2,17 +2,18 @@ import Foundation
 import Testing
 
 /// BlazePose for everyone in the frame (`--max-poses N`: the people BlazePose's own detector misses found
-/// through PoseNet's multi-person poses, one region each; docs/blazepose.md, "Everyone in the frame"), on the
-/// held-out `media/images-val` (the region rules were chosen on `media/images`).
+/// through PoseNet's multi-person poses, one region each; a person BlazePose's landmark model reads in none of their
+/// regions reported from PoseNet's pose; docs/blazepose.md, "Everyone in the frame"), on the held-out
+/// `media/images-val` (every rule was chosen on `media/images`), against PoseNet run in the same test.
 ///
-/// The bars (as many people as PoseNet, AP at least PoseNet's) are not reachable on this set: BlazePose's
-/// landmark model reads three of the people PoseNet finds in none of their regions (docs/blazepose.md: on
-/// `aic_fa436c91…` the half-hidden person, every reading lies on a neighbour, 0.275 of the person's size from
-/// PoseNet's pose at best; on `mhp_10112` the small one, the pose flag stays under 0.5 in 11 of 12 regions and the
-/// 12th reads someone else; on `mpi_inf_3dhp_S8…` PoseNet's pose scores 0.09, its best BlazePose reading lies 0.43
-/// of the person's size from the labels). So: every other person PoseNet finds (its count less those three), and
-/// COCO AP above what BlazePose reached before (its detector alone 0.444, crowded 0.304; the wave-7 attempt 0.580
-/// and 0.539), whole set and crowded photos (3 people or more); on video one id per person, held.
+/// The bars: COCO AP at least PoseNet's (held: 0.644 against 0.620 when measured), and as many people as
+/// PoseNet, held but for one: on `mpi_inf_3dhp_S8…` PoseNet gives the one person two poses, 0.26 (its points 0.269 of
+/// her size from the labels, over the 0.25 that counts as found) and 0.09 (0.235, found); BlazePose reads her in no
+/// region, so she is reported from PoseNet's first pose, and the second, lying on a person reported already, is not
+/// reported twice. So: people found ≥ PoseNet's count less that one; crowded photos (3 people or more): as many people
+/// as PoseNet, and AP at least 0.58 (0.588 measured; PoseNet 0.617: not reached there). With `--blazepose-only`
+/// the output is BlazePose's own landmarks, the output without it less the people reported from PoseNet.
+/// On video one id per person, held.
 @Suite(.serialized) struct BlazePoseEveryoneTests {
     static let folder = CLI.shared.appendingPathComponent("media/images-val")
     static let names = ["nose", "leftEye", "rightEye", "leftEar", "rightEar", "leftShoulder", "rightShoulder", "leftElbow", "rightElbow",
@@ -71,8 +72,8 @@ import Testing
         return try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["AP"] as? Double)
     }
 
-    /// The people of `images-val` PoseNet finds and BlazePose's landmark model reads in none of their regions.
-    static let unreadable = ["aic_fa436c914fe4a8ec1ec5474af4d3820b84d17561.ppm", "mhp_10112.ppm", "mpi_inf_3dhp_S8_Seq1_Cam8_002165.ppm"]
+    /// The one person of `images-val` PoseNet finds only with its second pose on her (above).
+    static let secondPoseOnly = ["mpi_inf_3dhp_S8_Seq1_Cam8_002165.ppm"]
 
     @Test func blazePoseFindsEveryonePoseNetFindsOnHeldOutPhotos() throws {
         let truth = try Self.truth()
@@ -82,7 +83,7 @@ import Testing
         #expect(blazeLines.status == 0 && poseNetLines.status == 0)
         let blazeFound = try Self.found(blazeLines.lines, truth), poseNetFound = try Self.found(poseNetLines.lines, truth)
         print("BlazePoseEveryoneTests: people found on images-val: BlazePose --max-poses 5 \(blazeFound), PoseNet \(poseNetFound)")
-        #expect(blazeFound >= poseNetFound - Self.unreadable.count)
+        #expect(blazeFound >= poseNetFound - Self.secondPoseOnly.count)
 
         let groundTruth = Self.folder.appendingPathComponent("ground_truth.json").path
         let blazeAP = try Self.ap(blaze, groundTruth: groundTruth, images: paths), poseNetAP = try Self.ap([], groundTruth: groundTruth, images: paths)
@@ -95,12 +96,59 @@ import Testing
         subset["annotations"] = (truth.json["annotations"] as! [[String: Any]]).filter { a in crowded.contains { $0.id == a["image_id"] as! Int } }
         let crowdedTruth = dir.appendingPathComponent("crowded.json")
         try JSONSerialization.data(withJSONObject: subset).write(to: crowdedTruth)
+        var crowdedSubset = truth
+        crowdedSubset.images = crowded
         let crowdedPaths = crowded.map { Self.folder.appendingPathComponent($0.ppm).path }
         let blazeCrowded = try Self.ap(blaze, groundTruth: crowdedTruth.path, images: crowdedPaths)
         let poseNetCrowded = try Self.ap([], groundTruth: crowdedTruth.path, images: crowdedPaths)
-        print("BlazePoseEveryoneTests: AP images-val BlazePose \(blazeAP), PoseNet \(poseNetAP); crowded (\(crowded.count) photos) \(blazeCrowded), \(poseNetCrowded)")
+        let blazeCrowdedFound = try Self.found(try CLI.run(["pose"] + blaze + crowdedPaths).lines, crowdedSubset)
+        let poseNetCrowdedFound = try Self.found(try CLI.run(["pose"] + crowdedPaths).lines, crowdedSubset)
+        print("BlazePoseEveryoneTests: AP images-val BlazePose \(blazeAP), PoseNet \(poseNetAP); crowded (\(crowded.count) photos) \(blazeCrowded), \(poseNetCrowded); found there \(blazeCrowdedFound), \(poseNetCrowdedFound)")
         #expect(crowded.count >= 3)
-        #expect(blazeAP >= 0.59 && blazeCrowded >= 0.55, "AP \(blazeAP), crowded \(blazeCrowded)")
+        #expect(blazeAP >= poseNetAP, "AP \(blazeAP), PoseNet's \(poseNetAP)")
+        #expect(blazeCrowded >= 0.58 && blazeCrowdedFound >= poseNetCrowdedFound, "crowded AP \(blazeCrowded), found \(blazeCrowdedFound) of PoseNet's \(poseNetCrowdedFound)")
+    }
+
+    /// The JSON objects of the poses of each line of `lines` (parsed).
+    static func poses(_ lines: [String]) throws -> [[[String: Any]]] {
+        try lines.map { line in
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return record["poses"] as? [[String: Any]] ?? []
+        }
+    }
+
+    /// On `mhp_10112` BlazePose reads the small person in none of their 12 regions (docs/blazepose.md): she is
+    /// PoseNet's pose, named so, with COCO-17's points only; `--blazepose-only` gives the rest exactly.
+    @Test func aPersonBlazePoseCannotReadIsPoseNetsPoseAndSaysSo() throws {
+        let image = Self.folder.appendingPathComponent("mhp_10112.ppm").path
+        let everyone = try CLI.run(["pose", "--model", "blazepose", "--max-poses", "5", image])
+        let only = try CLI.run(["pose", "--model", "blazepose", "--max-poses", "5", "--blazepose-only", image])
+        let poseNet = try CLI.run(["pose", image])
+        #expect(everyone.status == 0 && only.status == 0 && poseNet.status == 0, "\(everyone.stderr)\(only.stderr)")
+        let mixed = try #require(try Self.poses(everyone.lines).first), own = try #require(try Self.poses(only.lines).first)
+        let poseNetPoses = try #require(try Self.poses(poseNet.lines).first)
+        let fromPoseNet = mixed.filter { $0["landmarks_from"] != nil }
+        #expect(fromPoseNet.count == 1 && mixed.count == own.count + 1)
+        let person = try #require(fromPoseNet.first)
+        #expect(person["landmarks_from"] as? String == "posenet" && person["world"] == nil)
+        let keypoints = try #require(person["keypoints"] as? [[String: Any]])
+        #expect(keypoints.count == 33 && keypoints.allSatisfy { $0["visibility"] == nil && $0["presence"] == nil && $0["z"] == nil })
+        // Its COCO-17 points are one of PoseNet's own poses, point for point, score for score; the other 16 score 0.
+        let byName = Dictionary(uniqueKeysWithValues: keypoints.map { ($0["part"] as! String, $0) })
+        let same = poseNetPoses.contains { pose in
+            (pose["score"] as? NSNumber) == (person["score"] as? NSNumber) && (pose["keypoints"] as! [[String: Any]]).allSatisfy { k in
+                let mine = byName[k["part"] as! String]
+                return mine?["x"] as? NSNumber == k["x"] as? NSNumber && mine?["y"] as? NSNumber == k["y"] as? NSNumber
+                    && mine?["score"] as? NSNumber == k["score"] as? NSNumber
+            }
+        }
+        #expect(same, "the pose from PoseNet is none of PoseNet's poses")
+        #expect(keypoints.filter { !Self.names.contains($0["part"] as! String) }.allSatisfy { ($0["score"] as? NSNumber)?.doubleValue == 0 })
+        // Without PoseNet's people, what BlazePose read, byte for byte.
+        #expect(own.allSatisfy { $0["landmarks_from"] == nil && $0["world"] != nil })
+        let rest = mixed.filter { $0["landmarks_from"] == nil }
+        #expect(try rest.map { try JSONSerialization.data(withJSONObject: $0, options: .sortedKeys) }
+                == own.map { try JSONSerialization.data(withJSONObject: $0, options: .sortedKeys) })
     }
 
     @Test func everyoneKeepsOneIDOnVideo() throws {
@@ -114,5 +162,20 @@ import Testing
             ids.append((record["poses"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }.sorted())
         }
         #expect(ids.count == 5 && Set(ids).count == 1 && ids[0].count == 3, "\(ids)")
+    }
+
+    @Test func aPersonFromPoseNetKeepsOneIDOnVideo() throws {
+        // mhp_10112 as a five-frame video: the person BlazePose reads and the small one it cannot (PoseNet's pose).
+        let image = Self.folder.appendingPathComponent("mhp_10112.ppm").path
+        let result = try CLI.run(["pose", "--model", "blazepose", "--max-poses", "5", "--video"] + Array(repeating: image, count: 5))
+        #expect(result.status == 0, "\(result.stderr)")
+        var ids: [[Int]] = [], fromPoseNet: [Int?] = []
+        for poses in try Self.poses(result.lines) {
+            ids.append(poses.compactMap { $0["id"] as? Int }.sorted())
+            let read = poses.filter { $0["landmarks_from"] as? String == "posenet" }
+            fromPoseNet.append(read.count == 1 ? read[0]["id"] as? Int : nil)
+        }
+        #expect(ids.count == 5 && Set(ids).count == 1 && ids[0].count == 2, "\(ids)")
+        #expect(fromPoseNet.allSatisfy { $0 != nil && $0 == fromPoseNet[0] }, "\(fromPoseNet)")
     }
 }

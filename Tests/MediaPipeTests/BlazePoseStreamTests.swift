@@ -9,14 +9,17 @@ import Tensor
 
 extension MediaPipeModels {
     /// The one-call detector on the graphs imported once per test process (at most `maximumPoses` people).
-    static func blazePoseDetector(maximumPoses: Int = 1) throws -> BlazePoseDetector {
+    /// `personRegion`: how another body model's people become regions, and whether those BlazePose cannot read are reported.
+    static func blazePoseDetector(maximumPoses: Int = 1, personRegion: BlazePoseRegionFromPose = .init()) throws -> BlazePoseDetector {
         lock.lock()
         defer { lock.unlock() }
         for name in [BlazePoseDetector.detectorModel, BlazePoseDetector.landmarkModel] where cache[name] == nil {
             cache[name] = try graph(name)
         }
+        var configuration = BlazePoseDetector.Configuration(maximumPoses: maximumPoses)
+        configuration.personRegion = personRegion
         return try BlazePoseDetector(detector: cache[BlazePoseDetector.detectorModel]!, landmarker: cache[BlazePoseDetector.landmarkModel]!,
-                                     configuration: BlazePoseDetector.Configuration(maximumPoses: maximumPoses))
+                                     configuration: configuration)
     }
 }
 

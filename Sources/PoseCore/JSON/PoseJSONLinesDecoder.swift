@@ -11,7 +11,7 @@ import Foundation
 /// Keypoints are matched by `part` name, in any order, to the smallest known ``KeypointSet``
 /// holding every name given (COCO-17, BlazePose-33, Hand-21, Vision-18); all of the set's points
 /// must be present. A keypoint's `visibility`, `presence` and `z` and a pose's `world` (metres,
-/// one point per keypoint) are kept when present, so a BlazePose or hand line reads back whole. Lines written in another
+/// one point per keypoint) and `landmarks_from` are kept when present, so a BlazePose or hand line reads back whole. Lines written in another
 /// coordinate system (`"coordinates": "normalized"` or `"vision"`, which need `width` and
 /// `height`) are converted back to image pixels. `box` and `source`
 /// are optional; `id` (the person's identity, on video) is kept when every pose of the frame
@@ -114,6 +114,12 @@ public struct PoseJSONLinesDecoder {
                 ?? keypoints.reduce(0) { $0 + $1.score } / Double(keypoints.count)
             var pose = Pose(keypoints: keypoints, score: score, id: id, keypointSet: set)
             pose.world = try Self.world(of: pd["world"], pose: p, count: keypoints.count, fail: fail)
+            if let raw = pd["landmarks_from"] {
+                guard let source = raw as? String, !source.isEmpty, source.utf8.count <= 64 else {
+                    throw fail("pose \(p): \"landmarks_from\" must be a model's name")
+                }
+                pose.landmarksFrom = source
+            }
             poses.append(pose)
         }
         guard ids.isEmpty || unidentified == 0 else { throw fail("some poses of the frame have an \"id\" and some do not") }

@@ -11,7 +11,8 @@
 /// for video only; a keypoint's `z` (depth in pixels of x, MediaPipe's), `visibility` and
 /// `presence` are present when the model gives them (BlazePose; never PoseNet), and a pose's
 /// `world` (one `{"x", "y", "z"}` in metres per keypoint, in the set's order) when it has world
-/// points. Keypoints are named by their pose's ``KeypointSet`` (`"part"`), in the set's
+/// points; `landmarks_from` names the model whose points a pose carries when it is not the pose's own
+/// (``Pose/landmarksFrom``). Keypoints are named by their pose's ``KeypointSet`` (`"part"`), in the set's
 /// order, and lie where the model puts them, also outside the image.
 ///
 /// With `coordinates` other than ``KeypointCoordinates/pixels`` (and a known size), `x`, `y` and
@@ -88,13 +89,15 @@ public enum PoseJSONLinesEncoder {
         return coordinates
     }
 
-    /// Writes a pose's fields without the braces: `"id"` (when tracked), `"score"`, `"box"`,
+    /// Writes a pose's fields without the braces: `"id"` (when tracked), `"score"`, `"landmarks_from"` (when
+    /// the points are another model's, ``Pose/landmarksFrom``), `"box"`,
     /// `"keypoints"` (each with `"z"`, `"visibility"` and `"presence"` when the model gives them)
     /// and `"world"` (metres, `{"x", "y", "z"}` per keypoint, when the model gives them).
     static func appendFields(of pose: Pose, coordinates: KeypointCoordinates, width: Int, height: Int, to json: inout JSONText) {
         let decimals = coordinates.decimals
         if let id = pose.id { json.raw("\"id\": "); json.integer(id); json.raw(", ") }
         json.raw("\"score\": "); json.number(pose.score, decimals: JSONText.Decimals.scores)
+        if let source = pose.landmarksFrom { json.raw(", \"landmarks_from\": "); json.string(source) }
         let box = coordinates.box(pose.boundingBox, width: width, height: height)
         json.raw(", \"box\": [")
         json.number(box.minX, decimals: decimals); json.raw(", ")
