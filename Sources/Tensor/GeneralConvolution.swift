@@ -250,8 +250,8 @@ extension Convolution {
             let ow = g.outputWidth
             let pixels = (rowsToCompute.skipped.lowerBound * ow)..<(rowsToCompute.skipped.upperBound * ow)
             forEachIm2colBand(input, g, threads: threads, workspace: scratch, skippingPixels: pixels) { columns, row0, rows in
-                packedGEMM(a: columns, m: rows, packed: packed, c: dst + row0 * cout,
-                           epilogue: epilogue.offset(by: row0 * cout), threads: 1)
+                _ = packedGEMM(a: columns, m: rows, packed: packed, c: dst + row0 * cout,
+                               epilogue: epilogue.offset(by: row0 * cout), threads: 1)
             }
         }
     }

@@ -171,8 +171,8 @@ extension Convolution {
         try epilogue.check(output: output)
         withExtendedLifetime((input, packed, output)) {
             epilogue.withKernelEpilogue { epilogue in
-                packedGEMM(a: input.basePointer, m: h * w, packed: packed, c: output.mutableBasePointer,
-                           epilogue: epilogue, threads: threads, skippingZeroChannels: skippingZeroChannels)
+                _ = packedGEMM(a: input.basePointer, m: h * w, packed: packed, c: output.mutableBasePointer,
+                               epilogue: epilogue, threads: threads, skippingZeroChannels: skippingZeroChannels)
             }
         }
     }
