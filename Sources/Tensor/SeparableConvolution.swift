@@ -71,7 +71,6 @@ extension Convolution {
         let block = SeparableBlock(depthwiseWeights: depthwiseWeights, depthwiseBias: depthwiseBias, stride: stride,
                                    dilation: dilation, packed: packed, activation: activation)
         let g = try block.geometry(input: input, output: output)
-        let bandRows = separableBandRows(width: g.outputWidth, channels: block.channels, kernel: packed.kernel)
         let rowsToCompute = SkippedRows(count: g.outputHeight, skipping: skippingRows)
         let columns = SkippedRows(count: g.outputWidth, skipping: skipsColumns(skippingColumns, packed) ? skippingColumns : 0..<0)
         guard rowsToCompute.computed > 0 else { return }
