@@ -1,7 +1,7 @@
 /// One MobileNet block as ``Convolution/separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:skippingColumns:skippingZeroChannels:threads:)``
 /// runs it: a depthwise 3×3 convolution (SAME) + bias + activation, then a 1×1 convolution
 /// (weights packed for the GEMM) + bias + the same activation. Two in a row run as one chain
-/// (``Convolution/separableChain(_:_:into:_:into:workspace:skippingZeroChannels:threads:)``).
+/// (``Convolution/separableChain(_:_:into:workspace:skippingZeroChannels:threads:)``).
 public struct SeparableBlock: Sendable {
     /// `[3, 3, C]` (or `[3, 3, C, 1]`).
     public let depthwiseWeights: Tensor
