@@ -31,6 +31,7 @@ extension Convolution {
     ///     another or `input`.
     ///   - workspace: scratch, grown to ``separableChainWorkspaceCount(_:_:threads:)`` if smaller.
     ///   - skippingZeroChannels: as for ``separable(_:depthwiseWeights:depthwiseBias:stride:dilation:packed:activation:into:workspace:skippingRows:skippingColumns:skippingZeroChannels:threads:)``.
+    ///   - threads: cores to use (≥ 1).
     /// - Throws: ``TensorError`` on shape mismatches, overlapping tensors or unsupported strides.
     public static func separableChain(
         _ input: Tensor, _ blocks: [SeparableBlock], into outputs: [Tensor],
