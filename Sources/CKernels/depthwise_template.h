@@ -8,38 +8,42 @@ typedef float half_t __attribute__((vector_size(VEC_BYTES / 2)));
 typedef float half_unaligned_t __attribute__((vector_size(VEC_BYTES / 2), aligned(4)));
 typedef int32_t ihalf_t __attribute__((vector_size(VEC_BYTES / 2)));
 
-/// One group of 4 output pixels over channel blocks of type T (`lanes` wide) from `*ch` while a
-/// whole block fits; advances `*ch`. Pixel j, tap kx reads input column j·s + kx·d of the group.
+/// Output pixels per group: eight accumulators, so eight independent multiply-add chains hide
+/// the FMA latency (five cycles on Zen, four on Intel) that four chains left exposed; 12–16%
+/// faster in cache on Zen 1 (65×65×192, 33×33×384) than groups of four, the same from memory.
+#define DEPTHWISE_GROUP 8
+
+/// Pixel j of a group: the three taps of one window row, in window order.
+#define DEPTHWISE_TAPS(TU, j)                                                                           \
+    a##j += *(const TU *)(row + (j) * s * c) * w0;                                                     \
+    a##j += *(const TU *)(row + ((j) * s + d) * c) * w1;                                               \
+    a##j += *(const TU *)(row + ((j) * s + 2 * d) * c) * w2;
+
+/// Pixel j of a group clamped (NaN lanes pass through) and stored.
+#define DEPTHWISE_STORE(IT, j) {                                                                        \
+    IT below = a##j < lo, above = a##j > hi, bits = (IT)a##j;                                          \
+    bits = (bits & ~below) | ((IT)lo & below);                                                         \
+    bits = (bits & ~above) | ((IT)hi & above);                                                         \
+    memcpy(out + (j) * c + *ch, &bits, sizeof(bits)); }
+
+/// One group of DEPTHWISE_GROUP output pixels over channel blocks of type T (`lanes` wide) from
+/// `*ch` while a whole block fits; advances `*ch`. Pixel j, tap kx reads input column j·s + kx·d
+/// of the group.
 #define DEPTHWISE_BLOCKS(T, TU, IT, lanes)                                                              \
     while (*ch + (lanes) <= c) {                                                                       \
         T b = bias ? *(const TU *)(bias + *ch) : (T){};                                                 \
-        T a0 = b, a1 = b, a2 = b, a3 = b;                                                              \
+        T a0 = b, a1 = b, a2 = b, a3 = b, a4 = b, a5 = b, a6 = b, a7 = b;                              \
         const float *row = window + *ch, *w = wts + *ch;                                               \
         for (long r = 0; r < window_rows; r++) {                                                       \
             T w0 = *(const TU *)w, w1 = *(const TU *)(w + c), w2 = *(const TU *)(w + 2 * c);           \
-            a0 += *(const TU *)row * w0;                                                               \
-            a0 += *(const TU *)(row + d * c) * w1;                                                     \
-            a0 += *(const TU *)(row + 2 * d * c) * w2;                                                 \
-            a1 += *(const TU *)(row + s * c) * w0;                                                     \
-            a1 += *(const TU *)(row + (s + d) * c) * w1;                                               \
-            a1 += *(const TU *)(row + (s + 2 * d) * c) * w2;                                           \
-            a2 += *(const TU *)(row + 2 * s * c) * w0;                                                 \
-            a2 += *(const TU *)(row + (2 * s + d) * c) * w1;                                           \
-            a2 += *(const TU *)(row + (2 * s + 2 * d) * c) * w2;                                       \
-            a3 += *(const TU *)(row + 3 * s * c) * w0;                                                 \
-            a3 += *(const TU *)(row + (3 * s + d) * c) * w1;                                           \
-            a3 += *(const TU *)(row + (3 * s + 2 * d) * c) * w2;                                       \
+            DEPTHWISE_TAPS(TU, 0) DEPTHWISE_TAPS(TU, 1) DEPTHWISE_TAPS(TU, 2) DEPTHWISE_TAPS(TU, 3)    \
+            DEPTHWISE_TAPS(TU, 4) DEPTHWISE_TAPS(TU, 5) DEPTHWISE_TAPS(TU, 6) DEPTHWISE_TAPS(TU, 7)    \
             row += d * row_stride;                                                                     \
             w += 3 * c;                                                                                \
         }                                                                                              \
         T lo = (T){} + low, hi = (T){} + high;                                                         \
-        T outs[4] = {a0, a1, a2, a3};                                                                  \
-        for (int j = 0; j < 4; j++) {                                                                  \
-            IT below = outs[j] < lo, above = outs[j] > hi, bits = (IT)outs[j];                         \
-            bits = (bits & ~below) | ((IT)lo & below);                                                 \
-            bits = (bits & ~above) | ((IT)hi & above);                                                 \
-            memcpy(out + j * c + *ch, &bits, sizeof(bits));                                            \
-        }                                                                                              \
+        DEPTHWISE_STORE(IT, 0) DEPTHWISE_STORE(IT, 1) DEPTHWISE_STORE(IT, 2) DEPTHWISE_STORE(IT, 3)    \
+        DEPTHWISE_STORE(IT, 4) DEPTHWISE_STORE(IT, 5) DEPTHWISE_STORE(IT, 6) DEPTHWISE_STORE(IT, 7)    \
         *ch += (lanes);                                                                                \
     }
 
@@ -98,7 +102,7 @@ INLINE void KERNEL(depthwise_pixel)(
     KERNEL(depthwise_tail)(window, row_stride, wts, window_rows, bias, c, s, d, low, high, out, 1, channel);
 }
 
-/// One group of 4 interior pixels over all channels: full vectors, a half vector, single channels.
+/// One group of DEPTHWISE_GROUP interior pixels over all channels: full vectors, a half vector, single channels.
 INLINE void KERNEL(depthwise_group)(
     const float *window, long row_stride, const float *wts, long window_rows, const float *bias,
     long c, long s, long d, float low, float high, float *out, long *ch)
@@ -107,7 +111,7 @@ INLINE void KERNEL(depthwise_group)(
 #if VEC_BYTES >= 32
     DEPTHWISE_BLOCKS(half_t, half_unaligned_t, ihalf_t, LANES / 2)
 #endif
-    KERNEL(depthwise_tail)(window, row_stride, wts, window_rows, bias, c, s, d, low, high, out, 4, *ch);
+    KERNEL(depthwise_tail)(window, row_stride, wts, window_rows, bias, c, s, d, low, high, out, DEPTHWISE_GROUP, *ch);
 }
 
 /// The groups of a run of `pixels` pixels; a last partial group is computed as the group ending
@@ -117,18 +121,18 @@ INLINE void KERNEL(depthwise_groups)(
     const float *window, long row_stride, const float *wts, long window_rows, const float *bias,
     long c, long s, long d, long pixels, float low, float high, float *out)
 {
-    if (pixels < 4) {
+    if (pixels < DEPTHWISE_GROUP) {
         for (long p = 0; p < pixels; p++)
             KERNEL(depthwise_pixel)(window + p * s * c, row_stride, wts, window_rows, bias, c, s, d, low, high, out + p * c);
         return;
     }
     long first = 0;
     while (first < pixels) {
-        long start = first < pixels - 4 ? first : pixels - 4;
+        long start = first < pixels - DEPTHWISE_GROUP ? first : pixels - DEPTHWISE_GROUP;
         long ch = 0;
         KERNEL(depthwise_group)(window + start * s * c, row_stride, wts, window_rows, bias, c, s, d, low, high,
                                 out + start * c, &ch);
-        first = start + 4;
+        first = start + DEPTHWISE_GROUP;
     }
 }
 

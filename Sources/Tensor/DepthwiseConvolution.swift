@@ -3,8 +3,8 @@ extension Convolution {
     /// SAME or VALID padding, with fused bias + activation.
     ///
     /// NHWC keeps a pixel's channels contiguous, so the kernel vectorises over channels. Output
-    /// pixels whose window columns lie inside the image go in groups of four, each group sweeping
-    /// all channels in vector blocks with four accumulators, then a half vector, then single
+    /// pixels whose window columns lie inside the image go in groups of eight, each group sweeping
+    /// all channels in vector blocks with eight accumulators, then a half vector, then single
     /// channels (CKernels' copy for the CPU's best instruction set, ``KernelISA/preferred``:
     /// 16-lane blocks with AVX-512, 8 with AVX2, 4 on the baseline); in the first and last rows only the window rows inside the image are
     /// read. Pixels at the left and right edges accumulate only their in-bounds taps (32 channels

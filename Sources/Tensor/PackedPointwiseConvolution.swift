@@ -230,55 +230,49 @@ extension Convolution {
                 }
             }
             guard skippingZeroChannels else { return multiplyInFull(share) }
-            // Groups of tiles: compact each tile's inputs to its nonzero channels once, then sweep
-            // the column chunks over the group (the compacted inputs stay in L2). The first group
-            // is also the sample that decides whether scanning pays for the rest of the share.
+            // Groups of tiles: list each tile's nonzero channels once, then sweep the column chunks
+            // over the group (its tiles stay in L2). The first group is also the sample that
+            // decides whether scanning pays for the rest of the share.
             let tilesPerGroup = min(groupSize, share.count)
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: tilesPerGroup * tileFloats) { compacted in
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: tilesPerGroup * k + 8) { channelLists in
-                    withUnsafeTemporaryAllocation(of: Int?.self, capacity: tilesPerGroup) { counts in
-                        let compacted = compacted.baseAddress!, channelLists = channelLists.baseAddress!
-                        let counts = counts.baseAddress!
-                        var first = share.lowerBound
-                        while first < share.upperBound {
-                            // The sample is a short first group, so a layer where scanning does
-                            // not pay scans little of each call.
-                            let size = first == share.lowerBound ? min(tilesPerGroup, zeroChannelSampleTiles) : tilesPerGroup
-                            let group = first..<min(share.upperBound, first + size)
-                            var zeroPairs = 0
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: tilesPerGroup * k + 8) { channelLists in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: tilesPerGroup) { counts in
+                    let channelLists = channelLists.baseAddress!, counts = counts.baseAddress!
+                    var first = share.lowerBound
+                    while first < share.upperBound {
+                        // The sample is a short first group, so a layer where scanning does
+                        // not pay scans little of each call.
+                        let size = first == share.lowerBound ? min(tilesPerGroup, zeroChannelSampleTiles) : tilesPerGroup
+                        let group = first..<min(share.upperBound, first + size)
+                        var zeroPairs = 0
+                        for (i, tile) in group.enumerated() {
+                            let row0 = tile * rowsPerTile
+                            counts[i] = nonzeroChannels(a: a + row0 * k, lda: k, rows: min(rowsPerTile, m - row0),
+                                                        channels: k, into: channelLists + i * k)
+                            zeroPairs += k - counts[i]
+                        }
+                        var columns = 0
+                        while columns < n {
+                            let chunkColumns = columns..<min(n, columns + chunk)
                             for (i, tile) in group.enumerated() {
-                                let row0 = tile * rowsPerTile
-                                let scan = compactNonzeroChannels(
-                                    a: a + row0 * k, lda: k, rows: min(rowsPerTile, m - row0), channels: k,
-                                    outputChannels: n, panelWidth: packed.panelWidth, tileRows: tileRows,
-                                    list: channelLists + i * k, into: compacted + i * tileFloats)
-                                zeroPairs += k - scan.count
-                                counts[i] = scan.isCompacted ? scan.count : nil
-                            }
-                            var columns = 0
-                            while columns < n {
-                                let chunkColumns = columns..<min(n, columns + chunk)
-                                for (i, tile) in group.enumerated() {
-                                    let row0 = tile * rowsPerTile, rows = min(rowsPerTile, m - row0)
-                                    if let count = counts[i] {
-                                        packedCompactedRowTile(
-                                            a: compacted + i * tileFloats, rows: rows, channels: channelLists + i * k,
-                                            count: count, packed: packed, columns: chunkColumns, epilogue: epilogue,
-                                            at: row0 * n, c: c)
-                                    } else {
-                                        packedRowTile(a: a + row0 * k, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
-                                                      rows: rows, packed: packed, columns: chunkColumns,
-                                                      epilogue: epilogue, at: row0 * n, c: c)
-                                    }
+                                let row0 = tile * rowsPerTile, rows = min(rowsPerTile, m - row0)
+                                if counts[i] < k {
+                                    packedCompactedRowTile(
+                                        a: a + row0 * k, lda: k, rows: rows, channels: channelLists + i * k,
+                                        count: counts[i], packed: packed, columns: chunkColumns, epilogue: epilogue,
+                                        at: row0 * n, c: c)
+                                } else {
+                                    packedRowTile(a: a + row0 * k, lda: k, segments: 1, segmentLength: k, segmentStride: 0,
+                                                  rows: rows, packed: packed, columns: chunkColumns,
+                                                  epilogue: epilogue, at: row0 * n, c: c)
                                 }
-                                columns = chunkColumns.upperBound
                             }
-                            first = group.upperBound
-                            if group.lowerBound == share.lowerBound
-                                && !skippingPays(zeroPairs: zeroPairs, pairs: group.count * k, panels: panels) {
-                                if workers == 1 { keptSkipping = false }
-                                return multiplyInFull(first..<share.upperBound)
-                            }
+                            columns = chunkColumns.upperBound
+                        }
+                        first = group.upperBound
+                        if group.lowerBound == share.lowerBound
+                            && !skippingPays(zeroPairs: zeroPairs, pairs: group.count * k, panels: panels) {
+                            if workers == 1 { keptSkipping = false }
+                            return multiplyInFull(first..<share.upperBound)
                         }
                     }
                 }

@@ -5,9 +5,9 @@
 /// 15–30% of their (six-pixel tile, input channel) pairs are zero in all six pixels. Those
 /// layers are 60% of a forward pass at 257. Each core scans the first few tiles of its share of
 /// a call and goes on scanning only if that sample says it pays (``skippingPays(zeroPairs:pairs:panels:)``).
-/// A tile's nonzero channels are listed and its inputs gathered channel-major (``compactNonzeroChannels(a:lda:rows:channels:outputChannels:list:into:)``),
-/// then ``packedCompactedRowTile(a:rows:channels:count:packed:columns:epilogue:at:c:)``
-/// multiplies only those channels' weight rows.
+/// A tile's nonzero channels are listed (``nonzeroChannels(a:lda:rows:channels:into:)``), then
+/// ``packedCompactedRowTile(a:lda:rows:channels:count:packed:columns:epilogue:at:c:)`` multiplies
+/// only those channels, reading them in place, by their weight rows.
 ///
 /// The result equals the full product whenever the weights are finite: a skipped term is
 /// `0 · w = ±0`, and adding a zero leaves a sum unchanged (only a zero sum's sign can differ).
@@ -16,9 +16,10 @@ extension Convolution {
     /// `zeroPairs` of their `pairs` (tile, input channel) pairs are zero in all the tile's
     /// pixels, and the layer has `panels` output panels.
     ///
-    /// A zero pair saves one channel's multiply-adds in every panel, while the scan and the
-    /// gather cost about the same per pair whatever the layer, so what counts is the zero
-    /// fraction z times the panels. Measured with skipping forced on every layer of PoseNet at
+    /// A zero pair saves one channel's multiply-adds in every panel, while the scan costs about
+    /// the same per pair whatever the layer, so what counts is the zero fraction z times the
+    /// panels. (When this was measured, the kept values were also gathered into a copy; they are
+    /// now read in place, so the threshold errs on the side of not scanning.) Measured with skipping forced on every layer of PoseNet at
     /// 257 on real frames (Zen 3, one thread, `posekit bench model --layers --image`): z·panels
     /// 1.3 saved 12% (the 24→48 block at 129x129, z = 0.44) and 5% (192→192 at 33x33, z = 0.11),
     /// 1.9 saved 7%, 3.5–6.5 (the 384→384 blocks at 17x17) 11–22%; 0.4–0.96 lost 2.5–4.5% (the
@@ -30,35 +31,9 @@ extension Convolution {
     /// Tiles a core scans to decide whether scanning the rest of its share pays.
     static let zeroChannelSampleTiles = 8
 
-    /// Bytes of compacted tile inputs a core gathers before it sweeps the column chunks over
-    /// them: small enough to stay in L2 beside a chunk of weights.
+    /// Bytes of tile inputs whose channel lists a core makes before it sweeps the column chunks
+    /// over those tiles: small enough that the tiles stay in L2 beside a chunk of weights.
     static let zeroChannelGroupBytes = 64 * 1024
-
-    /// Lists in `list` the channels (columns of `A`) that are nonzero in at least one of the
-    /// `rows` rows starting at `a` (row stride `lda`), in increasing order, and returns their
-    /// `count`; when leaving the others out pays, also gathers those rows' values of them
-    /// channel-major into `compacted` (`tileRows` floats per channel, rows past `rows`
-    /// repeating row 0) and says so (`isCompacted`); otherwise the tile is multiplied in full.
-    ///
-    /// It pays when the skipped channels' multiply-adds over all output panels outweigh
-    /// gathering the kept ones. `list` must have room for `channels + 8` entries.
-    @inline(__always)
-    static func compactNonzeroChannels(
-        a: UnsafePointer<Float>, lda: Int, rows: Int, channels k: Int, outputChannels n: Int,
-        panelWidth: Int = KernelISA.preferred.packedGEMM.panelWidth, tileRows t: Int = packedTileRows,
-        list: UnsafeMutablePointer<Int32>, into compacted: UnsafeMutablePointer<Float>
-    ) -> (count: Int, isCompacted: Bool) {
-        let count = nonzeroChannels(a: a, lda: lda, rows: rows, channels: k, into: list)
-        let panels = PackedPointwiseWeights.panelCount(outputChannels: n, panelWidth: panelWidth)
-        guard (k - count) * panels > count else { return (count, false) }
-        // Channel-major, so the microkernel reads a channel's values at fixed offsets from one
-        // pointer; repeating row 0 keeps the unused lanes finite.
-        for i in 0..<count {
-            let src = a + Int(list[i]), dst = compacted + i &* t
-            for r in 0..<t { dst[r] = src[(r < rows ? r : 0) &* lda] }
-        }
-        return (count, true)
-    }
 
     /// Writes to `list` the channels that are nonzero (`+0` and `-0` are zero) in at least one
     /// of the `rows` rows starting at `a`, in increasing order; returns how many. Writes up to
@@ -108,20 +83,19 @@ extension Convolution {
     }()
 
     /// ``packedRowTile(a:lda:segments:segmentLength:segmentStride:rows:packed:columns:epilogue:at:c:)``
-    /// for a tile compacted by ``compactNonzeroChannels(a:lda:rows:channels:outputChannels:panelWidth:tileRows:list:into:)``:
-    /// `count` channels, the `i`-th being input channel `channels[i]` with its tile values at
-    /// `a + i·tileRows`. Computes the output channels `columns` (a range starting on a
-    /// panel boundary). For each listed channel the microkernel finds the weight row through the
-    /// list, and the tile's values of it are adjacent (one pointer with fixed offsets).
+    /// over only the `count` input channels listed at `channels` (by ``nonzeroChannels(a:lda:rows:channels:into:)``):
+    /// row `r`'s value of the `i`-th is at `a + r·lda + channels[i]`, read in place. Computes the
+    /// output channels `columns` (a range starting on a panel boundary); for each listed channel
+    /// the microkernel finds the weight row through the list.
     @inline(__always)
     static func packedCompactedRowTile(
-        a: UnsafePointer<Float>, rows: Int, channels: UnsafePointer<Int32>, count: Int,
+        a: UnsafePointer<Float>, lda: Int, rows: Int, channels: UnsafePointer<Int32>, count: Int,
         packed: PackedPointwiseWeights, columns: Range<Int>, epilogue: KernelEpilogue, at offset: Int,
         c: UnsafeMutablePointer<Float>
     ) {
         var tileEpilogue = epilogue.tile(offset)
         packed.microkernel.compactedRowTile(
-            a, rows, channels, count, packed.panels.buffer.baseAddress!, packed.bias.buffer.baseAddress!,
+            a, lda, rows, channels, count, packed.panels.buffer.baseAddress!, packed.bias.buffer.baseAddress!,
             packed.inputChannels, packed.outputChannels, columns.lowerBound, columns.upperBound, &tileEpilogue, c + offset)
     }
 }

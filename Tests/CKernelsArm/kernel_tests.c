@@ -178,23 +178,24 @@ static void test_packed_gemm(int isa) {
                         fail("packed GEMM row_tile", name, detail);
                     }
                 }
-            // The compacted tile over every other channel (tile_rows values per listed channel).
-            long count = (k + 1) / 2;
+            // The compacted tile over every other channel, read in place from rows of k + 3 floats
+            // (rows not adjacent); rows past `rows` are left NaN, as the kernel must not store them.
+            long count = (k + 1) / 2, dense_lda = k + 3;
             int32_t *channels = malloc(sizeof(int32_t) * (size_t)count);
-            float *compacted = malloc(sizeof(float) * (size_t)(count * tile));
-            for (long i = 0; i < count; i++) {
-                channels[i] = (int32_t)(2 * i);
-                long s = (2 * i) / length, kk = (2 * i) % length;
-                for (long r = 0; r < tile; r++) compacted[i * tile + r] = a[(r < rows ? r : 0) * lda + s * segment_stride + kk];
-            }
+            float *dense = malloc(sizeof(float) * (size_t)(tile * dense_lda));
+            for (long i = 0; i < tile * dense_lda; i++) dense[i] = NAN;
+            for (long r = 0; r < rows; r++)
+                for (long ch = 0; ch < k; ch++)
+                    dense[r * dense_lda + ch] = a[r * lda + (ch / length) * segment_stride + ch % length];
+            for (long i = 0; i < count; i++) channels[i] = (int32_t)(2 * i);
             for (long i = 0; i < tile * ldc; i++) c[i] = NAN;
-            kernel->compacted_row_tile(compacted, rows, channels, count, panels, padded_bias, k, ldc, 0, n, &e, c);
+            kernel->compacted_row_tile(dense, dense_lda, rows, channels, count, panels, padded_bias, k, ldc, 0, n, &e, c);
             for (long r = 0; r < rows; r++)
                 for (long j = 0; j < n; j++) {
                     checks++;
                     double sum = bias[j], magnitude = fabs(bias[j]);
                     for (long i = 0; i < count; i++) {
-                        double p = (double)compacted[i * tile + r] * w[channels[i] * n + j];
+                        double p = (double)dense[r * dense_lda + channels[i]] * w[channels[i] * n + j];
                         sum += p; magnitude += fabs(p);
                     }
                     double expected = epilogue_ref(sum, &e, res ? res + r * ldc : NULL, j);
@@ -205,7 +206,7 @@ static void test_packed_gemm(int isa) {
                         fail("packed GEMM compacted_row_tile", name, detail);
                     }
                 }
-            free(channels); free(compacted);
+            free(channels); free(dense);
         }
         free(a); free(w); free(bias); free(slopes); free(residual); free(c); free(panels); free(padded_bias); free(padded_slopes);
     }
@@ -221,7 +222,7 @@ static void test_depthwise(int isa) {
     for (size_t ci = 0; ci < sizeof channel_counts / sizeof *channel_counts; ci++)
     for (size_t si = 0; si < sizeof combos / sizeof *combos; si++)
     for (long window_rows = 1; window_rows <= 3; window_rows++)
-    for (long pixels = 1; pixels <= 9; pixels++)
+    for (long pixels = 1; pixels <= 17; pixels++)
     for (int with_bias = 0; with_bias < 2; with_bias++) {
         long c = channel_counts[ci], s = combos[si][0], d = combos[si][1];
         long width = (pixels - 1) * s + 2 * d + 1 + 3, row_stride = width * c + 5, height = 2 * d + 1;

@@ -39,10 +39,10 @@ typedef void (*posekit_row_tile_fn)(
     const float *panels, const float *bias, long k, long ldc, long col0, long col1,
     const posekit_epilogue *epilogue, float *c);
 
-/// The same over a compacted tile: `count` input channels, the i-th being W's row `channels[i]`,
-/// whose `tile_rows` values (one per row of the tile) are at `a + i·tile_rows`.
+/// The same over only `count` of A's columns (input channels), the i-th being column and W's row
+/// `channels[i]`: row r's value of it is at `a + r·lda + channels[i]` (one run per row).
 typedef void (*posekit_compacted_row_tile_fn)(
-    const float *a, long rows, const int32_t *channels, long count,
+    const float *a, long lda, long rows, const int32_t *channels, long count,
     const float *panels, const float *bias, long k, long ldc, long col0, long col1,
     const posekit_epilogue *epilogue, float *c);
 
