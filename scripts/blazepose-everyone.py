@@ -3,7 +3,7 @@
 chosen on one image set and reported on another (docs/blazepose.md, "Everyone in the frame").
 
 usage: scripts/blazepose-everyone.py POSEKIT SET_DIR [--max-poses N] [--reach R ...] [--close C ...] [--score S ...]
-                                     [--detect D ...] [--blazepose-only]
+                                     [--blazepose-only]
 
 For PoseNet (`posekit pose`, its defaults) and for BlazePose with each region reach R (the person's radius over
 the farthest confident keypoint's distance from the hip centre; `POSEKIT_BLAZEPOSE_PERSON_REACH`, default the
@@ -22,10 +22,6 @@ Wave 9: a person BlazePose reads in no region is reported from PoseNet's pose (`
 as before), and the score a person found through PoseNet ranks by, S (`POSEKIT_BLAZEPOSE_PERSON_SCORE`, a
 `BlazePosePersonScore`: flag, product, source, visibility), swept on media/images by AP (every rule finds the same people);
 `BlazePoseRegionFromPose.scoring`'s default is the choice.
-
-Wave 10: a person BlazePose reads in none of their regions is looked for by BlazePose's own detector in a square D
-times their region's side about it (`POSEKIT_BLAZEPOSE_PERSON_DETECT`, 0: not), swept on media/images (0, 1.5, 2, 3)
-by the rule above; `BlazePoseRegionFromPose.detectionSquare`'s default is the choice.
 """
 import json, math, os, subprocess, sys, tempfile
 
@@ -79,7 +75,7 @@ def main():
         if flag not in args: return [None]
         rest = args[args.index(flag) + 1:]
         return [v for v in rest[:next((i for i, v in enumerate(rest) if v.startswith("--")), len(rest))]]
-    reaches, closes, scores, squares = values("--reach"), values("--close"), values("--score"), values("--detect")
+    reaches, closes, scores = values("--reach"), values("--close"), values("--score")
     only = ["--blazepose-only"] if "--blazepose-only" in args else []
     gt_path = os.path.join(folder, "ground_truth.json")
     gt = json.load(open(gt_path))
@@ -90,11 +86,11 @@ def main():
     crowded_path = os.path.join(tempfile.mkdtemp(), "crowded.json")
     json.dump(crowded, open(crowded_path, "w"))
     for label, model_args, env in [("posenet", [], None)] + [
-            (f"blazepose --max-poses {n}{' --blazepose-only' if only else ''} reach {r or 'default'} close {c or 'default'} score {sc or 'default'} detect {d or 'default'}",
+            (f"blazepose --max-poses {n}{' --blazepose-only' if only else ''} reach {r or 'default'} close {c or 'default'} score {sc or 'default'}",
              ["--model", "blazepose", "--max-poses", n] + only,
              {**({"POSEKIT_BLAZEPOSE_PERSON_REACH": r} if r else {}), **({"POSEKIT_BLAZEPOSE_PERSON_CLOSE": c} if c else {}),
-              **({"POSEKIT_BLAZEPOSE_PERSON_SCORE": sc} if sc else {}), **({"POSEKIT_BLAZEPOSE_PERSON_DETECT": d} if d else {})})
-            for r in reaches for c in closes for sc in scores for d in squares] + [
+              **({"POSEKIT_BLAZEPOSE_PERSON_SCORE": sc} if sc else {})})
+            for r in reaches for c in closes for sc in scores] + [
             ("blazepose (its detector only, --max-poses 1)", ["--model", "blazepose"], None)]:
         print(json.dumps({"set": os.path.basename(os.path.normpath(folder)), "model": label,
                           "all": measure(posekit, folder, gt_path, model_args, env),

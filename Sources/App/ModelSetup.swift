@@ -60,9 +60,6 @@ extension ModelOptions {
         if let scoring = environment["POSEKIT_BLAZEPOSE_PERSON_SCORE"].flatMap(BlazePosePersonScore.init(rawValue:)) {
             configuration.personRegion.scoring = scoring
         }
-        if let square = environment["POSEKIT_BLAZEPOSE_PERSON_DETECT"].flatMap(Float.init), square >= 0, square <= 10 {
-            configuration.personRegion.detectionSquare = square
-        }
         configuration.personRegion.reportsUnreadPeople = !blazeposeOnly
         return try BlazePoseDetector.everyone(configuration: configuration)
     }

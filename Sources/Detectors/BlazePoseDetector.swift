@@ -162,7 +162,6 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         pipeline.rereadsDetected = rule.rereadsDetected
         pipeline.reportsUnreadPeople = rule.reportsUnreadPeople
         pipeline.seedScoring = rule.scoring
-        pipeline.seedDetectionSquare = rule.detectionSquare
     }
 
     /// The pose in `image` (MediaPipe's static image mode): none or one.

@@ -96,9 +96,6 @@ public final class BlazePosePipeline {
         var fresh = false
         /// The other body model's pose score, for a person found through it (``seedScoring``).
         var sourceScore: Float? = nil
-        /// Whether the seeded person's reading is in a region BlazePose's detector found about them
-        /// (``seedDetectionSquare``): it lies on them by that rule, not by the seed's points.
-        var detectedAboutSeed = false
         var maskSmoothing = SegmentationSmoothing()
     }
 
@@ -123,9 +120,6 @@ public final class BlazePosePipeline {
     public var reportsUnreadPeople = true
     /// The score of a person found through a seed (``BlazePoseRegionFromPose/scoring``).
     public var seedScoring = BlazePosePersonScore.poseFlag
-    /// A seeded person read in none of their regions is looked for by BlazePose's own detector in a square this many
-    /// times their region's side about it (``BlazePoseRegionFromPose/detectionSquare``); 0: not.
-    public var seedDetectionSquare: Float = 0
     /// With one person (`maximumPoses` 1): the filters of the person last lost, as MediaPipe's legacy
     /// graph keeps them (`PoseLandmarkFiltering.resetAfterLoss()`), for the next person found.
     private var filteringAfterLoss: PoseLandmarkFiltering?
@@ -193,29 +187,15 @@ public final class BlazePosePipeline {
         return try track(image, timestampMicroseconds: timestampMicroseconds, smooth: true).first
     }
 
-    /// The detector's detections (best first), normalized to the image: on the whole image (letterboxed), or in
-    /// `region` of it (upright: its rotation must be 0), letterboxed to the detector's square input as the whole image is.
-    public func detect(_ image: RGBImage, in region: NormalizedRect? = nil) throws -> [Detection] {
-        precondition(region.map { $0.rotation == 0 } ?? true, "BlazePosePipeline.detect: the region must be upright")
-        let (input, padding) = try ImageToTensor.poseDetection.tensor(from: image, roi: region, threads: configuration.threads)
+    /// The detector's detections (best first) on the whole image.
+    public func detect(_ image: RGBImage) throws -> [Detection] {
+        let (input, padding) = try ImageToTensor.poseDetection.tensor(from: image, threads: configuration.threads)
         let outputs = try detector.run(input)
         try MediaPipeError.checkOutputCount(outputs, 2, model: "pose detection")
-        let found = try outputs[0].withUnsafeBufferPointer { boxes in
+        return try outputs[0].withUnsafeBufferPointer { boxes in
             try outputs[1].withUnsafeBufferPointer { scores in
                 try postprocessing.detections(boxes: boxes, scores: scores, padding: padding)
             }
-        }
-        guard let region else { return found }
-        // From the region's normalized coordinates (the letterbox removed) to the image's.
-        func inImage(_ p: SIMD2<Float>) -> SIMD2<Float> {
-            SIMD2(region.xCenter + (p.x - 0.5) * region.width, region.yCenter + (p.y - 0.5) * region.height)
-        }
-        return found.map { detection in
-            let low = inImage(SIMD2(detection.box.xmin, detection.box.ymin))
-            return Detection(score: detection.score,
-                             box: RelativeBox(xmin: low.x, ymin: low.y, width: detection.box.width * region.width,
-                                              height: detection.box.height * region.height),
-                             keypoints: detection.keypoints.map(inImage))
         }
     }
 
@@ -285,39 +265,6 @@ public final class BlazePosePipeline {
             if let best, best.distance <= seedCloseEnough { break }
         }
         return best.map { ($0.region, $0.reading) }
-    }
-
-    /// A seeded person read in none of their regions, looked for as BlazePose looks for anyone: its own detector run
-    /// in a square ``seedDetectionSquare`` times the seed's region's side about the region's centre (the detector
-    /// finds a person it missed in the whole image once they fill more of its input), each detection's region read
-    /// (as the detector's regions are: turned by the detector's keypoints, sized by the body, which another model's
-    /// partial pose cannot give). A reading is the person's when it lies on nobody in `reported` and, among all of
-    /// this frame's `seeds`, lies nearest to this seed or to one lying on this seed's person (another model's second
-    /// pose of them): another model's points of a person BlazePose cannot read in their regions are often wrong
-    /// (a body bent over, a leg missed), so the seed's own ``seedAgreement`` would refuse the person's true reading.
-    /// Returns the region, the reading and the seed it lies nearest (read with it); nil when none is the person's.
-    private func detectedRead(_ image: RGBImage, seed index: Int, of seeds: [BlazePosePersonSeed], reported: [BlazePoseResult],
-                              _ size: ImageSize) throws
-        -> (region: NormalizedRect, reading: (pose: PoseLandmarks, mask: SegmentationMask?), nearest: Int)? {
-        let seed = seeds[index]
-        let side = seed.region.width * Float(size.width) * seedDetectionSquare
-        let square = NormalizedRect(xCenter: seed.region.xCenter, yCenter: seed.region.yCenter,
-                                    width: side / Float(size.width), height: side / Float(size.height))
-        guard seedDetectionSquare > 0, Self.usable(square) else { return nil }
-        // This seed's person as landmarks, for telling another seed that lies on them.
-        let seedPerson = seed.reported.map { $0.keypoints.map { SIMD2(Float($0.position.x), Float($0.position.y)) } } ?? []
-        for detection in try detect(image, in: square).prefix(configuration.maximumPoses) {
-            let region = DetectorPostprocessing.poseRegion(detection, imageSize: size)
-            guard Self.usable(region), let reading = try read(image, region: region, mask: configuration.segmentation) else { continue }
-            let pixels = Self.pixels(reading.pose.landmarks, size)
-            if reported.contains(where: { Self.sameLandmarks($0.landmarks, pixels, imageSize: size, tolerance: seedAgreement) }) { continue }
-            let distances = seeds.map { $0.distance(to: pixels) }
-            guard let nearest = distances.indices.min(by: { distances[$0] < distances[$1] }), distances[nearest].isFinite else { continue }
-            if nearest == index || seeds[nearest].agrees(with: seedPerson, tolerance: seedAgreement) {
-                return (region, reading, nearest)
-            }
-        }
-        return nil
     }
 
     /// Whether `theirs` (a result's normalized landmarks) and `pixels` are one person: their COCO-17 points
@@ -410,13 +357,6 @@ public final class BlazePosePipeline {
                 if Self.usable(seed.region), let (region, reading) = try seededRead(image, seed, size) {
                     person.region = region
                     seededReading = reading
-                } else if Self.usable(seed.region), let index = person.seedIndex,
-                          let found = try detectedRead(image, seed: index, of: seeds, reported: results, size) {
-                    person.region = found.region
-                    seededReading = found.reading
-                    person.detectedAboutSeed = true
-                    // The seed it lies nearest (another pose of this person) is read with it.
-                    usedSeeds.insert(found.nearest)
                 }
             }
             var ownReading = person.seed != nil ? seededReading : try read(image, region: person.region, mask: configuration.segmentation)
@@ -462,7 +402,7 @@ public final class BlazePosePipeline {
             // neighbour in a crowded region), and on nobody read already.
             if person.seeded {
                 let pixels = Self.pixels(pose.landmarks, size)
-                if let seed = person.seed, !person.detectedAboutSeed, !seed.agrees(with: pixels, tolerance: seedAgreement) { continue }
+                if let seed = person.seed, !seed.agrees(with: pixels, tolerance: seedAgreement) { continue }
                 if results.contains(where: { Self.sameLandmarks($0.landmarks, pixels, imageSize: size, tolerance: seedAgreement) }) { continue }
                 person.seed = nil
             }

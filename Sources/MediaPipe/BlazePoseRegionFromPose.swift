@@ -114,11 +114,6 @@ public struct BlazePoseRegionFromPose: Sendable, Equatable {
     public var reportsUnreadPeople = true
     /// The score a person found through the other model ranks by (``BlazePosePersonScore``).
     public var scoring = BlazePosePersonScore.poseFlag
-    /// A person of the other model's whom BlazePose reads in none of their regions is looked for by BlazePose's own
-    /// detector in a square this many times their region's side about its centre, and read in the region of what it
-    /// finds there (turned and sized as BlazePose's own regions are; docs/blazepose.md, "Everyone in the frame");
-    /// 0: not. Chosen on `media/images`.
-    public var detectionSquare: Float = 2
 
     /// BlazePose's landmarks of COCO-17's points, in COCO-17's order.
     public static let cocoLandmarks = KeypointSet.blazePose33.cocoIndices.map { $0! }

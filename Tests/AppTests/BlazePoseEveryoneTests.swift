@@ -6,15 +6,14 @@ import Testing
 /// regions reported from PoseNet's pose; docs/blazepose.md, "Everyone in the frame"), on the held-out
 /// `media/images-val` (every rule was chosen on `media/images`), against PoseNet run in the same test.
 ///
-/// The issue's bars: COCO AP at least PoseNet's (held: 0.641 against 0.620 when measured in wave 10), and as many
-/// people as PoseNet, held but for one: on `mpi_inf_3dhp_S8…` PoseNet gives the one person two poses, 0.26 (its points
-/// 0.269 of their size from the labels, over the 0.25 that counts as found) and 0.09 (0.235, found); BlazePose reads
-/// them in none of their regions nor in the detector's square about them (it cuts off the stretched leg), so they are
-/// reported from PoseNet's first pose, and the second, lying on a person reported already, is not reported twice.
-/// So: people found ≥ PoseNet's count less that one; crowded photos (3 people or more): as many people as PoseNet,
-/// and AP at least 0.58 (0.588 measured; PoseNet 0.617: not reached there, its unlabelled people read by BlazePose
-/// count as false as COCO counts them). With `--blazepose-only` the output is BlazePose's own landmarks, the output
-/// without it less the people reported from PoseNet. On video one id per person, held.
+/// The issue's bars: COCO AP at least PoseNet's (held: 0.644 against 0.620 when measured), and as many people as
+/// PoseNet, held but for one: on `mpi_inf_3dhp_S8…` PoseNet gives the one person two poses, 0.26 (its points 0.269 of
+/// her size from the labels, over the 0.25 that counts as found) and 0.09 (0.235, found); BlazePose reads her in no
+/// region, so she is reported from PoseNet's first pose, and the second, lying on a person reported already, is not
+/// reported twice. So: people found ≥ PoseNet's count less that one; crowded photos (3 people or more): as many people
+/// as PoseNet, and AP at least 0.58 (0.588 measured; PoseNet 0.617: not reached there). With `--blazepose-only`
+/// the output is BlazePose's own landmarks, the output without it less the people reported from PoseNet.
+/// On video one id per person, held.
 @Suite(.serialized) struct BlazePoseEveryoneTests {
     static let folder = CLI.shared.appendingPathComponent("media/images-val")
     static let names = ["nose", "leftEye", "rightEye", "leftEar", "rightEar", "leftShoulder", "rightShoulder", "leftElbow", "rightElbow",
@@ -118,10 +117,10 @@ import Testing
         }
     }
 
-    /// On `mpi_inf_3dhp_S8…` BlazePose reads the one person (bent over) in none of their regions (docs/blazepose.md):
-    /// they are PoseNet's pose, named so, with COCO-17's points only; `--blazepose-only` gives the rest exactly (nobody).
+    /// On `mhp_10112` BlazePose reads the small person in none of their 12 regions (docs/blazepose.md): she is
+    /// PoseNet's pose, named so, with COCO-17's points only; `--blazepose-only` gives the rest exactly.
     @Test func aPersonBlazePoseCannotReadIsPoseNetsPoseAndSaysSo() throws {
-        let image = Self.folder.appendingPathComponent("mpi_inf_3dhp_S8_Seq1_Cam8_002165.ppm").path
+        let image = Self.folder.appendingPathComponent("mhp_10112.ppm").path
         let everyone = try CLI.run(["pose", "--model", "blazepose", "--max-poses", "5", image])
         let only = try CLI.run(["pose", "--model", "blazepose", "--max-poses", "5", "--blazepose-only", image])
         let poseNet = try CLI.run(["pose", image])
@@ -165,33 +164,9 @@ import Testing
         #expect(ids.count == 5 && Set(ids).count == 1 && ids[0].count == 3, "\(ids)")
     }
 
-    /// On `mhp_10112` BlazePose reads the small person in none of their 12 regions; its own detector, run in a square
-    /// twice their region's side about them (`BlazePoseRegionFromPose.detectionSquare`), finds them, and BlazePose reads
-    /// them there: their own 33 landmarks with world points, on the labelled person (within 0.25·√area of the labels);
-    /// without the square (`POSEKIT_BLAZEPOSE_PERSON_DETECT=0`, the study's knob) they are PoseNet's pose.
-    @Test func aPersonTheRegionsMissIsReadWhereBlazePosesDetectorFindsThem() throws {
-        let truth = try Self.truth()
-        let name = "mhp_10112.ppm", image = Self.folder.appendingPathComponent(name).path
-        let id = try #require(truth.images.first { $0.ppm == name }?.id)
-        let labelled = try #require(truth.people[id])
-        var single = truth
-        single.images = truth.images.filter { $0.id == id }
-        for (detect, fromPoseNet) in [(nil, 0), ("0", 1)] {
-            let run = try CLI.run(["pose", "--model", "blazepose", "--max-poses", "5", image],
-                                  environment: detect.map { ["POSEKIT_BLAZEPOSE_PERSON_DETECT": $0] } ?? [:])
-            #expect(run.status == 0, "\(run.stderr)")
-            let poses = try #require(try Self.poses(run.lines).first)
-            #expect(poses.count == labelled.count && poses.filter { $0["landmarks_from"] != nil }.count == fromPoseNet, "\(detect ?? "default")")
-            #expect(try Self.found(run.lines, single) == labelled.count, "\(detect ?? "default"): every labelled person found")
-            if detect == nil {
-                #expect(poses.allSatisfy { $0["world"] != nil && ($0["keypoints"] as? [[String: Any]])?.count == 33 })
-            }
-        }
-    }
-
     @Test func aPersonFromPoseNetKeepsOneIDOnVideo() throws {
-        // mpi_inf_3dhp_S8 as a five-frame video: the one person BlazePose cannot read (PoseNet's pose).
-        let image = Self.folder.appendingPathComponent("mpi_inf_3dhp_S8_Seq1_Cam8_002165.ppm").path
+        // mhp_10112 as a five-frame video: the person BlazePose reads and the small one it cannot (PoseNet's pose).
+        let image = Self.folder.appendingPathComponent("mhp_10112.ppm").path
         let result = try CLI.run(["pose", "--model", "blazepose", "--max-poses", "5", "--video"] + Array(repeating: image, count: 5))
         #expect(result.status == 0, "\(result.stderr)")
         var ids: [[Int]] = [], fromPoseNet: [Int?] = []
@@ -200,7 +175,7 @@ import Testing
             let read = poses.filter { $0["landmarks_from"] as? String == "posenet" }
             fromPoseNet.append(read.count == 1 ? read[0]["id"] as? Int : nil)
         }
-        #expect(ids.count == 5 && Set(ids).count == 1 && ids[0].count == 1, "\(ids)")
+        #expect(ids.count == 5 && Set(ids).count == 1 && ids[0].count == 2, "\(ids)")
         #expect(fromPoseNet.allSatisfy { $0 != nil && $0 == fromPoseNet[0] }, "\(fromPoseNet)")
     }
 }

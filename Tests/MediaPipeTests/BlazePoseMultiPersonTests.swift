@@ -77,36 +77,6 @@ import Tensor
         #expect(try Self.pipeline(maximumPoses: 1).processPoses(image).count == 1)
     }
 
-    /// The detector in a region of the image (`detect(_:in:)`, as a person BlazePose reads in none of their regions is
-    /// looked for) gives its detections in the image's coordinates: the region that is the whole image's letterboxed
-    /// square gives the whole image's detections (the same input pixels), and the second person's region (upright)
-    /// finds them where the whole image's detection put them.
-    @Test func detectionsInARegionAreInTheImagesCoordinates() throws {
-        let image = try Self.decoded()
-        let pipeline = try Self.pipeline(maximumPoses: 4)
-        let whole = try pipeline.detect(image)
-        let side = Float(max(image.width, image.height))
-        let square = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: side / Float(image.width), height: side / Float(image.height))
-        let again = try pipeline.detect(image, in: square)
-        #expect(whole.count >= 2 && again.count == whole.count)
-        for (a, b) in zip(whole, again) {
-            #expect(abs(a.score - b.score) < 1e-4)
-            for (p, q) in zip(a.keypoints, b.keypoints) { #expect(abs(p.x - q.x) < 1e-4 && abs(p.y - q.y) < 1e-4, "\(p) \(q)") }
-            #expect(abs(a.box.xmin - b.box.xmin) < 1e-4 && abs(a.box.ymin - b.box.ymin) < 1e-4 && abs(a.box.width - b.box.width) < 1e-4)
-        }
-        // In their region, upright (the person fills the detector's input): the second person found again, their
-        // hip centre and body's end within a fifth of their size of the whole image's detection (the detector places
-        // them 3-34 px apart at the two scales; the nearest other person is 350 px away, a wrong mapping further).
-        let second = whole[1], size = ImageSize(width: image.width, height: image.height)
-        let region = DetectorPostprocessing.poseRegion(second, imageSize: size)
-        let about = NormalizedRect(xCenter: region.xCenter, yCenter: region.yCenter, width: region.width, height: region.height)
-        let near = try pipeline.detect(image, in: about)
-        let pixels = { (d: Detection) in d.keypoints.map { SIMD2($0.x * Float(size.width), $0.y * Float(size.height)) } }
-        let body = length(pixels(second)[1] - pixels(second)[0])
-        #expect(near.contains { d in zip(pixels(d).prefix(2), pixels(second).prefix(2)).allSatisfy { length($0 - $1) < 0.2 * body } },
-                "\(near.map(pixels)) against \(pixels(second))")
-    }
-
     /// In video (the photo as three frames), as MediaPipe's `PoseLandmarker` tracks: while fewer
     /// than the maximum are tracked the detector runs, and a detection of a tracked person is that
     /// person again (their region replaced, no second pose): the same people on every frame, each
