@@ -41,6 +41,10 @@ extension ModelOptions {
             threads: threads, maximumPoses: decode.maxPoses ?? BlazePoseDetector.Configuration.default.maximumPoses,
             segmentation: mask, precision: precision)
         configuration.variant = blazeposeVariant
+        // With one person PoseNet never runs, so nothing could be reported from it: the flag would do nothing.
+        if blazeposeOnly && configuration.maximumPoses == 1 {
+            throw CLIError("--blazepose-only is for --max-poses N (N > 1): with one person BlazePose's own detector finds them and nobody is reported from PoseNet's pose, so there is nothing to turn off")
+        }
         guard configuration.maximumPoses > 1 else { return try BlazePoseDetector(configuration: configuration) }
         // The study of docs/blazepose.md ("Everyone in the frame", scripts/blazepose-everyone.py) sweeps the
         // region's reach and the rules of choosing a reading through the environment: undocumented knobs of

@@ -8,8 +8,8 @@ extension BlazePosePersonSeed {
     /// The other model's pose (``pose``, COCO-17) in BlazePose's 33 landmarks: each COCO-17 point at its BlazePose
     /// landmark (``BlazePoseRegionFromPose/cocoLandmarks``) with its score, the 16 landmarks COCO-17 lacks absent
     /// as every model's unseen point is (score 0, no visibility, presence or depth) and placed on the point they
-    /// hang off (``absentLandmarkAnchors``: an eye's corners on the eye, the mouth on the nose, a hand's fingers
-    /// on its wrist, a foot's heel and toes on its ankle) so the pose's box stays the person's; no world points;
+    /// hang off (``absentLandmarkAnchors``: a skeleton neighbour COCO-17 has, the mouth on the nose) so the pose's
+    /// box stays the person's; no world points;
     /// the pose's score the other model's; `Pose/landmarksFrom` ``modelName``. A point whose position is not
     /// finite is absent too, at the centre of the finite ones. nil without a pose, or with no finite point or score.
     public var reported: Pose? {
@@ -30,13 +30,19 @@ extension BlazePosePersonSeed {
         return reported
     }
 
-    /// Each BlazePose landmark COCO-17 lacks → the COCO-17 landmark it hangs off (its neighbour in MediaPipe's
-    /// `POSE_CONNECTIONS`; the mouth's corners, joined only to each other there, on the nose).
-    public static let absentLandmarkAnchors: [(landmark: Int, anchor: Int)] = [
-        (1, 2), (3, 2), (4, 5), (6, 5), (9, 0), (10, 0),
-        (17, 15), (19, 15), (21, 15), (18, 16), (20, 16), (22, 16),
-        (29, 27), (31, 27), (30, 28), (32, 28),
-    ]
+    /// Each BlazePose landmark COCO-17 lacks → the COCO-17 landmark it hangs off, derived from the skeleton
+    /// (`KeypointSet.blazePose33.edges`, MediaPipe's `POSE_CONNECTIONS`): its first neighbour there that COCO-17 has
+    /// (an eye's corners on the nose or the eye, a hand's fingers on its wrist, a heel and a foot on the ankle); a
+    /// landmark joined to none (the mouth's corners, joined only to each other) on COCO-17's first point, the nose.
+    public static let absentLandmarkAnchors: [(landmark: Int, anchor: Int)] = {
+        let set = KeypointSet.blazePose33, coco = Set(BlazePoseRegionFromPose.cocoLandmarks)
+        return set.names.indices.filter { !coco.contains($0) }.map { landmark in
+            let neighbours = set.edges.compactMap { edge -> Int? in
+                edge.from == landmark ? edge.to : edge.to == landmark ? edge.from : nil
+            }
+            return (landmark, neighbours.first { coco.contains($0) } ?? BlazePoseRegionFromPose.cocoLandmarks[0])
+        }
+    }()
 }
 
 extension BlazePoseRegionFromPose {

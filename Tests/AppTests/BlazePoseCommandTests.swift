@@ -157,4 +157,15 @@ import Testing
         }
         #expect(counts == [1, 2, 1, 2], "poses BlazePose read without --max-poses, with 20, with 1, with 20 and --blazepose-only: \(counts)")
     }
+
+    @Test func blazePoseOnlyWithOnePersonIsAnError() throws {
+        // One person (the default, or --max-poses 1): PoseNet never runs, so --blazepose-only would turn nothing off.
+        let photo = CLI.shared.appendingPathComponent("media/images-val/aic_fa436c914fe4a8ec1ec5474af4d3820b84d17561.jpg").path
+        for options in [["--blazepose-only"], ["--max-poses", "1", "--blazepose-only"]] {
+            let run = try CLI.run(["pose", "--model", "blazepose"] + options + [photo])
+            #expect(run.status != 0 && run.stdoutText.isEmpty, "\(options): exit \(run.status)")
+            #expect(run.stderr.contains("--blazepose-only is for --max-poses N (N > 1)") && run.stderr.split(separator: "\n").count == 1,
+                    "\(options): \(run.stderr)")
+        }
+    }
 }

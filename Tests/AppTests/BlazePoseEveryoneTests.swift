@@ -8,10 +8,11 @@ import Testing
 ///
 /// The bars: COCO AP at least PoseNet's (held: 0.644 against 0.620 when measured), and as many people as
 /// PoseNet, held but for one: on `mpi_inf_3dhp_S8…` PoseNet gives the one person two poses, 0.26 (its points 0.269 of
-/// her size from the labels, over the 0.25 that counts as found) and 0.09 (0.235, found); BlazePose reads her in no
-/// region, so she is reported from PoseNet's first pose, and the second, lying on a person reported already, is not
-/// reported twice. So: people found ≥ PoseNet's count less that one; crowded photos (3 people or more): as many people
-/// as PoseNet, and AP at least 0.58 (0.588 measured; PoseNet 0.617: not reached there). With `--blazepose-only`
+/// their size from the labels, over the 0.25 that counts as found) and 0.09 (0.235, found); BlazePose reads them in no
+/// region (PoseNet's partial pose gives a region a third of the bent-over body: docs/blazepose.md, wave 10), so they are
+/// reported from PoseNet's first pose, and the second, lying on a person reported already, is not reported twice.
+/// So: people found ≥ PoseNet's count less that one; crowded photos (3 people or more): as many people as PoseNet, and
+/// AP at least 0.58 (0.588 measured; PoseNet 0.617: not reached there, by BlazePose's localisation on two photos). With `--blazepose-only`
 /// the output is BlazePose's own landmarks, the output without it less the people reported from PoseNet.
 /// On video one id per person, held.
 @Suite(.serialized) struct BlazePoseEveryoneTests {

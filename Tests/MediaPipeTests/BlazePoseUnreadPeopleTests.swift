@@ -70,6 +70,23 @@ struct GivenPeople: BlazePosePersonSource {
         #expect(try Self.detector([given], reporting: false).poses(in: Self.empty).isEmpty)
     }
 
+    @Test func absentLandmarksHangOffTheirSkeletonNeighbour() throws {
+        // Checked by hand against MediaPipe's POSE_CONNECTIONS: each landmark COCO-17 lacks, the first neighbour
+        // there that COCO-17 has (the mouth's corners, joined only to each other, on the nose).
+        let expected = ["leftEyeInner": "nose", "leftEyeOuter": "leftEye", "rightEyeInner": "nose", "rightEyeOuter": "rightEye",
+                        "mouthLeft": "nose", "mouthRight": "nose",
+                        "leftPinky": "leftWrist", "leftIndex": "leftWrist", "leftThumb": "leftWrist",
+                        "rightPinky": "rightWrist", "rightIndex": "rightWrist", "rightThumb": "rightWrist",
+                        "leftHeel": "leftAnkle", "leftFootIndex": "leftAnkle", "rightHeel": "rightAnkle", "rightFootIndex": "rightAnkle"]
+        let names = KeypointSet.blazePose33.names
+        let anchors = BlazePosePersonSeed.absentLandmarkAnchors
+        #expect(anchors.count == expected.count && Set(anchors.map(\.landmark)).count == expected.count)
+        for (landmark, anchor) in anchors { #expect(expected[names[landmark]] == names[anchor], "\(names[landmark]) on \(names[anchor])") }
+        // And so in a pose reported: every absent landmark on its anchor's point.
+        let pose = try #require(try Self.detector([Self.person()]).poses(in: Self.empty).first)
+        for (name, anchor) in expected { #expect(pose.keypoint(named: name)?.position == pose.keypoint(named: anchor)?.position, "\(name)") }
+    }
+
     @Test func aFaintPoseIsReportedOnceAndNotOnAPersonReportedAlready() throws {
         // Scoring under the seed's 0.2: never read, reported as it is; a second pose on the same person is not.
         let faint = Self.person(score: 0.1)
