@@ -114,7 +114,8 @@ public struct BlazePoseRegionFromPose: Sendable, Equatable {
     public var reportsUnreadPeople = true
     /// The score a person found through the other model ranks by (``BlazePosePersonScore``).
     public var scoring = BlazePosePersonScore.poseFlag
-    /// How far BlazePose's reading of a person the other model found too (any reading lying within ``closeEnough`` of
+    /// In a photo (not on video, where a tracked person has no seed beside them after their first frame), how far
+    /// BlazePose's reading of a person the other model found too (any reading lying within ``closeEnough`` of
     /// the seed nearest it: a seed's reading, or the detector's person) is moved toward that seed's confident points
     /// (``BlazePosePersonSeed/blended(_:imageSize:weight:)``; a reading farther may lie on a neighbour):
     /// 0.5, their mean (the two weighed alike, not tuned); 0: BlazePose's own points. On `media/images`, mean OKS of
