@@ -34,7 +34,7 @@ extension ModelOptions {
     /// and `--precision`: one person (the model's default, MediaPipe's legacy pipeline), or one
     /// region per person up to `--max-poses` when it is given, the people BlazePose's detector misses
     /// found by PoseNet (`BlazePoseDetector.everyone`), those BlazePose cannot read reported from PoseNet's
-    /// pose unless `--blazepose-only`; the segmentation branch computed only with `mask`.
+    /// pose and the readings of PoseNet's people blended with its points unless `--blazepose-only`; the segmentation branch computed only with `mask`.
     func makeBlazePose(_ decode: DecodeOptions, mask: Bool = false) throws -> BlazePoseDetector {
         try requirePrecision()
         var configuration = BlazePoseDetector.Configuration(
@@ -60,7 +60,11 @@ extension ModelOptions {
         if let scoring = environment["POSEKIT_BLAZEPOSE_PERSON_SCORE"].flatMap(BlazePosePersonScore.init(rawValue:)) {
             configuration.personRegion.scoring = scoring
         }
-        configuration.personRegion.reportsUnreadPeople = !blazeposeOnly
+        // `--blazepose-only`: nothing of PoseNet's in the output (no person from its pose, no point blended in).
+        if blazeposeOnly {
+            configuration.personRegion.reportsUnreadPeople = false
+            configuration.personRegion.blend = 0
+        }
         return try BlazePoseDetector.everyone(configuration: configuration)
     }
 

@@ -45,7 +45,7 @@ struct ModelOptions: ParsableArguments {
     var blazeposeVariant: BlazePoseVariant = .graph
 
     @Flag(name: .long, help: ArgumentHelp(
-        "With --model blazepose --max-poses N (N > 1): report only people BlazePose's landmark model reads. Without it, a person PoseNet finds and BlazePose reads in none of their regions (half hidden, small, faint) is reported from PoseNet's pose: its 17 COCO points at their BlazePose landmarks, the other 16 with score 0, no world points, and \"landmarks_from\": \"posenet\" in the pose (docs/blazepose.md)."))
+        "With --model blazepose --max-poses N (N > 1): only BlazePose's own landmarks. Without it, a person PoseNet finds and BlazePose reads in no region (half hidden, small, faint) is PoseNet's pose (its 17 COCO points, the other 16 with score 0, no world points, \"landmarks_from\": \"posenet\"), in a photo a person both models read is at the mean of their points (docs/blazepose.md)."))
     var blazeposeOnly = false
 
     func validate() throws {

@@ -162,6 +162,7 @@ public final class BlazePoseDetector: PoseFrameModel, @unchecked Sendable {
         pipeline.rereadsDetected = rule.rereadsDetected
         pipeline.reportsUnreadPeople = rule.reportsUnreadPeople
         pipeline.seedScoring = rule.scoring
+        pipeline.seedBlend = rule.blend
     }
 
     /// The pose in `image` (MediaPipe's static image mode): none or one.

@@ -120,6 +120,8 @@ public final class BlazePosePipeline {
     public var reportsUnreadPeople = true
     /// The score of a person found through a seed (``BlazePoseRegionFromPose/scoring``).
     public var seedScoring = BlazePosePersonScore.poseFlag
+    /// How far a reading of a person found through a seed is moved toward the seed's points (``BlazePoseRegionFromPose/blend``).
+    public var seedBlend: Float = 0.5
     /// With one person (`maximumPoses` 1): the filters of the person last lost, as MediaPipe's legacy
     /// graph keeps them (`PoseLandmarkFiltering.resetAfterLoss()`), for the next person found.
     private var filteringAfterLoss: PoseLandmarkFiltering?
@@ -414,10 +416,20 @@ public final class BlazePosePipeline {
             // (a seeded person is told apart by their landmarks, above).
             if configuration.maximumPoses > 1 && !person.seeded && overlaps(next, kept.map(\.region)) { continue }
             let smoothed = mask.map { smoothMask ? person.maskSmoothing.apply($0) : $0 }
+            // In a photo, the reading is blended with the seed lying nearest it when that is within
+            // ``seedCloseEnough`` (the two models read one person; a reading farther from the seed it was read for
+            // may lie on a neighbour). Only what is reported is blended: the filters and the next region keep
+            // BlazePose's own landmarks. Not on video (`smooth`): after their first frame a tracked person is read in
+            // their own region with no seed beside them, so blending where a seed happens to lie would make them
+            // jump between frames.
+            let readPixels = Self.pixels(filtered.landmarks, size)
+            let nearestSeed = smooth ? nil : seeds.min { $0.distance(to: readPixels) < $1.distance(to: readPixels) }
+            let reported = nearestSeed.flatMap { $0.distance(to: readPixels) <= seedCloseEnough ? $0 : nil }
+                .map { $0.blended(filtered.landmarks, imageSize: size, weight: seedBlend) } ?? filtered.landmarks
             results.append(BlazePoseResult(imageSize: size, detection: person.detection, region: person.region, poseScore: pose.poseScore,
                                            score: seedScoring.score(flag: pose.poseScore, visibility: Self.meanCOCOVisibility(pose.landmarks),
                                                                     source: person.sourceScore),
-                                           landmarks: filtered.landmarks, worldLandmarks: filtered.worldLandmarks, nextRegion: next,
+                                           landmarks: reported, worldLandmarks: filtered.worldLandmarks, nextRegion: next,
                                            segmentationMask: smoothed))
             // A non-finite next region (a model returning NaN) loses the person: the detector looks again.
             if Self.usable(next) {

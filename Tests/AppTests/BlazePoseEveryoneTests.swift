@@ -6,14 +6,14 @@ import Testing
 /// regions reported from PoseNet's pose; docs/blazepose.md, "Everyone in the frame"), on the held-out
 /// `media/images-val` (every rule was chosen on `media/images`), against PoseNet run in the same test.
 ///
-/// The bars: COCO AP at least PoseNet's (held: 0.644 against 0.620 when measured), and as many people as
+/// The bars: COCO AP at least PoseNet's (held: 0.669 against 0.620 when measured, with the blend of wave 10), and as many people as
 /// PoseNet, held but for one: on `mpi_inf_3dhp_S8…` PoseNet gives the one person two poses, 0.26 (its points 0.269 of
 /// their size from the labels, over the 0.25 that counts as found) and 0.09 (0.235, found); BlazePose reads them in no
 /// region (PoseNet's partial pose gives a region a third of the bent-over body: docs/blazepose.md, wave 10), so they are
 /// reported from PoseNet's first pose, and the second, lying on a person reported already, is not reported twice.
 /// So: people found ≥ PoseNet's count less that one; crowded photos (3 people or more): as many people as PoseNet, and
-/// AP at least 0.58 (0.588 measured; PoseNet 0.617: not reached there, by BlazePose's localisation on two photos). With `--blazepose-only`
-/// the output is BlazePose's own landmarks, the output without it less the people reported from PoseNet.
+/// AP at least 0.60 (0.611 measured with the blend, 0.588 without; PoseNet 0.617: not reached there, by BlazePose's localisation on two photos). With `--blazepose-only`
+/// the output is BlazePose's own landmarks, the output without it less the people reported from PoseNet and the blend.
 /// On video one id per person, held.
 @Suite(.serialized) struct BlazePoseEveryoneTests {
     static let folder = CLI.shared.appendingPathComponent("media/images-val")
@@ -107,7 +107,7 @@ import Testing
         print("BlazePoseEveryoneTests: AP images-val BlazePose \(blazeAP), PoseNet \(poseNetAP); crowded (\(crowded.count) photos) \(blazeCrowded), \(poseNetCrowded); found there \(blazeCrowdedFound), \(poseNetCrowdedFound)")
         #expect(crowded.count >= 3)
         #expect(blazeAP >= poseNetAP, "AP \(blazeAP), PoseNet's \(poseNetAP)")
-        #expect(blazeCrowded >= 0.58 && blazeCrowdedFound >= poseNetCrowdedFound, "crowded AP \(blazeCrowded), found \(blazeCrowdedFound) of PoseNet's \(poseNetCrowdedFound)")
+        #expect(blazeCrowded >= 0.60 && blazeCrowdedFound >= poseNetCrowdedFound, "crowded AP \(blazeCrowded), found \(blazeCrowdedFound) of PoseNet's \(poseNetCrowdedFound)")
     }
 
     /// The JSON objects of the poses of each line of `lines` (parsed).
@@ -147,9 +147,17 @@ import Testing
         #expect(keypoints.filter { !Self.names.contains($0["part"] as! String) }.allSatisfy { ($0["score"] as? NSNumber)?.doubleValue == 0 })
         // Without PoseNet's people, what BlazePose read, byte for byte.
         #expect(own.allSatisfy { $0["landmarks_from"] == nil && $0["world"] != nil })
+        // Without PoseNet's points blended in (the default reports the readings of PoseNet's people at the two models'
+        // mean, docs/blazepose.md): the same readings but for the positions (and the box they make).
+        func withoutPositions(_ pose: [String: Any]) -> [String: Any] {
+            var pose = pose
+            pose["box"] = nil
+            pose["keypoints"] = (pose["keypoints"] as! [[String: Any]]).map { var k = $0; k["x"] = nil; k["y"] = nil; return k }
+            return pose
+        }
         let rest = mixed.filter { $0["landmarks_from"] == nil }
-        #expect(try rest.map { try JSONSerialization.data(withJSONObject: $0, options: .sortedKeys) }
-                == own.map { try JSONSerialization.data(withJSONObject: $0, options: .sortedKeys) })
+        #expect(try rest.map { try JSONSerialization.data(withJSONObject: withoutPositions($0), options: .sortedKeys) }
+                == own.map { try JSONSerialization.data(withJSONObject: withoutPositions($0), options: .sortedKeys) })
     }
 
     @Test func everyoneKeepsOneIDOnVideo() throws {
