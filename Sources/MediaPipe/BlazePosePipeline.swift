@@ -422,10 +422,14 @@ public final class BlazePosePipeline {
             // BlazePose's own landmarks. Not on video (`smooth`): after their first frame a tracked person is read in
             // their own region with no seed beside them, so blending where a seed happens to lie would make them
             // jump between frames.
-            let readPixels = Self.pixels(filtered.landmarks, size)
-            let nearestSeed = smooth ? nil : seeds.min { $0.distance(to: readPixels) < $1.distance(to: readPixels) }
-            let reported = nearestSeed.flatMap { $0.distance(to: readPixels) <= seedCloseEnough ? $0 : nil }
-                .map { $0.blended(filtered.landmarks, imageSize: size, weight: seedBlend) } ?? filtered.landmarks
+            var reported = filtered.landmarks
+            if !smooth && seedBlend > 0 && !seeds.isEmpty {
+                let readPixels = Self.pixels(filtered.landmarks, size)
+                if let nearest = seeds.min(by: { $0.distance(to: readPixels) < $1.distance(to: readPixels) }),
+                   nearest.distance(to: readPixels) <= seedCloseEnough {
+                    reported = nearest.blended(filtered.landmarks, imageSize: size, weight: seedBlend)
+                }
+            }
             results.append(BlazePoseResult(imageSize: size, detection: person.detection, region: person.region, poseScore: pose.poseScore,
                                            score: seedScoring.score(flag: pose.poseScore, visibility: Self.meanCOCOVisibility(pose.landmarks),
                                                                     source: person.sourceScore),

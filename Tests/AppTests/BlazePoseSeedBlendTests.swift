@@ -136,4 +136,28 @@ import Testing
             #expect(blended.map(Self.coco17) == read.map(Self.coco17), "frame \(index): BlazePose's own points")
         }
     }
+
+    /// The same on a shared clip, through the command as a user runs it: the squat clip's first second with
+    /// `--max-poses 3` gives BlazePose's own points on every frame, as `--blazepose-only` does (the people
+    /// BlazePose read; a person reported from PoseNet's pose is left out of the comparison).
+    @Test func theCommandDoesNotBlendVideo() throws {
+        let clip = CLI.shared.appendingPathComponent("media/videos/yuyoujiang_test_video__squat.mp4")
+        let y4m = try CLI.ffmpeg(["-i", clip.path, "-t", "1", "-vf", "scale=320:-2", "-f", "yuv4mpegpipe", "-"])
+        let everyone = try CLI.run(["pose", "--model", "blazepose", "--max-poses", "3", "-"], stdin: y4m)
+        let own = try CLI.run(["pose", "--model", "blazepose", "--max-poses", "3", "--blazepose-only", "-"], stdin: y4m)
+        #expect(everyone.status == 0 && own.status == 0, "stderr: \(everyone.stderr) \(own.stderr)")
+        func readings(_ result: CLI.Result) throws -> [[[Double]]] {
+            try result.lines.map { line in
+                let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let poses = (record["poses"] as? [[String: Any]] ?? []).filter { $0["landmarks_from"] == nil }
+                return poses.map { pose in
+                    (pose["keypoints"] as? [[String: Any]] ?? []).flatMap { [(($0["x"] as? NSNumber)?.doubleValue) ?? .nan, (($0["y"] as? NSNumber)?.doubleValue) ?? .nan] }
+                }
+            }
+        }
+        let (blended, read) = (try readings(everyone), try readings(own))
+        #expect(blended.count == 30 && read.count == 30)
+        #expect(blended.filter { !$0.isEmpty }.count >= 25, "the squatting person is read")
+        #expect(blended == read, "video frames carry BlazePose's own points")
+    }
 }
